@@ -1,0 +1,72 @@
+// swift-tools-version:6.0
+//
+// Meridian: the geospatial toolkit for Swift on Linux and macOS.
+//
+// Layering: GeoCore <- GeoFence, GeoRoute, GeoCluster <- Meridian (umbrella).
+// Only GeoCore sees the C libraries, and only through `internal import`.
+
+import PackageDescription
+
+let package = Package(
+    name: "Meridian",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Meridian", targets: ["Meridian"]),
+        .library(name: "GeoCore", targets: ["GeoCore"]),
+        .library(name: "GeoFence", targets: ["GeoFence"]),
+        .library(name: "GeoRoute", targets: ["GeoRoute"]),
+        .library(name: "GeoCluster", targets: ["GeoCluster"]),
+        .executable(name: "meridian", targets: ["MeridianCLI"]),
+        .executable(name: "meridian-bench", targets: ["MeridianBench"]),
+    ],
+    targets: [
+        // MARK: - C libraries (not API)
+        .systemLibrary(
+            name: "CPROJ",
+            pkgConfig: "proj",
+            providers: [.apt(["libproj-dev"]), .brew(["proj"])]
+        ),
+        .systemLibrary(
+            name: "CGEOS",
+            pkgConfig: "geos",
+            providers: [.apt(["libgeos-dev"]), .brew(["geos"])]
+        ),
+
+        // MARK: - Libraries
+        .target(name: "GeoCore", dependencies: ["CPROJ", "CGEOS"]),
+        .target(name: "GeoFence", dependencies: ["GeoCore"]),
+        .target(name: "GeoRoute", dependencies: ["GeoCore"]),
+        .target(name: "GeoCluster", dependencies: ["GeoCore"]),
+        .target(
+            name: "Meridian",
+            dependencies: ["GeoCore", "GeoFence", "GeoRoute", "GeoCluster"]
+        ),
+
+        // MARK: - Command-line tool
+        .executableTarget(name: "MeridianCLI", dependencies: ["Meridian"]),
+
+        // MARK: - Benchmarks (C baselines are called from C, not through Meridian)
+        .target(
+            name: "CBaselines",
+            dependencies: ["CPROJ", "CGEOS"],
+            path: "Benchmarks/CBaselines"
+        ),
+        .executableTarget(
+            name: "MeridianBench",
+            dependencies: ["Meridian", "CBaselines"],
+            path: "Benchmarks/MeridianBench"
+        ),
+
+        // MARK: - Tests
+        .target(name: "_GeoTestSupport", dependencies: ["GeoCore"]),
+        .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "_GeoTestSupport"]),
+        .testTarget(name: "GeoFenceTests", dependencies: ["GeoFence", "_GeoTestSupport"]),
+        .testTarget(name: "GeoRouteTests", dependencies: ["GeoRoute", "_GeoTestSupport"]),
+        .testTarget(name: "GeoClusterTests", dependencies: ["GeoCluster", "_GeoTestSupport"]),
+        .testTarget(
+            name: "MeridianTests",
+            dependencies: ["Meridian", "MeridianCLI", "_GeoTestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

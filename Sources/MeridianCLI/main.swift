@@ -1,0 +1,2 @@
+import Foundation
+@main enum MeridianCommand { static func main() {} }
