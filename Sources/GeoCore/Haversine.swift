@@ -49,6 +49,12 @@ public enum Haversine {
         return Angle.normalizedBearing(atan2(y, x) * (180 / .pi))
     }
 
+    /// The bearing of the great circle from `a` to `b` on arrival at `b`, in degrees clockwise from
+    /// north, in [0, 360).
+    public static func finalBearing(from a: Coordinate, to b: Coordinate) -> Double {
+        Angle.normalizedBearing(initialBearing(from: b, to: a) + 180)
+    }
+
     /// The point reached by following a great circle from `start` at a bearing for a distance.
     ///
     /// - Parameters:

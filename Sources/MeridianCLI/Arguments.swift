@@ -1,0 +1,116 @@
+import GeoCore
+
+/// The one small argument parser all subcommands share.
+///
+/// Options are `--name value` or `--name=value`; flags are `--name`. Anything else is positional,
+/// including negative numbers such as `-73.78`. `--` ends option parsing.
+struct Arguments {
+    private(set) var positional: [String] = []
+    private var options: [String: String] = [:]
+    private var flags: Set<String> = []
+    private var consumed: Set<String> = []
+
+    /// Splits raw arguments, given which option names take a value.
+    ///
+    /// - Throws: ``UsageError`` for an option that needs a value and has none.
+    init(_ raw: [String], valueOptions: Set<String>) throws(UsageError) {
+        var index = 0
+        var onlyPositional = false
+        while index < raw.count {
+            let argument = raw[index]
+            index += 1
+            if onlyPositional || !argument.hasPrefix("--") {
+                positional.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositional = true
+                continue
+            }
+            var name = String(argument.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if valueOptions.contains(name) {
+                if value == nil {
+                    guard index < raw.count else { throw UsageError("option --\(name) needs a value") }
+                    value = raw[index]
+                    index += 1
+                }
+                options[name] = value
+            } else {
+                guard value == nil else { throw UsageError("option --\(name) takes no value") }
+                flags.insert(name)
+            }
+        }
+    }
+
+    /// Whether a flag was given.
+    mutating func flag(_ name: String) -> Bool {
+        consumed.insert(name)
+        return flags.contains(name)
+    }
+
+    /// The value of an option, if given.
+    mutating func option(_ name: String) -> String? {
+        consumed.insert(name)
+        return options[name]
+    }
+
+    /// The value of a numeric option.
+    ///
+    /// - Throws: ``UsageError`` naming the option and the text that is not a finite number.
+    mutating func number(_ name: String) throws(UsageError) -> Double? {
+        guard let text = option(name) else { return nil }
+        guard let value = Double(text), value.isFinite else {
+            throw UsageError("option --\(name): '\(text)' is not a finite number")
+        }
+        return value
+    }
+
+    /// The value of an integer option.
+    ///
+    /// - Throws: ``UsageError`` naming the option and the text that is not an integer.
+    mutating func integer(_ name: String) throws(UsageError) -> Int? {
+        guard let text = option(name) else { return nil }
+        guard let value = Int(text) else { throw UsageError("option --\(name): '\(text)' is not an integer") }
+        return value
+    }
+
+    /// Throws for any option or flag the command did not ask about.
+    mutating func rejectUnknown() throws(UsageError) {
+        let unknown = Set(options.keys).union(flags).subtracting(consumed)
+        if let name = unknown.sorted().first { throw UsageError("unknown option --\(name)") }
+    }
+}
+
+/// A mistake in how a command was called; printed with the command's usage, exit code 64.
+struct UsageError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// Splits a job line into fields at spaces, tabs and commas.
+func fields(of line: some StringProtocol) -> [Substring] {
+    line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).map { Substring($0) }
+}
+
+/// Parses a field as a finite number.
+///
+/// - Throws: ``GeoError`` naming the field and its text.
+func parseNumber(_ text: Substring, name: String) throws(GeoError) -> Double {
+    guard let value = Double(text), value.isFinite else {
+        throw GeoError(.malformedInput, "\(name) '\(text)' is not a finite number")
+    }
+    return value
+}
+
+/// Parses a field as an integer.
+///
+/// - Throws: ``GeoError`` naming the field and its text.
+func parseInteger(_ text: Substring, name: String) throws(GeoError) -> Int {
+    guard let value = Int(text) else { throw GeoError(.malformedInput, "\(name) '\(text)' is not an integer") }
+    return value
+}

@@ -1,0 +1,84 @@
+import Foundation
+import GeoCore
+
+/// The `meridian` command-line tool.
+@main
+enum MeridianCommand {
+    /// The version of Meridian.
+    static let version = "0.1.0"
+
+    /// Every subcommand, in the order the overview lists them.
+    static let subcommands: [any Subcommand.Type] = [
+        DistanceCommand.self,
+        DirectCommand.self,
+        TileCommand.self,
+    ]
+
+    static func main() {
+        exit(run(Array(CommandLine.arguments.dropFirst()), console: .standard))
+    }
+
+    /// Runs the tool with arguments (without the program name) and returns its exit code.
+    static func run(_ raw: [String], console: Console) -> Int32 {
+        guard let first = raw.first else {
+            console.writeError(overview)
+            return ExitCode.usage
+        }
+        switch first {
+        case "--help", "-h", "help":
+            console.write(overview)
+            return ExitCode.success
+        case "--version":
+            console.print(
+                "meridian \(version) (PROJ \(NativeLibraries.projVersion), GEOS \(NativeLibraries.geosVersion))")
+            do {
+                try NativeLibraries.checkVersions()
+                return ExitCode.success
+            } catch {
+                console.printError("meridian: \(error.message)")
+                return ExitCode.failure
+            }
+        default:
+            break
+        }
+        guard let command = subcommands.first(where: { $0.name == first }) else {
+            console.printError("meridian: unknown command '\(first)'")
+            console.writeError(overview)
+            return ExitCode.usage
+        }
+        let rest = Array(raw.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            console.write(command.help)
+            return ExitCode.success
+        }
+        do {
+            var arguments = try Arguments(rest, valueOptions: command.valueOptions)
+            return try command.run(&arguments, console: console)
+        } catch {
+            console.printError("meridian \(command.name): \(error.message)")
+            console.writeError(command.help)
+            return ExitCode.usage
+        }
+    }
+
+    static var overview: String {
+        var text = """
+            meridian \(version): geodesy, projections, geometry, routes, geofences and clustering.
+
+            Usage: meridian <command> [arguments] [options]
+
+            Commands:
+
+            """
+        for command in subcommands {
+            text += "  " + command.name.padding(toLength: 12, withPad: " ", startingAt: 0) + command.summary + "\n"
+        }
+        text += """
+
+            Run 'meridian <command> --help' for a command's arguments and options.
+            'meridian --version' prints the versions of Meridian, PROJ and GEOS.
+
+            """
+        return text
+    }
+}

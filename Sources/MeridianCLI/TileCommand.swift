@@ -1,0 +1,44 @@
+import GeoCore
+
+/// `meridian tile LAT LON ZOOM`: the slippy-map tile containing a point.
+enum TileCommand: Subcommand {
+    static let name = "tile"
+    static let summary = "the map tile containing a point (z/x/y, quadkey, bounds)"
+    static let valueOptions: Set<String> = []
+    static let help = """
+        Usage: meridian tile LAT LON ZOOM [--json]
+
+        Prints the XYZ (slippy-map) tile containing (LAT, LON) at ZOOM (0-30) as z/x/y, its TMS row,
+        its Bing quadkey and its bounds west, south, east, north in degrees.
+
+        Without positional arguments, reads one job per line from standard input: three numbers
+        separated by spaces or commas. Bad lines are reported on standard error with their line
+        number and the exit code is 2; the other lines are still answered.
+
+        Options:
+          --json      one JSON object per result: zoom, x, y, tmsY, quadkey, west, south, east, north
+
+        Example:
+          meridian tile 51.4700 -0.4543 12
+
+        """
+
+    static func run(_ arguments: inout Arguments, console: Console) throws(UsageError) -> Int32 {
+        let json = arguments.flag("json")
+        try arguments.rejectUnknown()
+        return runJobs(positional: arguments.positional, console: console) { (fields) throws(GeoError) in
+            try expectFields(fields, ["LAT", "LON", "ZOOM"])
+            let coordinate = try parseCoordinate(fields[0], fields[1])
+            let tile = try TileID(containing: coordinate, zoom: try parseInteger(fields[2], name: "zoom"))
+            let b = tile.bounds
+            if json {
+                return jsonLine([
+                    "zoom": .integer(tile.zoom), "x": .integer(tile.x), "y": .integer(tile.y),
+                    "tmsY": .integer(tile.tmsY), "quadkey": .string(tile.quadkey),
+                    "west": .number(b.west), "south": .number(b.south), "east": .number(b.east), "north": .number(b.north),
+                ])
+            }
+            return "\(tile) tms \(tile.tmsY) quadkey \(tile.quadkey.isEmpty ? "-" : tile.quadkey) bounds \(b.west),\(b.south),\(b.east),\(b.north)"
+        }
+    }
+}

@@ -1,2 +1,0 @@
-import Foundation
-@main enum MeridianCommand { static func main() {} }
