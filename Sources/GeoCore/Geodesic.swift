@@ -29,6 +29,9 @@ public struct Geodesic: Sendable, Hashable {
 
     private let storage: Storage
 
+    /// The C state, for other wrappers in GeoCore.
+    var cStorage: Storage { storage }
+
     /// The WGS84 ellipsoid: a = 6 378 137 m, 1/f = 298.257 223 563 (NIMA TR8350.2, 3rd ed., 2000).
     public static let wgs84 = Geodesic(uncheckedEquatorialRadius: 6_378_137, flattening: 1 / 298.257_223_563)
 

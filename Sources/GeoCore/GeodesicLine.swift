@@ -1,0 +1,144 @@
+import Foundation
+internal import CPROJ
+
+/// One geodesic, set up once so that many points along it are cheap: positions at distances, and
+/// the point of the segment closest to another point.
+///
+/// ```swift
+/// let segment = Geodesic.wgs84.line(from: jfk, to: lhr)
+/// segment.position(atDistance: segment.length / 2).coordinate     // the midpoint
+/// segment.closestPoint(to: reykjavik).distance                     // metres off the line
+/// ```
+public struct GeodesicLine: Sendable {
+    /// The starting point.
+    public let start: Coordinate
+    /// The azimuth at the start in degrees clockwise from north.
+    public let initialAzimuth: Double
+    /// The length in metres, for a line built between two points (``Geodesic/line(from:to:)``);
+    /// otherwise the distance given to ``Geodesic/line(from:azimuth:distance:)``.
+    public let length: Double
+    /// The ellipsoid.
+    public let geodesic: Geodesic
+
+    private let storage: Storage
+
+    init(geodesic: Geodesic, start: Coordinate, end: Coordinate) {
+        self.geodesic = geodesic
+        self.start = start
+        var raw = geod_geodesicline()
+        withUnsafePointer(to: geodesic.cStorage.raw) { g in
+            geod_inverseline(&raw, g, start.latitude, start.longitude, end.latitude, end.longitude, Storage.capabilities)
+        }
+        let storage = Storage(raw)
+        self.storage = storage
+        initialAzimuth = storage.raw.azi1
+        length = storage.raw.s13
+    }
+
+    init(geodesic: Geodesic, start: Coordinate, azimuth: Double, distance: Double) {
+        self.geodesic = geodesic
+        self.start = start
+        var raw = geod_geodesicline()
+        withUnsafePointer(to: geodesic.cStorage.raw) { g in
+            geod_directline(&raw, g, start.latitude, start.longitude, azimuth, distance, Storage.capabilities)
+        }
+        let storage = Storage(raw)
+        self.storage = storage
+        initialAzimuth = storage.raw.azi1
+        length = storage.raw.s13
+    }
+
+    /// A point on the geodesic (or its extension beyond either end).
+    public struct Point: Hashable, Sendable {
+        /// Where it is; longitude in [-180, 180].
+        public var coordinate: Coordinate
+        /// The forward azimuth of the geodesic there, in degrees.
+        public var azimuth: Double
+    }
+
+    /// The point a distance along the geodesic from ``start``; negative or beyond ``length`` extends the
+    /// geodesic.
+    /// - Complexity: O(1); about 0.3 µs. Wraps `geod_position`.
+    public func position(atDistance distance: Double) -> Point {
+        var lat = 0.0, lon = 0.0, azi = 0.0
+        withUnsafePointer(to: storage.raw) { line in geod_position(line, distance, &lat, &lon, &azi) }
+        return Point(coordinate: Coordinate(latitude: lat, longitude: lon), azimuth: azi)
+    }
+
+    /// The point of a segment nearest another point, and how far it is.
+    public struct Projection: Hashable, Sendable {
+        /// The nearest point of the segment.
+        public var coordinate: Coordinate
+        /// Its distance along the segment from ``GeodesicLine/start`` in metres, in [0, length].
+        public var distanceAlong: Double
+        /// The geodesic distance in metres from the given point to ``coordinate``.
+        public var distance: Double
+    }
+
+    /// The point of the segment from ``start`` over ``length`` metres nearest to a point, on the
+    /// ellipsoid.
+    ///
+    /// The foot of the perpendicular is found by Newton's method on the along-track distance: from a
+    /// candidate point the geodesic to `point` leaves at an angle θ to the line, and the along-track
+    /// offset is the spherical `atan(tan(d/R)·cos θ)·R`, which converges in a few steps to the
+    /// foot, where θ = 90°. The foot is clamped to the segment's ends. Accurate to well under a
+    /// millimetre for segments up to a few thousand kilometres with the point within a few hundred
+    /// kilometres of them; for a point more than a quarter of the Earth away the nearest point can be
+    /// ambiguous and the better end or foot is returned.
+    ///
+    /// - Complexity: O(1): typically 2–5 geodesic inverse solutions (a few µs).
+    public func closestPoint(to point: Coordinate) -> Projection {
+        let radius = 6_371_008.8  // only steers the iteration; the answer is ellipsoidal
+        var best = candidate(atDistance: 0, for: point)
+        let endCandidate = candidate(atDistance: length, for: point)
+        if endCandidate.distance < best.distance { best = endCandidate }
+        guard length > 0, point.isValid else { return best }
+
+        // Start from the better of the two ends and slide along the line.
+        var s = best.distanceAlong
+        for _ in 0..<30 {
+            let here = position(atDistance: s)
+            let toPoint = geodesic.inverse(from: here.coordinate, to: point)
+            if toPoint.distance == 0 { s = min(max(s, 0), length); break }
+            let theta = (toPoint.initialAzimuth - here.azimuth) * (.pi / 180)
+            let sigma = toPoint.distance / radius
+            let step = sigma < .pi / 2 ? atan(tan(sigma) * cos(theta)) * radius : toPoint.distance * cos(theta)
+            let next = min(max(s + step, 0), length)
+            if abs(next - s) < 1e-9 { s = next; break }
+            s = next
+        }
+        let foot = candidate(atDistance: s, for: point)
+        return foot.distance < best.distance ? foot : best
+    }
+
+    private func candidate(atDistance s: Double, for point: Coordinate) -> Projection {
+        let at = position(atDistance: s).coordinate
+        return Projection(coordinate: at, distanceAlong: s, distance: geodesic.distance(from: at, to: point))
+    }
+
+    /// The C state of `geod_inverseline`/`geod_directline`; immutable after initialisation.
+    final class Storage: Sendable {
+        let raw: geod_geodesicline
+
+        init(_ raw: geod_geodesicline) { self.raw = raw }
+
+        static let capabilities = UInt32(
+            GEOD_LATITUDE.rawValue | GEOD_LONGITUDE.rawValue | GEOD_AZIMUTH.rawValue | GEOD_DISTANCE_IN.rawValue)
+    }
+}
+
+extension Geodesic {
+    /// The geodesic between two points, ready for positions along it and nearest-point queries.
+    ///
+    /// - Complexity: O(1); about 1.5 µs. Wraps `geod_inverseline`.
+    public func line(from start: Coordinate, to end: Coordinate) -> GeodesicLine {
+        GeodesicLine(geodesic: self, start: start, end: end)
+    }
+
+    /// The geodesic that leaves a point at an azimuth, with a length.
+    ///
+    /// - Complexity: O(1). Wraps `geod_directline`.
+    public func line(from start: Coordinate, azimuth: Double, distance: Double) -> GeodesicLine {
+        GeodesicLine(geodesic: self, start: start, azimuth: azimuth, distance: distance)
+    }
+}
