@@ -60,7 +60,7 @@ public struct CoordinateRegion: Hashable, Sendable, Codable {
             span: CoordinateSpan(latitudeDelta: min(latitudeDelta, 180), longitudeDelta: min(degreesOfLongitude, 360)))
     }
 
-    /// The smallest region that contains every coordinate.
+    /// The smallest region that contains every coordinate (widened by 1e-12° against rounding).
     ///
     /// The longitude range is the shortest arc that covers all longitudes, so points on both sides of
     /// the 180th meridian give a narrow region centred near it rather than one spanning the globe.
@@ -91,11 +91,15 @@ public struct CoordinateRegion: Hashable, Sendable, Codable {
             west = longitudes[i]
         }
         let longitudeDelta = 360 - gap
+        // Centre ± half-span is rounded arithmetic; widening by 1e-12° (0.1 µm) keeps every fitted
+        // coordinate inside even when it lies exactly on an edge.
+        let slack = 1e-12
         self.init(
             center: Coordinate(
                 latitude: (south + north) / 2,
                 longitude: Angle.normalizedLongitude(west + longitudeDelta / 2)),
-            span: CoordinateSpan(latitudeDelta: north - south, longitudeDelta: longitudeDelta))
+            span: CoordinateSpan(
+                latitudeDelta: min(180, north - south + slack), longitudeDelta: min(360, longitudeDelta + slack)))
     }
 
     /// Whether a coordinate lies inside the region or on its edge.
@@ -123,18 +127,22 @@ public struct CoordinateRegion: Hashable, Sendable, Codable {
             north: north)
     }
 
-    /// The region covered by a map rectangle, as MapKit's `MKCoordinateRegionForMapRect`.
+    /// The region covered by a map rectangle (MapKit's `MKCoordinateRegionForMapRect`).
     ///
-    /// The centre is the coordinate of the rectangle's midpoint (wrapped into the world) and the span
-    /// runs between the coordinates of its edges.
+    /// The region's edges are the coordinates of the rectangle's edges, so `MapRect(region)` and this
+    /// initialiser are inverses. MapKit instead centres the region on the rectangle's middle map point,
+    /// which lies north of the middle latitude because Mercator stretches high latitudes; that centre
+    /// is `MapPoint(x: rect.midX, y: rect.midY).coordinate`. The centre longitude is wrapped into the
+    /// world.
     public init(_ mapRect: MapRect) {
-        let topLeft = MapPoint(x: mapRect.minX, y: mapRect.minY).coordinate
-        let bottomRight = MapPoint(x: mapRect.maxX, y: mapRect.maxY).coordinate
-        let middle = MapPoint(x: mapRect.midX, y: mapRect.midY).coordinate
+        let north = MapPoint(x: mapRect.minX, y: mapRect.minY).coordinate.latitude
+        let south = MapPoint(x: mapRect.minX, y: mapRect.maxY).coordinate.latitude
+        let longitudeDelta = mapRect.width / MapSize.world.width * 360
+        let west = mapRect.minX / MapSize.world.width * 360 - 180
         self.init(
-            center: Coordinate(latitude: middle.latitude, longitude: Angle.normalizedLongitude(middle.longitude)),
-            span: CoordinateSpan(
-                latitudeDelta: topLeft.latitude - bottomRight.latitude,
-                longitudeDelta: mapRect.width / MapSize.world.width * 360))
+            center: Coordinate(
+                latitude: (north + south) / 2,
+                longitude: Angle.normalizedLongitude(west + longitudeDelta / 2)),
+            span: CoordinateSpan(latitudeDelta: north - south, longitudeDelta: longitudeDelta))
     }
 }

@@ -64,7 +64,10 @@ public struct MapRect: Hashable, Sendable, Codable {
         if isNull { return other }
         if other.isNull { return self }
         let x0 = min(minX, other.minX), y0 = min(minY, other.minY)
-        return MapRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
+        return MapRect(
+            x: x0, y: y0,
+            width: MapRect.extent(from: x0, reaching: max(maxX, other.maxX)),
+            height: MapRect.extent(from: y0, reaching: max(maxY, other.maxY)))
     }
 
     /// The overlap of two rectangles (`MKMapRectIntersection`), or ``null`` when they are disjoint.
@@ -74,7 +77,25 @@ public struct MapRect: Hashable, Sendable, Codable {
         let x0 = max(minX, other.minX), y0 = max(minY, other.minY)
         let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
         guard x1 >= x0 && y1 >= y0 else { return .null }
-        return MapRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        return MapRect(
+            x: x0, y: y0,
+            width: MapRect.extent(from: x0, within: x1), height: MapRect.extent(from: y0, within: y1))
+    }
+
+    /// The smallest width `w` with `origin + w >= end` in floating point, so a union really contains
+    /// the rectangles it was made of.
+    private static func extent(from origin: Double, reaching end: Double) -> Double {
+        var w = end - origin
+        while origin + w < end { w = w.nextUp }
+        return w
+    }
+
+    /// The largest width `w` with `origin + w <= end` in floating point, so an intersection really lies
+    /// inside both rectangles.
+    private static func extent(from origin: Double, within end: Double) -> Double {
+        var w = end - origin
+        while w > 0 && origin + w > end { w = w.nextDown }
+        return w
     }
 
     /// Whether the rectangles overlap or touch (their ``intersection(_:)`` is not null).

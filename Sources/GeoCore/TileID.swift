@@ -109,6 +109,18 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
         zoom == 0 ? nil : TileID(unchecked: x >> 1, y >> 1, zoom - 1)
     }
 
+    /// The tile at a lower (or equal) zoom level that contains this one.
+    ///
+    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` if `targetZoom` is negative or deeper
+    ///   than this tile.
+    public func ancestor(atZoom targetZoom: Int) throws(GeoError) -> TileID {
+        guard targetZoom >= 0 && targetZoom <= zoom else {
+            throw GeoError(.invalidArgument, "zoom \(targetZoom) is outside 0...\(zoom) for an ancestor of \(self)")
+        }
+        let shift = zoom - targetZoom
+        return TileID(unchecked: x >> shift, y >> shift, targetZoom)
+    }
+
     /// The four tiles one zoom level down, in the order north-west, north-east, south-east, south-west;
     /// empty at the maximum zoom.
     public var children: [TileID] {
