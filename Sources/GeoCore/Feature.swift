@@ -80,7 +80,7 @@ public struct Feature: Hashable, Sendable {
         object["geometry"] = geometry?.geoJSONValue ?? .null
         object["properties"] = properties
         if let id { object["id"] = id.jsonValue }
-        if let bbox { object["bbox"] = .array(bbox.map { .number($0) }) }
+        if let bbox { object["bbox"] = .array(bbox.map(GeoJSONReader.coordinate)) }
         return .object(object)
     }
 

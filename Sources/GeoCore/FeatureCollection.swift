@@ -28,7 +28,7 @@ public struct FeatureCollection: Hashable, Sendable {
         var object = foreignMembers
         object["type"] = "FeatureCollection"
         object["features"] = .array(features.map(\.jsonValue))
-        if let bbox { object["bbox"] = .array(bbox.map { .number($0) }) }
+        if let bbox { object["bbox"] = .array(bbox.map(GeoJSONReader.coordinate)) }
         return .object(object)
     }
 

@@ -99,9 +99,10 @@ extension Geometry {
 
     /// The geometry as a GeoJSON geometry object. `POINT EMPTY` has `"coordinates": []`.
     public var geoJSONValue: JSONValue {
+        let number = GeoJSONReader.coordinate
         func position(_ p: Position) -> JSONValue {
-            if let z = p.z { return .array([.number(p.x), .number(p.y), .number(z)]) }
-            return .array([.number(p.x), .number(p.y)])
+            if let z = p.z { return .array([number(p.x), number(p.y), number(z)]) }
+            return .array([number(p.x), number(p.y)])
         }
         func line(_ ps: [Position]) -> JSONValue { .array(ps.map(position)) }
         func rings(_ rs: [[Position]]) -> JSONValue { .array(rs.map(line)) }
@@ -138,6 +139,12 @@ extension Geometry: Codable {
 /// Turns parsed JSON into GeoJSON values, naming the JSON path and byte offset of every problem.
 enum GeoJSONReader {
     static let maximumDepth = 64
+
+    /// A coordinate or bbox value as JSON: whole numbers as integers (`[1,2]`), as the reader gives
+    /// them back.
+    static func coordinate(_ v: Double) -> JSONValue {
+        v == v.rounded() && abs(v) < 0x1p53 ? .integer(Int(v)) : .number(v)
+    }
 
     static func document(_ node: LocatedJSON, path: String) throws(GeoError) -> GeoJSON {
         guard case .object = node.value else { throw error(path, "expected a GeoJSON object, found \(node.kindName)", node) }

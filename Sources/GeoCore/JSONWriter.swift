@@ -12,7 +12,15 @@ struct JSONWriter {
         case .null: text += "null"
         case .bool(let b): text += b ? "true" : "false"
         case .integer(let i): text += String(i)
-        case .number(let d): text += d.isFinite ? NumberFormat.shortest(d) : "null"
+        case .number(let d):
+            // A whole number stays a non-integer number when read back (`1.0`, not `1`).
+            if !d.isFinite {
+                text += "null"
+            } else if d == d.rounded() && abs(d) < 0x1p53 {
+                text += NumberFormat.shortest(d) + ".0"
+            } else {
+                text += NumberFormat.shortest(d)
+            }
         case .string(let s): string(s)
         case .array(let items):
             text += "["
