@@ -1,3 +1,17 @@
+/// One axis of a coordinate reference system, as PROJ describes it.
+public struct CRSAxis: Hashable, Sendable {
+    /// The axis name, e.g. `"Geodetic latitude"`, `"Easting"`.
+    public var name: String
+    /// The abbreviation, e.g. `"Lat"`, `"E"`.
+    public var abbreviation: String
+    /// The direction: `"north"`, `"east"`, `"south"`, `"west"`, `"up"`, `"geocentricX"`, ...
+    public var direction: String
+    /// The unit, e.g. `"degree"`, `"metre"`, `"US survey foot"`.
+    public var unitName: String
+    /// The factor from the unit to the SI unit (radians for angles, metres for lengths).
+    public var unitToSI: Double
+}
+
 /// Transforms coordinates between coordinate reference systems, or through any PROJ operation, with
 /// PROJ.
 ///
@@ -97,6 +111,13 @@ public final class CoordinateTransformer: Sendable {
 
     /// What the transformer was made from.
     public let definition: Definition
+    /// For a transformer between two CRSs, the source CRS's axes in the authority's order (EPSG:4326:
+    /// latitude, longitude), before Meridian normalises the order to longitude, latitude; `nil` for
+    /// operations and for CRSs without a single coordinate system.
+    public let sourceAxes: [CRSAxis]?
+    /// The target CRS's axes in the authority's order; see ``sourceAxes``.
+    public let targetAxes: [CRSAxis]?
+    private let degrees: (input: (Bool, Bool), output: (Bool, Bool))
     /// The configuration it was made with.
     public let configuration: Configuration
     private let pool: SlotPool<ProjState>
@@ -135,9 +156,35 @@ public final class CoordinateTransformer: Sendable {
         self.definition = definition
         self.configuration = configuration
         let count = configuration.parallelism ?? SlotPool<ProjState>.defaultCount
-        pool = SlotPool(count: count) { () throws(GeoError) in try ProjState(definition, configuration) }
+        let pool = SlotPool(count: count) { () throws(GeoError) in try ProjState(definition, configuration) }
+        self.pool = pool
         // Create the first context now so that a bad definition fails here.
-        _ = try pool.with { (_: ProjState) throws(GeoError) -> Bool in true }
+        let info = try pool.with { (state) throws(GeoError) -> OperationInfo in
+            OperationInfo(
+                sourceAxes: state.sourceAxes, targetAxes: state.targetAxes,
+                degreesIn: [state.degreesIn.0, state.degreesIn.1], degreesOut: [state.degreesOut.0, state.degreesOut.1])
+        }
+        sourceAxes = info.sourceAxes
+        targetAxes = info.targetAxes
+        degrees = ((info.degreesIn[0], info.degreesIn[1]), (info.degreesOut[0], info.degreesOut[1]))
+    }
+
+    private struct OperationInfo: Sendable {
+        var sourceAxes: [CRSAxis]?
+        var targetAxes: [CRSAxis]?
+        var degreesIn: [Bool]
+        var degreesOut: [Bool]
+    }
+
+    /// Whether the first two input coordinates in a direction are angles (degrees); false for
+    /// projected or Cartesian input.
+    public func takesAngles(_ direction: Direction = .forward) -> Bool {
+        direction == .forward ? degrees.input.0 : degrees.input.1
+    }
+
+    /// Whether the first two output coordinates in a direction are angles (degrees).
+    public func givesAngles(_ direction: Direction = .forward) -> Bool {
+        direction == .forward ? degrees.output.0 : degrees.output.1
     }
 
     /// The inverse transformer: target to source.

@@ -31,6 +31,12 @@ final class ProjState {
     /// that callers can always use degrees, as `cct` does.
     private let angularInput: (Bool, Bool)
     private let angularOutput: (Bool, Bool)
+    /// Whether the caller's input and output are angles in degrees, per direction.
+    let degreesIn: (Bool, Bool)
+    let degreesOut: (Bool, Bool)
+    /// The axes of the source and target CRS in the authority's order (before normalisation).
+    let sourceAxes: [CRSAxis]?
+    let targetAxes: [CRSAxis]?
 
     init(_ definition: CoordinateTransformer.Definition, _ configuration: CoordinateTransformer.Configuration) throws(GeoError) {
         guard let context = proj_context_create() else {
@@ -48,9 +54,11 @@ final class ProjState {
         if configuration.useProj4InitRules { proj_context_use_proj4_init_rules(context, 1) }
 
         let made: OpaquePointer?
+        var axes: ([CRSAxis]?, [CRSAxis]?) = (nil, nil)
         switch definition {
         case .crsToCRS(let source, let target):
             if let raw = proj_create_crs_to_crs(context, source, target, nil) {
+                axes = (Self.axes(context, proj_get_source_crs(context, raw)), Self.axes(context, proj_get_target_crs(context, raw)))
                 // Axis order is the library's job: geographic CRSs become (longitude, latitude).
                 made = proj_normalize_for_visualization(context, raw)
                 proj_destroy(raw)
@@ -70,6 +78,34 @@ final class ProjState {
         self.log = log
         angularInput = (proj_angular_input(pj, PJ_FWD) != 0, proj_angular_input(pj, PJ_INV) != 0)
         angularOutput = (proj_angular_output(pj, PJ_FWD) != 0, proj_angular_output(pj, PJ_INV) != 0)
+        degreesIn = (angularInput.0 || proj_degree_input(pj, PJ_FWD) != 0, angularInput.1 || proj_degree_input(pj, PJ_INV) != 0)
+        degreesOut = (angularOutput.0 || proj_degree_output(pj, PJ_FWD) != 0, angularOutput.1 || proj_degree_output(pj, PJ_INV) != 0)
+        sourceAxes = axes.0
+        targetAxes = axes.1
+    }
+
+    /// The axes of a CRS (which this call destroys), or `nil` if it has no single coordinate system.
+    private static func axes(_ context: OpaquePointer, _ crs: OpaquePointer?) -> [CRSAxis]? {
+        guard let crs else { return nil }
+        defer { proj_destroy(crs) }
+        guard let cs = proj_crs_get_coordinate_system(context, crs) else { return nil }
+        defer { proj_destroy(cs) }
+        let count = proj_cs_get_axis_count(context, cs)
+        guard count > 0 else { return nil }
+        var result = [CRSAxis]()
+        for i in 0..<count {
+            var name: UnsafePointer<CChar>?, abbreviation: UnsafePointer<CChar>?, direction: UnsafePointer<CChar>?
+            var unitName: UnsafePointer<CChar>?
+            var factor = 0.0
+            guard proj_cs_get_axis_info(context, cs, i, &name, &abbreviation, &direction, &factor, &unitName, nil, nil) != 0 else {
+                return nil
+            }
+            result.append(CRSAxis(
+                name: name.map { String(cString: $0) } ?? "", abbreviation: abbreviation.map { String(cString: $0) } ?? "",
+                direction: direction.map { String(cString: $0) } ?? "", unitName: unitName.map { String(cString: $0) } ?? "",
+                unitToSI: factor))
+        }
+        return result
     }
 
     deinit {
