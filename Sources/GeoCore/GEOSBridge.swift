@@ -205,24 +205,26 @@ extension GEOSContext {
                 do { members.append(try build(.point(p), path: path)) } catch { destroy(members); throw error }
             }
             return try collection(Int32(GEOS_MULTIPOINT.rawValue), members)
+        // Empty members of multi-part geometries carry no points and are left out: GEOS 3.11 crashes
+        // on some of them (the interior point of `MULTILINESTRING ((0 0, 1 1), EMPTY)`).
         case .multiLineString(let lines):
             var members = [OpaquePointer]()
             members.reserveCapacity(lines.count)
-            for (i, ps) in lines.enumerated() {
+            for (i, ps) in lines.enumerated() where !ps.isEmpty {
                 do { members.append(try line(ps, path: "\(path)line \(i)")) } catch { destroy(members); throw error }
             }
             return try collection(Int32(GEOS_MULTILINESTRING.rawValue), members)
         case .multiPolygon(let polygons):
             var members = [OpaquePointer]()
             members.reserveCapacity(polygons.count)
-            for (i, rings) in polygons.enumerated() {
+            for (i, rings) in polygons.enumerated() where !(rings.first?.isEmpty ?? true) {
                 do { members.append(try polygon(rings, path: "\(path)polygon \(i)")) } catch { destroy(members); throw error }
             }
             return try collection(Int32(GEOS_MULTIPOLYGON.rawValue), members)
         case .geometryCollection(let geometries):
             var members = [OpaquePointer]()
             members.reserveCapacity(geometries.count)
-            for (i, member) in geometries.enumerated() {
+            for (i, member) in geometries.enumerated() where !member.isEmpty {
                 do { members.append(try build(member, path: "\(path)member \(i) ")) } catch { destroy(members); throw error }
             }
             return try collection(Int32(GEOS_GEOMETRYCOLLECTION.rawValue), members)
@@ -244,7 +246,7 @@ extension GEOSContext {
     }
 
     private func ring(_ ps: [Position], index: Int, path: String) throws(GeoError) -> OpaquePointer {
-        if let problem = WKTParser.ringProblem(ps, index: index) {
+        if let problem = WKTParser.ringProblem(ps, index: index, minimumCount: 4) {
             throw GeoError(.invalidArgument, "\(path) \(problem)")
         }
         let seq = try sequence(ps)

@@ -271,7 +271,7 @@ enum GeoJSONReader {
         result.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
             let ring = try line(item, path: "\(path)[\(i)]", minimum: 4)
-            if let problem = WKTParser.ringProblem(ring, index: i) { throw error("\(path)[\(i)]", problem, item) }
+            if let problem = WKTParser.ringProblem(ring, index: i, minimumCount: 4) { throw error("\(path)[\(i)]", problem, item) }
             result.append(ring)
         }
         return result

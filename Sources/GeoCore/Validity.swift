@@ -26,7 +26,8 @@ extension Geometry {
     /// shell, no self-intersections, ...).
     /// - Throws: ``GeoError`` from GEOS. See `GEOSisValid_r`.
     public func isValid() throws(GeoError) -> Bool {
-        try withGEOS { (context, g) throws(GeoError) -> Bool in
+        if structuralProblem() != nil { return false }
+        return try withGEOS { (context, g) throws(GeoError) -> Bool in
             try context.bool(GEOSisValid_r(context.raw, g.raw), "GEOSisValid_r")
         }
     }
@@ -34,7 +35,10 @@ extension Geometry {
     /// Whether the geometry is valid, and if not the reason and location GEOS gives.
     /// - Throws: ``GeoError`` from GEOS. See `GEOSisValidDetail_r`.
     public func validity() throws(GeoError) -> ValidityReport {
-        try withGEOS { (context, g) throws(GeoError) -> ValidityReport in
+        if let (reason, location) = structuralProblem() {
+            return ValidityReport(isValid: false, reason: reason, location: location)
+        }
+        return try withGEOS { (context, g) throws(GeoError) -> ValidityReport in
             var reason: UnsafeMutablePointer<CChar>?
             var location: OpaquePointer?
             let valid = try context.bool(GEOSisValidDetail_r(context.raw, g.raw, 0, &reason, &location), "GEOSisValidDetail_r")
@@ -76,8 +80,34 @@ extension Geometry {
     /// a multi-point are distinct. Polygons are simple if valid.
     /// - Throws: ``GeoError`` from GEOS. See `GEOSisSimple_r`.
     public func isSimple() throws(GeoError) -> Bool {
-        try withGEOS { (context, g) throws(GeoError) -> Bool in
+        if structuralProblem() != nil { return false }
+        return try withGEOS { (context, g) throws(GeoError) -> Bool in
             try context.bool(GEOSisSimple_r(context.raw, g.raw), "GEOSisSimple_r")
+        }
+    }
+}
+
+extension Geometry {
+    /// A non-finite coordinate, or a component too short to exist in GEOS (a ring of fewer than four
+    /// positions, a line of one), with GEOS's reason and where it is, or `nil`. Such geometries are
+    /// invalid and not simple.
+    func structuralProblem() -> (String, Position?)? {
+        if let (p, _) = firstNonFinitePosition() { return ("Invalid Coordinate", p) }
+        switch self {
+        case .point, .multiPoint: return nil
+        case .lineString(let ps):
+            return ps.count == 1 ? ("Too few points in geometry component", ps.first) : nil
+        case .multiLineString(let lines):
+            return lines.lazy.compactMap { Geometry.lineString($0).structuralProblem() }.first
+        case .polygon(let rings):
+            for ring in rings where !ring.isEmpty && ring.count < 4 {
+                return ("Too few points in geometry component", ring.first)
+            }
+            return nil
+        case .multiPolygon(let polygons):
+            return polygons.lazy.compactMap { Geometry.polygon($0).structuralProblem() }.first
+        case .geometryCollection(let members):
+            return members.lazy.compactMap { $0.structuralProblem() }.first
         }
     }
 }

@@ -6,8 +6,9 @@ extension Geometry {
     /// Tags are case-insensitive; `Z`, `M` and `ZM` are accepted (measures are read and dropped, as
     /// ``Position`` has no measure), as are coordinates with 3 or 4 numbers without a tag. Multi-points
     /// may be written with or without parentheses around each point. An EWKT prefix `SRID=n;` is
-    /// accepted; use ``parsingEWKT(_:)`` to keep the SRID. Rings must be closed and have at least four
-    /// positions, line strings at least two; every number must be finite.
+    /// accepted; use ``parsingEWKT(_:)`` to keep the SRID. Rings must be closed, line strings have at
+    /// least two positions. Like GEOS, the reader accepts closed rings of fewer than four positions and
+    /// the numbers `NaN` and `Inf`, so that ``isValid()`` can report them; operations reject them.
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` whose ``GeoError/offset`` is the
     ///   zero-based character offset of the problem and whose message names what was expected and
@@ -188,11 +189,13 @@ struct WKTParser {
         return rings
     }
 
-    /// Why a ring is not closed or too short, or `nil` if it is a proper ring (or empty).
-    static func ringProblem(_ ring: [Position], index: Int) -> String? {
+    /// Why a ring is not closed or has fewer than `minimumCount` positions, or `nil` if it is a proper
+    /// ring (or empty). WKT and WKB accept closed rings of fewer than four positions, as current GEOS
+    /// does, so that validity checks can report them ("Too few points"); GeoJSON requires four.
+    static func ringProblem(_ ring: [Position], index: Int, minimumCount: Int = 1) -> String? {
         guard let first = ring.first, let last = ring.last else { return nil }
-        guard ring.count >= 4 else {
-            return "ring \(index) has \(ring.count) positions; a ring needs at least 4"
+        guard ring.count >= minimumCount else {
+            return "ring \(index) has \(ring.count) positions; a ring needs at least \(minimumCount)"
         }
         if first.x != last.x || first.y != last.y {
             return "ring \(index) is not closed: it starts at (\(first.x) \(first.y)) and ends at (\(last.x) \(last.y))"
@@ -233,7 +236,7 @@ struct WKTParser {
         var count = 0
         while count < 4 {
             skipSpace()
-            guard let byte = peek(), isNumberStart(byte) else { break }
+            guard let byte = peek(), isNumberStart(byte) || startsNonFinite() else { break }
             let value = try parseNumber()
             switch count {
             case 0: values.0 = value
@@ -263,12 +266,19 @@ struct WKTParser {
         return Position(x: values.0, y: values.1, z: z)
     }
 
+    /// A number; `NaN` and `Inf` (any case, optionally signed) are read as GEOS reads them, so that
+    /// validity checks can report them; operations reject non-finite coordinates.
     private mutating func parseNumber() throws(GeoError) -> Double {
         let start = index
-        while index < bytes.count, isNumberByte(bytes[index]) { index += 1 }
+        while index < bytes.count, isNumberByte(bytes[index]) || isLetter(bytes[index]) { index += 1 }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        switch text.lowercased() {
+        case "nan", "+nan", "-nan": return .nan
+        case "inf", "+inf", "infinity", "+infinity": return .infinity
+        case "-inf", "-infinity": return -.infinity
+        default: break
+        }
         guard let value = Double(text) else { throw error("'\(text)' is not a number", at: start) }
-        guard value.isFinite else { throw error("number '\(text)' is not finite", at: start) }
         return value
     }
 
@@ -335,6 +345,11 @@ struct WKTParser {
     private func error(_ message: String, at offset: Int? = nil) -> GeoError {
         let at = offset ?? index
         return GeoError(.malformedInput, "WKT: \(message) (at character \(at))", offset: at)
+    }
+
+    /// Whether `NaN` or `Inf` starts here.
+    private func startsNonFinite() -> Bool {
+        matchesWord("NAN") || matchesWord("INF")
     }
 
     private func isLetter(_ b: UInt8) -> Bool { (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) }
