@@ -9,6 +9,13 @@ public struct ValidityReport: Hashable, Sendable {
     public var reason: String?
     /// Where the problem is, when GEOS reports a location.
     public var location: Position?
+
+    /// Creates a report.
+    public init(isValid: Bool, reason: String? = nil, location: Position? = nil) {
+        self.isValid = isValid
+        self.reason = reason
+        self.location = location
+    }
 }
 
 /// How ``Geometry/makeValid(method:keepCollapsed:)`` repairs a geometry.
