@@ -8,12 +8,13 @@ extension Geometry {
     /// than half of the Earth.
     /// - Parameter geodesic: The ellipsoid; WGS84 by default.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the first vertex whose latitude
-    ///   or longitude is out of range or not finite.
+    ///   is out of range or whose coordinates are not finite (longitudes past ±180 are reduced).
     /// - Complexity: O(n). Wraps `geod_polygon_compute` through ``Geodesic/measure(exterior:holes:)``.
     public func geodesicArea(on geodesic: Geodesic = .wgs84) throws(GeoError) -> Double {
         var total = 0.0
         try forEachPolygon { (rings) throws(GeoError) in
-            total += try geodesic.measure(exterior: rings[0].map(\.coordinate), holes: rings.dropFirst().map { $0.map(\.coordinate) }).area
+            let coordinates = try rings.map { (ring) throws(GeoError) in try Self.coordinates(ring) }
+            total += try geodesic.measure(exterior: coordinates[0], holes: Array(coordinates.dropFirst())).area
         }
         return total
     }
@@ -24,7 +25,7 @@ extension Geometry {
     public func geodesicPerimeter(on geodesic: Geodesic = .wgs84) throws(GeoError) -> Double {
         var total = 0.0
         try forEachPolygon { (rings) throws(GeoError) in
-            for ring in rings { total += try geodesic.length(of: ring.map(\.coordinate)) }
+            for ring in rings { total += try geodesic.length(of: try Self.coordinates(ring)) }
         }
         return total
     }
@@ -35,10 +36,10 @@ extension Geometry {
     /// - Complexity: O(n) geodesic inverse solutions.
     public func geodesicLength(on geodesic: Geodesic = .wgs84) throws(GeoError) -> Double {
         switch self {
-        case .lineString(let ps): return try geodesic.length(of: ps.map(\.coordinate))
+        case .lineString(let ps): return try geodesic.length(of: Self.coordinates(ps))
         case .multiLineString(let lines):
             var total = 0.0
-            for line in lines { total += try geodesic.length(of: line.map(\.coordinate)) }
+            for line in lines { total += try geodesic.length(of: Self.coordinates(line)) }
             return total
         case .geometryCollection(let members):
             var total = 0.0
@@ -46,6 +47,23 @@ extension Geometry {
             return total
         default: return 0
         }
+    }
+
+    /// Positions as coordinates, longitudes reduced to [-180, 180] (so continuous longitudes past ±180,
+    /// as ``buffer(meters:style:)`` produces near the 180th meridian, are accepted).
+    ///
+    /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the first position with a
+    ///   non-finite value or a latitude outside [-90, 90].
+    static func coordinates(_ ps: [Position]) throws(GeoError) -> [Coordinate] {
+        var result = [Coordinate]()
+        result.reserveCapacity(ps.count)
+        for (i, p) in ps.enumerated() {
+            guard p.x.isFinite && p.y.isFinite && abs(p.y) <= 90 else {
+                throw GeoError(.invalidCoordinate, "vertex \(i) (\(p.x), \(p.y)) is not a longitude/latitude: the latitude must be within [-90, 90] and both finite")
+            }
+            result.append(Coordinate(latitude: p.y, longitude: Angle.normalizedLongitude(p.x)))
+        }
+        return result
     }
 
     /// Calls `body` with the rings of every non-empty polygon.
