@@ -30,17 +30,22 @@ enum TransformBenchmark {
             var px = xs, py = ys, cx = xs, cy = ys, batch = positions
             // Interleaved runs (first one a warm-up), inputs restored outside the timed region.
             for r in 0...runs {
+                // Restore the inputs and make each array unique now, so no copy-on-write is timed.
                 batch = positions
+                batch.withUnsafeMutableBufferPointer { _ in }
+                px = xs; py = ys; cx = xs; cy = ys
+                px.withUnsafeMutableBufferPointer { _ in }
+                py.withUnsafeMutableBufferPointer { _ in }
+                cx.withUnsafeMutableBufferPointer { _ in }
+                cy.withUnsafeMutableBufferPointer { _ in }
                 var t0 = Bench.now()
                 failures = (try? transformer.transform(&batch).count) ?? -1
                 let tPositions = Double(Bench.now() - t0)
 
-                px = xs; py = ys
                 t0 = Bench.now()
                 failures += (try? transformer.transform(x: &px, y: &py).count) ?? -1
                 let tArrays = Double(Bench.now() - t0)
 
-                cx = xs; cy = ys
                 t0 = Bench.now()
                 _ = cx.withUnsafeMutableBufferPointer { x in
                     cy.withUnsafeMutableBufferPointer { y in baseline_proj_trans(baseline, x.baseAddress, y.baseAddress, n) }

@@ -257,28 +257,18 @@ public final class CoordinateTransformer: Sendable {
     /// - Throws: Never for individual points; only if the pool cannot provide a PROJ context.
     /// - Complexity: O(n); no allocation per point.
     public func transform(_ positions: inout [Position], direction: Direction = .forward) throws(GeoError) -> [PointFailure] {
-        let hasZ = positions.contains { $0.z != nil }
-        if !hasZ {
-            // x and y are doubles at fixed offsets of each element: transform them where they are.
-            let stride = MemoryLayout<Position>.stride
-            let xOffset = MemoryLayout<Position>.offset(of: \Position.x) ?? 0
-            let yOffset = MemoryLayout<Position>.offset(of: \Position.y) ?? 8
-            let count = positions.count
-            return try positions.withUnsafeMutableBufferPointer { (buffer) throws(GeoError) -> [PointFailure] in
-                guard let start = buffer.baseAddress else { return [] }
-                let base = UnsafeMutableRawPointer(start)
-                let x = (base + xOffset).assumingMemoryBound(to: Double.self)
-                let y = (base + yOffset).assumingMemoryBound(to: Double.self)
-                return try batch(x: x, y: y, z: nil, stride: stride, count: count, time: nil, direction: direction)
+        let count = positions.count
+        return try positions.withUnsafeMutableBufferPointer { (buffer) throws(GeoError) -> [PointFailure] in
+            guard let start = buffer.baseAddress else { return [] }
+            // The buffer's address crosses into the pool's closure as a number (pointers are not Sendable).
+            let address = UInt(bitPattern: start)
+            return try pool.with { (state) throws(GeoError) -> [PointFailure] in
+                guard let base = UnsafeMutablePointer<Position>(bitPattern: address) else { return [] }
+                var failures = [PointFailure]()
+                state.transformPositions(base, count: count, direction: direction, failures: &failures)
+                return failures
             }
         }
-        var xs = positions.map(\.x), ys = positions.map(\.y)
-        var zs: [Double]? = positions.map { $0.z ?? 0 }
-        let failures = try transform(x: &xs, y: &ys, z: &zs, direction: direction)
-        for i in positions.indices {
-            positions[i] = Position(x: xs[i], y: ys[i], z: positions[i].z == nil ? nil : zs?[i])
-        }
-        return failures
     }
 
     /// Transforms coordinates given as separate arrays, in place, through `proj_trans_generic`.

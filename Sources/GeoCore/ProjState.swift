@@ -147,7 +147,7 @@ final class ProjState {
     func transformBatch(
         x: UnsafeMutablePointer<Double>, y: UnsafeMutablePointer<Double>, z: UnsafeMutablePointer<Double>?,
         stride: Int, count: Int, time: Double?, direction: CoordinateTransformer.Direction,
-        failures: inout [CoordinateTransformer.PointFailure]
+        indexOffset: Int = 0, failures: inout [CoordinateTransformer.PointFailure]
     ) {
         let dir = direction == .forward ? PJ_FWD : PJ_INV
         let toRadians = direction == .forward ? angularInput.0 : angularInput.1
@@ -178,13 +178,60 @@ final class ProjState {
                 for i in 0..<n {
                     let xi = xs[i * elementStride], yi = ys[i * elementStride]
                     if xi == .infinity || yi == .infinity || xi.isNaN || yi.isNaN {
-                        failures.append(failure(at: start + i, saved[3 * i], saved[3 * i + 1], saved[3 * i + 2], time, direction))
+                        failures.append(failure(at: indexOffset + start + i, saved[3 * i], saved[3 * i + 1], saved[3 * i + 2], time, direction))
                         xs[i * elementStride] = .nan
                         ys[i * elementStride] = .nan
                         if let zs { zs[i * elementStride] = .nan }
                     } else if toDegrees {
                         xs[i * elementStride] = xi * (180 / .pi)
                         ys[i * elementStride] = yi * (180 / .pi)
+                    }
+                }
+                start += n
+            }
+        }
+    }
+
+    /// Transforms positions in place, chunk by chunk: x and y are transformed where they are (they are
+    /// doubles at fixed offsets of each element); a chunk in which some position has a height goes
+    /// through a small 3D scratch buffer instead. Failed points become NaN and are reported.
+    func transformPositions(
+        _ base: UnsafeMutablePointer<Position>, count: Int, direction: CoordinateTransformer.Direction,
+        failures: inout [CoordinateTransformer.PointFailure]
+    ) {
+        let stride = MemoryLayout<Position>.stride
+        let xOffset = MemoryLayout<Position>.offset(of: \Position.x) ?? 0
+        let yOffset = MemoryLayout<Position>.offset(of: \Position.y) ?? MemoryLayout<Double>.stride
+        let raw = UnsafeMutableRawPointer(base)
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * Self.chunkSize) { scratch in
+            guard let scratchBase = scratch.baseAddress else { return }
+            var start = 0
+            while start < count {
+                let n = min(Self.chunkSize, count - start)
+                var hasZ = false
+                for i in start..<(start + n) where base[i].z != nil {
+                    hasZ = true
+                    break
+                }
+                if !hasZ {
+                    let x = (raw + start * stride + xOffset).assumingMemoryBound(to: Double.self)
+                    let y = (raw + start * stride + yOffset).assumingMemoryBound(to: Double.self)
+                    transformBatch(
+                        x: x, y: y, z: nil, stride: stride, count: n, time: nil, direction: direction, indexOffset: start,
+                        failures: &failures)
+                } else {
+                    let xs = scratchBase, ys = scratchBase + Self.chunkSize, zs = scratchBase + 2 * Self.chunkSize
+                    for i in 0..<n {
+                        xs[i] = base[start + i].x
+                        ys[i] = base[start + i].y
+                        zs[i] = base[start + i].z ?? 0
+                    }
+                    transformBatch(
+                        x: xs, y: ys, z: zs, stride: MemoryLayout<Double>.stride, count: n, time: nil, direction: direction,
+                        indexOffset: start, failures: &failures)
+                    for i in 0..<n {
+                        let z = base[start + i].z == nil ? nil : Optional(zs[i])
+                        base[start + i] = Position(x: xs[i], y: ys[i], z: z)
                     }
                 }
                 start += n
