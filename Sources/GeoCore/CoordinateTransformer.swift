@@ -99,7 +99,8 @@ public final class CoordinateTransformer: Sendable {
     public struct PointFailure: Hashable, Sendable {
         /// Its index in the batch.
         public var index: Int
-        /// Why, in PROJ's words, with PROJ's error number as ``GeoError/code``.
+        /// Why, in PROJ's words (naming the input coordinates), with PROJ's error number as
+        /// ``GeoError/code``.
         public var error: GeoError
 
         /// Creates a failure record.

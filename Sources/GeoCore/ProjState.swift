@@ -246,9 +246,9 @@ final class ProjState {
         do {
             _ = try transform(x, y, z, time ?? .infinity, direction)
             // Succeeded alone: PROJ failed it in the batch for a reason it no longer reports.
-            return .init(index: index, error: GeoError(.proj, "point \(index) (\(x), \(y)) could not be transformed"))
+            return .init(index: index, error: GeoError(.proj, "(\(x), \(y)) could not be transformed"))
         } catch {
-            return .init(index: index, error: GeoError(.proj, "point \(index): \(error.message)", code: error.code))
+            return .init(index: index, error: error)
         }
     }
 
@@ -278,7 +278,10 @@ final class ProjState {
                 code: Int(errno))
         }
         var message = "\(definition): \(reason)"
-        if let detail, !detail.isEmpty, detail != reason { message = "\(definition): \(detail) (\(reason))" }
+        if let detail, !detail.isEmpty, detail != reason {
+            // PROJ 9.1 has no text for some error numbers ("Unknown error (code 4096)"): leave it out.
+            message = reason.hasPrefix("Unknown error") ? "\(definition): \(detail)" : "\(definition): \(detail) (\(reason))"
+        }
         return GeoError(.proj, message, code: Int(errno))
     }
 

@@ -45,13 +45,13 @@ enum GeometryCommand: Subcommand {
         let tolerance = try arguments.number("tolerance")
         let ratio = try arguments.number("ratio")
         let pointText = arguments.option("point")
-        let format = arguments.option("format")
+        let outputFormat = arguments.option("format")
         let decimals = try arguments.integer("decimals")
         let json = arguments.flag("json")
         try arguments.rejectUnknown()
         guard let operation = arguments.positional.first else { throw UsageError("missing OPERATION") }
         guard arguments.positional.count <= 2 else { throw UsageError("unexpected argument '\(arguments.positional[2])'") }
-        if let format, format != "wkt" && format != "geojson" { throw UsageError("unknown format '\(format)' (use wkt or geojson)") }
+        if let outputFormat, outputFormat != "wkt" && outputFormat != "geojson" { throw UsageError("unknown format '\(outputFormat)' (use wkt or geojson)") }
         if let decimals, !(0...17).contains(decimals) { throw UsageError("--decimals \(decimals) is outside 0...17") }
 
         let producesGeometry = ["buffer", "hull", "concave-hull", "simplify", "make-valid"].contains(operation)
@@ -85,9 +85,9 @@ enum GeometryCommand: Subcommand {
                 var object: [String: JSONValue] = ["valid": .bool(report.isValid)]
                 if let reason = report.reason { object["reason"] = .string(reason) }
                 if let p = report.location { object["location"] = [.number(p.x), .number(p.y)] }
-                if report.isValid { return .text("valid", object) }
+                if report.isValid { return .text("valid", .object(object)) }
                 let at = report.location.map { " at \(NumberText.shortest($0.x)) \(NumberText.shortest($0.y))" } ?? ""
-                return .text("invalid: \(report.reason ?? "unknown reason")\(at)", object)
+                return .text("invalid: \(report.reason ?? "unknown reason")\(at)", .object(object))
             }
         case "make-valid":
             apply = { (g) throws(GeoError) in .geometry(try g.makeValid()) }
@@ -130,7 +130,7 @@ enum GeometryCommand: Subcommand {
             console.printError("meridian geometry: \(error.message)")
             return ExitCode.failure
         }
-        let asGeoJSON = format.map { $0 == "geojson" } ?? isGeoJSON
+        let asGeoJSON = outputFormat.map { $0 == "geojson" } ?? isGeoJSON
 
         func write(_ g: Geometry) -> String {
             if asGeoJSON {

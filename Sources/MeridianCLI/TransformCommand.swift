@@ -45,20 +45,17 @@ enum TransformCommand: Subcommand {
         let decimals = try arguments.integer("decimals")
         try arguments.rejectUnknown()
         if let decimals, !(0...17).contains(decimals) { throw UsageError("--decimals \(decimals) is outside 0...17") }
+        let definition: CoordinateTransformer.Definition
+        switch (from, to, pipeline) {
+        case (let from?, let to?, nil): definition = .crsToCRS(source: from, target: to)
+        case (nil, nil, let pipeline?): definition = .pipeline(pipeline)
+        default: throw UsageError("give either --from and --to, or --pipeline")
+        }
         let transformer: CoordinateTransformer
         do {
-            switch (from, to, pipeline) {
-            case (let from?, let to?, nil): transformer = try CoordinateTransformer(source: from, target: to)
-            case (nil, nil, let pipeline?): transformer = try CoordinateTransformer(pipeline: pipeline)
-            default: throw UsageError("give either --from and --to, or --pipeline")
-            }
-        } catch let error as UsageError {
-            throw error
-        } catch let error as GeoError {
-            console.printError("meridian transform: \(error.message)")
-            return ExitCode.failure
+            transformer = try CoordinateTransformer(definition: definition)
         } catch {
-            console.printError("meridian transform: \(error)")
+            console.printError("meridian transform: \(error.message)")
             return ExitCode.failure
         }
         let direction: CoordinateTransformer.Direction = inverse ? .inverse : .forward
@@ -80,7 +77,7 @@ enum TransformCommand: Subcommand {
         var failed = false
         var xs = [Double](), ys = [Double](), zs = [Double](), hasZ = [Bool](), lineNumbers = [Int]()
         for (number, fields) in lines {
-            do {
+            do throws(GeoError) {
                 guard fields.count == 2 || fields.count == 3 else {
                     throw GeoError(.malformedInput, "expected 2 or 3 numbers (x y [z]), got \(fields.count): '\(fields.joined(separator: " "))'")
                 }
