@@ -36,14 +36,21 @@ public enum Geometry: Hashable, Sendable {
     case geometryCollection([Geometry])
 }
 
-/// The kind of a ``Geometry``, with its names in WKT and GeoJSON.
+/// The kind of a ``Geometry``, with its names in WKT and GeoJSON; the raw value is the WKB type code.
 public enum GeometryType: Int, Hashable, Sendable, CaseIterable {
+    /// A point (WKB type 1).
     case point = 1
+    /// A line string (WKB type 2).
     case lineString = 2
+    /// A polygon (WKB type 3).
     case polygon = 3
+    /// A multi-point (WKB type 4).
     case multiPoint = 4
+    /// A multi-line string (WKB type 5).
     case multiLineString = 5
+    /// A multi-polygon (WKB type 6).
     case multiPolygon = 6
+    /// A geometry collection (WKB type 7).
     case geometryCollection = 7
 
     /// The upper-case WKT tag, e.g. `MULTIPOLYGON`.
