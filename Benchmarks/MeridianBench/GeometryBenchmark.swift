@@ -3,8 +3,9 @@ import Foundation
 import GeoCore
 
 /// `meridian-bench geometry`: point-in-polygon for many points against one polygon with
-/// `PreparedGeometry`, next to GEOS's prepared predicate called from C in the same run; plus the cost
-/// of a few whole-geometry operations.
+/// `PreparedGeometry` (its exact pure-Swift point index, and a point geometry through GEOS), next to
+/// GEOS's prepared predicate called from C in the same run; plus the cost of a few whole-geometry
+/// operations.
 enum GeometryBenchmark {
     static func run(_ options: [String: String]) {
         let n = Int(options["n"] ?? "") ?? 1_000_000
@@ -31,7 +32,8 @@ enum GeometryBenchmark {
         }
         defer { baseline_geos_destroy(baseline) }
 
-        var swiftBatch = [Double](), swiftSingle = [Double](), cPrepared = [Double]()
+        var swiftBatch = [Double](), swiftSingle = [Double](), cPrepared = [Double](), viaGEOS = [Double]()
+        let sample = min(n, 100_000)
         var inside = [Bool](), cInside = [UInt8](repeating: 0, count: n)
         for r in 0...runs {
             var t0 = Bench.now()
@@ -50,7 +52,12 @@ enum GeometryBenchmark {
                 }
             }
             let tC = Double(Bench.now() - t0)
-            if r > 0 { swiftBatch.append(tBatch); swiftSingle.append(tSingle); cPrepared.append(tC) }
+
+            // The same test as a geometry predicate, which goes through GEOS's prepared geometry.
+            t0 = Bench.now()
+            for p in points[0..<sample] where (try? prepared.contains(Geometry.point(p))) == true { count += 1 }
+            let tGEOS = Double(Bench.now() - t0) * Double(n) / Double(sample)
+            if r > 0 { swiftBatch.append(tBatch); swiftSingle.append(tSingle); cPrepared.append(tC); viaGEOS.append(tGEOS) }
             _ = count
         }
         let disagreements = zip(inside, cInside).filter { $0 != ($1 == 1) }.count + abs(inside.count - n)
@@ -73,6 +80,7 @@ enum GeometryBenchmark {
             "per_point": .object([
                 "prepared_contains_batch": Bench.summary(swiftBatch, per: n),
                 "prepared_contains_one_call_per_point": Bench.summary(swiftSingle, per: n),
+                "prepared_contains_point_geometry_via_geos": Bench.summary(viaGEOS, per: n),
                 "c_geos_prepared_contains": Bench.summary(cPrepared, per: n),
             ]),
             "per_operation": .object([

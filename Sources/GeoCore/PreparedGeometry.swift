@@ -8,6 +8,11 @@ internal import CGEOS
 /// let inside = try zone.contains(points)   // [Bool], one GEOS call per point under one lock
 /// ```
 ///
+/// Point tests against a polygon or multi-polygon (``contains(_:)-(Position)``, ``covers(_:)-(Position)``
+/// and their batch forms) run in pure Swift on an exact band index of the edges (the same
+/// crossing-number rule with exact orientation tests as GEOS's indexed point-in-area locator), without
+/// locks or allocation per point; every other test goes to GEOS's prepared geometry.
+///
 /// A `PreparedGeometry` is `Sendable` and can be shared by many tasks: it keeps a small pool of
 /// prepared copies, each with its own GEOS context behind its own lock (created on first use), so
 /// concurrent callers do not wait for one another up to the pool size, and no GEOS context is created
@@ -16,6 +21,8 @@ public final class PreparedGeometry: Sendable {
     /// The geometry that was prepared.
     public let geometry: Geometry
     private let pool: SlotPool<PreparedState>
+    /// The exact point index, for polygonal geometries.
+    private let pointIndex: PointInPolygonIndex?
 
     /// Prepares a geometry.
     ///
@@ -31,6 +38,7 @@ public final class PreparedGeometry: Sendable {
         }
         // Build one copy now so that bad input fails here, not on first use.
         _ = try pool.with { (_: PreparedState) throws(GeoError) -> Bool in true }
+        pointIndex = PointInPolygonIndex(geometry)
     }
 
     // MARK: Against geometries
@@ -100,31 +108,65 @@ public final class PreparedGeometry: Sendable {
 
     /// Whether a position lies in the interior of the prepared geometry.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for a non-finite position, or from GEOS.
-    /// - Complexity: O(log n) after the first call. See `GEOSPreparedContains_r`.
+    /// - Complexity: O(edges near the point's latitude) for polygons (exact, pure Swift); otherwise
+    ///   O(log n) after the first call through `GEOSPreparedContains_r`.
     public func contains(_ position: Position) throws(GeoError) -> Bool {
-        try pointPredicate(position, "GEOSPreparedContains_r", GEOSPreparedContains_r)
+        if let pointIndex {
+            try checkFinite(position, nil)
+            return pointIndex.locate(position.x, position.y) == .interior
+        }
+        return try pointPredicate(position, "GEOSPreparedContains_r", GEOSPreparedContains_r)
     }
 
     /// Whether a position lies in the interior or on the boundary of the prepared geometry.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for a non-finite position, or from GEOS.
-    /// - Complexity: O(log n) after the first call. See `GEOSPreparedIntersects_r`.
+    /// - Complexity: As ``contains(_:)-(Position)``; otherwise through `GEOSPreparedIntersects_r`.
     public func covers(_ position: Position) throws(GeoError) -> Bool {
-        try pointPredicate(position, "GEOSPreparedIntersects_r", GEOSPreparedIntersects_r)
+        if let pointIndex {
+            try checkFinite(position, nil)
+            return pointIndex.locate(position.x, position.y) != .exterior
+        }
+        return try pointPredicate(position, "GEOSPreparedIntersects_r", GEOSPreparedIntersects_r)
     }
 
-    /// For each position, whether it lies in the interior of the prepared geometry. All tests run
-    /// under one lock, with no allocation on the Swift side beyond the result.
+    /// Where a position lies relative to the prepared geometry: interior, boundary or exterior.
+    /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for a non-finite position, or from GEOS.
+    /// - Complexity: O(edges near the point's latitude) for polygons; one GEOS relate otherwise.
+    public func locate(_ position: Position) throws(GeoError) -> PointLocation {
+        try checkFinite(position, nil)
+        if let pointIndex { return pointIndex.locate(position.x, position.y) }
+        if try pointPredicate(position, "GEOSPreparedContains_r", GEOSPreparedContains_r) { return .interior }
+        return try pointPredicate(position, "GEOSPreparedIntersects_r", GEOSPreparedIntersects_r) ? .boundary : .exterior
+    }
+
+    /// For each position, whether it lies in the interior of the prepared geometry. For polygons the
+    /// tests run on the exact point index; otherwise all run under one GEOS lock. No allocation beyond
+    /// the result.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the index of the first
     ///   non-finite position, or from GEOS.
     /// - Complexity: O(m log n) for m positions.
     public func contains(_ positions: [Position]) throws(GeoError) -> [Bool] {
-        try pointsPredicate(positions, "GEOSPreparedContains_r", GEOSPreparedContains_r)
+        if let pointIndex {
+            for (i, p) in positions.enumerated() { try checkFinite(p, i) }
+            return positions.map { pointIndex.locate($0.x, $0.y) == .interior }
+        }
+        return try pointsPredicate(positions, "GEOSPreparedContains_r", GEOSPreparedContains_r)
     }
 
     /// For each position, whether it lies in the interior or on the boundary.
     /// - Throws: As the `contains` of an array of positions.
     public func covers(_ positions: [Position]) throws(GeoError) -> [Bool] {
-        try pointsPredicate(positions, "GEOSPreparedIntersects_r", GEOSPreparedIntersects_r)
+        if let pointIndex {
+            for (i, p) in positions.enumerated() { try checkFinite(p, i) }
+            return positions.map { pointIndex.locate($0.x, $0.y) != .exterior }
+        }
+        return try pointsPredicate(positions, "GEOSPreparedIntersects_r", GEOSPreparedIntersects_r)
+    }
+
+    private func checkFinite(_ p: Position, _ index: Int?) throws(GeoError) {
+        guard p.x.isFinite && p.y.isFinite else {
+            throw GeoError(.invalidCoordinate, "position \(index.map { "\($0) " } ?? "")(\(p.x), \(p.y)) is not finite")
+        }
     }
 
     // MARK: Plumbing

@@ -36,6 +36,32 @@ struct PreparedGeometryTests {
         #expect(throws: GeoError.self) { try prepared.contains([Position(x: 0, y: 0), Position(x: .infinity, y: 0)]) }
     }
 
+    /// The pure-Swift point index agrees with GEOS's prepared predicates, including points exactly on
+    /// edges, on vertices and on horizontal edges, for polygons and multi-polygons.
+    @Test func pointIndexAgreesWithGEOS() throws {
+        let shapes = [
+            Self.star(vertices: 500, seed: 7),
+            try Geometry(wkt: "MULTIPOLYGON (((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 2 8, 8 8, 8 2, 2 2)), ((20 0, 30 0, 25 8, 20 0)), ((12 12, 14 12, 14 14, 12 12)))"),
+            try Geometry(wkt: "POLYGON ((0 0, 4 0, 4 1, 3 1, 3 3, 1 3, 1 1, 0 1, 0 0))"),
+        ]
+        var rng = SplitMix64(seed: 17)
+        for shape in shapes {
+            let prepared = try PreparedGeometry(shape)
+            var probes = shape.positions
+            for _ in 0..<1_500 {
+                probes.append(Position(x: rng.uniform(-110, 110), y: rng.uniform(-110, 110)))
+                probes.append(Position(x: Double(Int(rng.next() % 36)) - 3, y: Double(Int(rng.next() % 20)) - 3))
+                probes.append(Position(x: rng.uniform(-3, 33), y: [0.0, 1, 2, 3, 8, 10, 12][Int(rng.next() % 7)]))
+            }
+            let contains = try prepared.contains(probes), covers = try prepared.covers(probes)
+            for (i, p) in probes.enumerated() {
+                #expect(contains[i] == (try prepared.contains(.point(p))), "\(p) in \(shape.type)")
+                #expect(covers[i] == (try prepared.intersects(.point(p))), "\(p) in \(shape.type)")
+                #expect(try prepared.locate(p) == shape.locate(p))
+            }
+        }
+    }
+
     @Test func geometryPredicatesMatchUnprepared() throws {
         let polygon = Self.star(vertices: 200, seed: 3)
         let prepared = try PreparedGeometry(polygon)
