@@ -238,11 +238,9 @@ public final class CoordinateTransformer: Sendable {
     private func transform4D(
         _ x: Double, _ y: Double, _ z: Double, _ t: Double, _ direction: Direction
     ) throws(GeoError) -> (Double, Double, Double, Double) {
-        let r = try pool.with { (state) throws(GeoError) -> [Double] in
-            let v = try state.transform(x, y, z, t, direction)
-            return [v.0, v.1, v.2, v.3]
+        try pool.with { (state) throws(GeoError) -> (Double, Double, Double, Double) in
+            try state.transform(x, y, z, t, direction)
         }
-        return (r[0], r[1], r[2], r[3])
     }
 
     // MARK: - Batches

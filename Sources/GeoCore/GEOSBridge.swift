@@ -273,7 +273,10 @@ extension GEOSContext {
         }
         // GEOSGeom_createPolygon_r takes ownership of the shell and the holes (not of the array); it
         // checks its arguments before taking them, so on failure they are still ours to free.
-        let count = UInt32(holes.count)
+        guard let count = UInt32(exactly: holes.count) else {
+            destroy(holes.compactMap { $0 } + [shell])
+            throw GeoError(.invalidArgument, "\(path) has \(holes.count) holes; GEOS takes at most \(UInt32.max)")
+        }
         let result = holes.withUnsafeMutableBufferPointer { buffer in
             GEOSGeom_createPolygon_r(raw, shell, buffer.baseAddress, count)
         }
@@ -291,7 +294,10 @@ extension GEOSContext {
             return g
         }
         var pointers = members.map { Optional($0) }
-        let count = UInt32(pointers.count)
+        guard let count = UInt32(exactly: pointers.count) else {
+            destroy(members)
+            throw GeoError(.invalidArgument, "\(members.count) members; GEOS takes at most \(UInt32.max)")
+        }
         // GEOSGeom_createCollection_r takes ownership of the members (not of the array).
         let result = pointers.withUnsafeMutableBufferPointer { buffer in
             GEOSGeom_createCollection_r(raw, type, buffer.baseAddress, count)
@@ -308,6 +314,9 @@ extension GEOSContext {
     /// others, which GEOS reads as "no height"). The caller owns it until a constructor takes it.
     private func sequence(_ ps: [Position]) throws(GeoError) -> OpaquePointer {
         let hasZ = ps.contains { $0.z != nil }
+        guard let size = UInt32(exactly: ps.count) else {
+            throw GeoError(.invalidArgument, "\(ps.count) positions in one line; GEOS takes at most \(UInt32.max)")
+        }
         let stride = hasZ ? 3 : 2
         var buffer = [Double](repeating: 0, count: ps.count * stride)
         for (i, p) in ps.enumerated() {
@@ -316,7 +325,7 @@ extension GEOSContext {
             if hasZ { buffer[i * stride + 2] = p.z ?? .nan }
         }
         let seq = buffer.withUnsafeBufferPointer { b in
-            GEOSCoordSeq_copyFromBuffer_r(raw, b.baseAddress, UInt32(ps.count), hasZ ? 1 : 0, 0)
+            GEOSCoordSeq_copyFromBuffer_r(raw, b.baseAddress, size, hasZ ? 1 : 0, 0)
         }
         guard let seq else { throw error("GEOSCoordSeq_copyFromBuffer_r") }
         return seq

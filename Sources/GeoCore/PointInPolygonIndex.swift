@@ -38,7 +38,8 @@ struct PointInPolygonIndex: Sendable {
                 edges += [last.x, last.y, first.x, first.y]
             }
         }
-        guard !edges.isEmpty, edges.allSatisfy(\.isFinite) else { return nil }
+        // Edge numbers are stored as Int32; larger polygons are left to GEOS.
+        guard !edges.isEmpty, edges.count / 4 < 1 << 26, edges.allSatisfy(\.isFinite) else { return nil }
         let count = edges.count / 4
         var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
         for e in 0..<count {

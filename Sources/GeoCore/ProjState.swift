@@ -47,7 +47,7 @@ final class ProjState {
         proj_log_func(context, Unmanaged.passUnretained(log).toOpaque(), projLogHandler)
         if let paths = configuration.searchPaths {
             Self.withCStrings(paths) { pointers in
-                proj_context_set_search_paths(context, Int32(pointers.count), pointers.baseAddress)
+                proj_context_set_search_paths(context, Int32(clamping: pointers.count), pointers.baseAddress)
             }
         }
         _ = proj_context_set_enable_network(context, configuration.networkEnabled ? 1 : 0)
@@ -256,7 +256,7 @@ final class ProjState {
 
     private func pointError(_ errno: Int32, _ x: Double, _ y: Double) -> GeoError {
         let code = errno == 0 ? Int(PROJ_ERR_COORD_TRANSFM) : Int(errno)
-        let reason = proj_context_errno_string(context, Int32(code)).map { String(cString: $0) } ?? "transformation failed"
+        let reason = proj_context_errno_string(context, Int32(clamping: code)).map { String(cString: $0) } ?? "transformation failed"
         var message = "(\(x), \(y)) could not be transformed: \(reason)"
         if let detail = log.lastMessage, !detail.isEmpty, detail != reason { message += " (\(detail))" }
         return GeoError(.proj, message, code: code)
