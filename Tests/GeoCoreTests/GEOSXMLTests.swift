@@ -32,8 +32,14 @@ struct GEOSXMLTests {
         var skipped = [String: Int]()
         for (caseIndex, element) in run.elements(forName: "case").enumerated() {
             let description = element.elements(forName: "desc").first?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "case \(caseIndex)"
-            let a = try Self.geometry(element, "a", file: file, description: description)
-            let b = try Self.geometry(element, "b", file: file, description: description)
+            let a: Geometry?, b: Geometry?
+            do {
+                a = try Self.geometry(element, "a", file: file, description: description)
+                b = try Self.geometry(element, "b", file: file, description: description)
+            } catch {
+                Issue.record("\(file) [\(description)]: input not read: \(error)")
+                continue
+            }
             for test in element.elements(forName: "test") {
                 for op in test.elements(forName: "op") {
                     let name = op.attribute(forName: "name")?.stringValue ?? ""
@@ -186,7 +192,9 @@ struct GEOSXMLTests {
         case "simplifyTP": return try compare(try a.simplified(tolerance: number(), preservingTopology: true), expected)
         case "buffer", "bufferMitredJoin":
             let distance = try number()
-            let style = BufferStyle(join: name == "bufferMitredJoin" ? .mitre : .round)
+            // An optional third argument is the number of segments per quarter circle.
+            let segments = arg3.flatMap { Int($0) } ?? 8
+            let style = BufferStyle(quadrantSegments: segments, join: name == "bufferMitredJoin" ? .mitre : .round)
             let actual = try a.buffer(distance: distance, style: style)
             let want = try Geometry(wkt: expected)
             return try bufferMatches(actual, want, distance: distance) ? .passed : .failed(actual.wkt)
