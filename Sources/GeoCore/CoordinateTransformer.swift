@@ -118,6 +118,8 @@ public final class CoordinateTransformer: Sendable {
     public let sourceAxes: [CRSAxis]?
     /// The target CRS's axes in the authority's order; see ``sourceAxes``.
     public let targetAxes: [CRSAxis]?
+    /// Whether this transformer runs its definition backwards (see ``inverted()``).
+    public let isInverted: Bool
     private let degrees: (input: (Bool, Bool), output: (Bool, Bool))
     /// The configuration it was made with.
     public let configuration: Configuration
@@ -168,6 +170,23 @@ public final class CoordinateTransformer: Sendable {
         sourceAxes = info.sourceAxes
         targetAxes = info.targetAxes
         degrees = ((info.degreesIn[0], info.degreesIn[1]), (info.degreesOut[0], info.degreesOut[1]))
+        isInverted = false
+    }
+
+    /// The same operation run backwards, sharing the PROJ contexts of `original`.
+    private init(inverting original: CoordinateTransformer) {
+        definition = original.definition
+        configuration = original.configuration
+        pool = original.pool
+        sourceAxes = original.targetAxes
+        targetAxes = original.sourceAxes
+        degrees = original.degrees  // indexed by PROJ's direction, see takesAngles(_:)
+        isInverted = !original.isInverted
+    }
+
+    /// The direction PROJ runs for a direction asked of this transformer.
+    private func proj(_ direction: Direction) -> Direction {
+        isInverted ? direction.reversed : direction
     }
 
     private struct OperationInfo: Sendable {
@@ -180,29 +199,18 @@ public final class CoordinateTransformer: Sendable {
     /// Whether the first two input coordinates in a direction are angles (degrees); false for
     /// projected or Cartesian input.
     public func takesAngles(_ direction: Direction = .forward) -> Bool {
-        direction == .forward ? degrees.input.0 : degrees.input.1
+        proj(direction) == .forward ? degrees.input.0 : degrees.input.1
     }
 
     /// Whether the first two output coordinates in a direction are angles (degrees).
     public func givesAngles(_ direction: Direction = .forward) -> Bool {
-        direction == .forward ? degrees.output.0 : degrees.output.1
+        proj(direction) == .forward ? degrees.output.0 : degrees.output.1
     }
 
-    /// The inverse transformer: target to source.
-    ///
-    /// - Throws: As the initialisers (a new operation is created).
-    public func inverted() throws(GeoError) -> CoordinateTransformer {
-        switch definition {
-        case .crsToCRS(let source, let target):
-            return try CoordinateTransformer(source: target, target: source, configuration: configuration)
-        case .pipeline(let text):
-            return try CoordinateTransformer(pipeline: "+proj=pipeline +step +inv " + Self.stepText(text), configuration: configuration)
-        }
-    }
-
-    /// A single operation written as a pipeline step (`+proj=...` without `+proj=pipeline`).
-    private static func stepText(_ text: String) -> String {
-        text.hasPrefix("+") || text.hasPrefix("proj=") ? text : "+init=\(text)"
+    /// The inverse transformer: target to source. It shares this transformer's PROJ contexts (no new
+    /// operation is created), so it costs nothing; its ``sourceAxes`` and ``targetAxes`` are swapped.
+    public func inverted() -> CoordinateTransformer {
+        CoordinateTransformer(inverting: self)
     }
 
     // MARK: - One point
@@ -239,7 +247,7 @@ public final class CoordinateTransformer: Sendable {
         _ x: Double, _ y: Double, _ z: Double, _ t: Double, _ direction: Direction
     ) throws(GeoError) -> (Double, Double, Double, Double) {
         try pool.with { (state) throws(GeoError) -> (Double, Double, Double, Double) in
-            try state.transform(x, y, z, t, direction)
+            try state.transform(x, y, z, t, proj(direction))
         }
     }
 
@@ -264,7 +272,7 @@ public final class CoordinateTransformer: Sendable {
             return try pool.with { (state) throws(GeoError) -> [PointFailure] in
                 guard let base = UnsafeMutablePointer<Position>(bitPattern: address) else { return [] }
                 var failures = [PointFailure]()
-                state.transformPositions(base, count: count, direction: direction, failures: &failures)
+                state.transformPositions(base, count: count, direction: proj(direction), failures: &failures)
                 return failures
             }
         }
@@ -323,7 +331,7 @@ public final class CoordinateTransformer: Sendable {
             let zp = zAddress.flatMap { UnsafeMutablePointer<Double>(bitPattern: $0) }
             var failures = [PointFailure]()
             state.transformBatch(
-                x: xp, y: yp, z: zp, stride: stride, count: count, time: time, direction: direction, failures: &failures)
+                x: xp, y: yp, z: zp, stride: stride, count: count, time: time, direction: proj(direction), failures: &failures)
             return failures
         }
     }

@@ -103,7 +103,11 @@ struct CoordinateTransformerTests {
         let t = try CoordinateTransformer(source: "EPSG:4326", target: "EPSG:32633")
         let line = Geometry.lineString([Position(x: 15, y: 52), Position(x: 16, y: 53)])
         let projected = try t.transform(line)
-        let inverse = try t.inverted()
+        let inverse = t.inverted()
+        #expect(inverse.isInverted && inverse.sourceAxes == t.targetAxes && inverse.givesAngles() && !inverse.takesAngles())
+        let pipeline = try CoordinateTransformer(pipeline: "+proj=pipeline +step +proj=unitconvert +xy_in=deg +xy_out=rad +step +proj=utm +zone=33 +ellps=WGS84")
+        let back = try pipeline.inverted().transform(pipeline.transform(Position(x: 16, y: 53)))
+        #expect(abs(back.x - 16) < 1e-9 && abs(back.y - 53) < 1e-9)
         guard case .lineString(let ps) = try inverse.transform(projected) else {
             Issue.record("not a line string")
             return
