@@ -78,7 +78,8 @@ struct GEOSXMLTests {
             }
         }
         let skippedText = skipped.isEmpty ? "" : "; skipped operations: " + skipped.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
-        print("GEOS XML \(file): \(executed) tests run, \(skipped.values.reduce(0, +)) skipped\(skippedText)")
+        let cases = run.elements(forName: "case").count
+        print("GEOS XML \(file): \(cases) cases, \(executed) tests run, \(skipped.values.reduce(0, +)) skipped\(skippedText)")
         #expect(executed > 0)
     }
 
