@@ -5,6 +5,8 @@ import Foundation
 
 let benchmarks: [String: ([String: String]) -> Void] = [
     "geodesic": GeodesicBenchmark.run,
+    "transform": TransformBenchmark.run,
+    "geometry": GeometryBenchmark.run,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

@@ -12,6 +12,8 @@ enum MeridianCommand {
         DistanceCommand.self,
         DirectCommand.self,
         TileCommand.self,
+        TransformCommand.self,
+        GeometryCommand.self,
     ]
 
     static func main() {

@@ -1,0 +1,90 @@
+internal import CGEOS
+
+/// How ``Geometry/buffer(distance:style:)`` shapes its result.
+public struct BufferStyle: Hashable, Sendable {
+    /// The shape at the ends of lines.
+    public enum EndCap: Hashable, Sendable {
+        /// A half circle (the default).
+        case round
+        /// Cut off square at the end point.
+        case flat
+        /// A half square beyond the end point.
+        case square
+    }
+
+    /// The shape at convex corners.
+    public enum Join: Hashable, Sendable {
+        /// A circular arc (the default).
+        case round
+        /// The offset edges extended to meet, up to ``BufferStyle/mitreLimit``.
+        case mitre
+        /// The corner cut off.
+        case bevel
+    }
+
+    /// Segments per quarter circle in round caps and joins. 8 is GEOS's default (a circle of 32
+    /// segments, whose area is 0.64 % below the true circle); more is smoother and slower.
+    public var quadrantSegments: Int
+    /// The end cap of lines.
+    public var endCap: EndCap
+    /// The join at corners.
+    public var join: Join
+    /// For mitre joins: the largest ratio of mitre length to buffer distance before a mitre is bevelled.
+    public var mitreLimit: Double
+    /// Whether to buffer lines on one side only (left for positive distances, right for negative).
+    public var singleSided: Bool
+
+    /// Creates a style; the defaults are GEOS's: 8 quadrant segments, round caps and joins.
+    public init(
+        quadrantSegments: Int = 8, endCap: EndCap = .round, join: Join = .round, mitreLimit: Double = 5,
+        singleSided: Bool = false
+    ) {
+        self.quadrantSegments = quadrantSegments
+        self.endCap = endCap
+        self.join = join
+        self.mitreLimit = mitreLimit
+        self.singleSided = singleSided
+    }
+}
+
+extension Geometry {
+    /// The points within `distance` of this geometry (in coordinate units; for longitude/latitude data
+    /// use ``buffer(meters:style:)``). A negative distance erodes polygons; lines and points then give
+    /// an empty polygon.
+    ///
+    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a non-finite distance or a style out
+    ///   of range (quadrant segments outside 1...1000, non-positive mitre limit), or from GEOS.
+    /// - Complexity: O(n log n) for n vertices. See `GEOSBufferWithParams_r`.
+    public func buffer(distance: Double, style: BufferStyle = BufferStyle()) throws(GeoError) -> Geometry {
+        guard distance.isFinite else { throw GeoError(.invalidArgument, "buffer distance \(distance) is not finite") }
+        guard (1...1000).contains(style.quadrantSegments) else {
+            throw GeoError(.invalidArgument, "quadrant segments \(style.quadrantSegments) is outside 1...1000")
+        }
+        guard style.mitreLimit.isFinite && style.mitreLimit > 0 else {
+            throw GeoError(.invalidArgument, "mitre limit \(style.mitreLimit) must be finite and positive")
+        }
+        return try withGEOS { (context, g) throws(GeoError) -> Geometry in
+            guard let params = GEOSBufferParams_create_r(context.raw) else { throw context.error("GEOSBufferParams_create_r") }
+            defer { GEOSBufferParams_destroy_r(context.raw, params) }
+            let cap: GEOSBufCapStyles
+            switch style.endCap {
+            case .round: cap = GEOSBUF_CAP_ROUND
+            case .flat: cap = GEOSBUF_CAP_FLAT
+            case .square: cap = GEOSBUF_CAP_SQUARE
+            }
+            let join: GEOSBufJoinStyles
+            switch style.join {
+            case .round: join = GEOSBUF_JOIN_ROUND
+            case .mitre: join = GEOSBUF_JOIN_MITRE
+            case .bevel: join = GEOSBUF_JOIN_BEVEL
+            }
+            guard GEOSBufferParams_setEndCapStyle_r(context.raw, params, Int32(cap.rawValue)) != 0,
+                GEOSBufferParams_setJoinStyle_r(context.raw, params, Int32(join.rawValue)) != 0,
+                GEOSBufferParams_setMitreLimit_r(context.raw, params, style.mitreLimit) != 0,
+                GEOSBufferParams_setQuadrantSegments_r(context.raw, params, Int32(style.quadrantSegments)) != 0,
+                GEOSBufferParams_setSingleSided_r(context.raw, params, style.singleSided ? 1 : 0) != 0
+            else { throw context.error("GEOSBufferParams_set*_r") }
+            return try context.own(GEOSBufferWithParams_r(context.raw, g.raw, params, distance), "GEOSBufferWithParams_r").geometry()
+        }
+    }
+}

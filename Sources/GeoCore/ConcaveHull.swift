@@ -1,0 +1,25 @@
+internal import CGEOS
+
+extension Geometry {
+    /// A concave hull of the positions: a polygon that contains them all and follows their shape more
+    /// closely than the convex hull, computed by eroding the Delaunay triangulation's outer edges.
+    ///
+    /// ```swift
+    /// let footprint = try Geometry.multiPoint(coordinates: members).concaveHull(ratio: 0.3)
+    /// ```
+    /// - Parameters:
+    ///   - ratio: The target edge length as a fraction of the range between the shortest and longest
+    ///     triangulation edge, in [0, 1]: 1 gives the convex hull, 0 the most concave hull.
+    ///   - allowHoles: Whether the hull may have holes.
+    /// - Returns: A polygon (or a point or line for degenerate input, empty for empty input).
+    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a ratio outside [0, 1], or from GEOS.
+    /// - Complexity: O(n log n). See `GEOSConcaveHull_r` (GEOS ≥ 3.11).
+    public func concaveHull(ratio: Double = 0.3, allowHoles: Bool = false) throws(GeoError) -> Geometry {
+        guard ratio >= 0 && ratio <= 1 else {
+            throw GeoError(.invalidArgument, "concave hull ratio \(ratio) is outside [0, 1]")
+        }
+        return try geosUnary("GEOSConcaveHull_r") { context, g in
+            GEOSConcaveHull_r(context, g, ratio, allowHoles ? 1 : 0)
+        }
+    }
+}

@@ -1,0 +1,95 @@
+/// Buffers and distances in metres for geometries in longitude (x) and latitude (y) degrees.
+///
+/// The geometry is mapped to an azimuthal equidistant plane centred on its own extent (exact
+/// distances and azimuths from the centre, computed with Karney's geodesics), with every edge longer
+/// than ``densifySpacing`` first split along its geodesic, so edges are treated as geodesics. GEOS
+/// works in that metric plane, and the result is mapped back.
+///
+/// Accuracy: distances measured in the plane are off by at most the factor `(ρ/R)² / 6`, where ρ is
+/// the largest distance of any vertex (of input or result) from the centre and R ≈ 6371 km: 0.004 %
+/// for geometries within 100 km of their centre (4 cm on a 1 km buffer), 0.1 % within 500 km, 0.4 %
+/// within 1000 km. ``distance(meters:)`` reports the exact geodesic distance between the two points
+/// found nearest in the plane, so it is never below the true minimum and exceeds it only by a
+/// second-order amount. Results near the 180th meridian keep continuous longitudes (they may pass ±180).
+extension Geometry {
+    /// Edges longer than this (in metres) are split along their geodesic before they are projected.
+    public static let densifySpacing = 10_000.0
+
+    /// The points within `meters` of this geometry on the WGS84 ellipsoid, as a longitude/latitude
+    /// polygon; negative values erode polygons.
+    ///
+    /// ```swift
+    /// let zone = try Geometry.point(coordinate: lhr).buffer(meters: 5_000)   // a 5 km disc
+    /// ```
+    /// - Parameters:
+    ///   - meters: The buffer distance in metres.
+    ///   - style: Caps, joins and segments per quarter circle (see ``BufferStyle``).
+    /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for a latitude outside [-90, 90] or a
+    ///   non-finite position; ``GeoError/Kind-swift.struct/invalidArgument`` for a non-finite distance;
+    ///   or from GEOS.
+    public func buffer(meters: Double, style: BufferStyle = BufferStyle()) throws(GeoError) -> Geometry {
+        guard meters.isFinite else { throw GeoError(.invalidArgument, "buffer distance \(meters) m is not finite") }
+        try validateGeographic()
+        if isEmpty { return .polygon([]) }
+        let plane = AzimuthalEquidistant(centeredOn: positions)
+        let projected = densified(Self.densifySpacing).mapPositions(plane.forward)
+        return try projected.buffer(distance: meters, style: style).mapPositions(plane.inverse)
+    }
+
+    /// The geodesic distance in metres on WGS84 between this geometry and another (both in
+    /// longitude/latitude); 0 if they intersect, infinity if either is empty.
+    ///
+    /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for a latitude outside [-90, 90] or a
+    ///   non-finite position, or from GEOS.
+    public func distance(meters other: Geometry) throws(GeoError) -> Double {
+        try validateGeographic()
+        try other.validateGeographic()
+        if isEmpty || other.isEmpty { return .infinity }
+        let plane = AzimuthalEquidistant(centeredOn: positions + other.positions)
+        let a = densified(Self.densifySpacing).mapPositions(plane.forward)
+        let b = other.densified(Self.densifySpacing).mapPositions(plane.forward)
+        guard let (p, q) = try a.nearestPoints(to: b) else { return .infinity }
+        if p.x == q.x && p.y == q.y { return 0 }
+        return plane.geodesic.distance(from: plane.inverse(p).coordinate, to: plane.inverse(q).coordinate)
+    }
+
+    /// Throws unless every position is a valid longitude/latitude (finite, latitude within ±90).
+    func validateGeographic() throws(GeoError) {
+        if let (p, path) = firstNonFinitePosition() {
+            throw GeoError(.invalidCoordinate, "\(path) (\(p.x), \(p.y)) is not finite")
+        }
+        var bad: Position?
+        forEachPosition { p in if bad == nil && abs(p.y) > 90 { bad = p } }
+        if let bad { throw GeoError(.invalidCoordinate, "latitude \(bad.y) of position (\(bad.x), \(bad.y)) is outside [-90, 90]") }
+    }
+
+    /// The geometry with geodesic intermediate points on every edge longer than `spacing` metres.
+    func densified(_ spacing: Double) -> Geometry {
+        func line(_ ps: [Position]) -> [Position] {
+            guard ps.count >= 2 else { return ps }
+            var out = [ps[0]]
+            for i in 1..<ps.count {
+                let a = ps[i - 1], b = ps[i]
+                let length = Geodesic.wgs84.distance(from: a.coordinate, to: b.coordinate)
+                if length > spacing, let points = try? Geodesic.wgs84.points(
+                    from: a.coordinate, to: b.coordinate, count: Int((length / spacing).rounded(.up)) + 1)
+                {
+                    // Keep longitudes continuous with the edge's start.
+                    for c in points.dropFirst().dropLast() {
+                        out.append(Position(x: a.x + Angle.longitudeDifference(from: a.x, to: c.longitude), y: c.latitude))
+                    }
+                }
+                out.append(b)
+            }
+            return out
+        }
+        switch self {
+        case .point, .multiPoint: return self
+        case .lineString(let ps): return .lineString(line(ps))
+        case .polygon(let rings): return .polygon(rings.map(line))
+        case .multiLineString(let lines): return .multiLineString(lines.map(line))
+        case .multiPolygon(let polygons): return .multiPolygon(polygons.map { $0.map(line) })
+        case .geometryCollection(let members): return .geometryCollection(members.map { $0.densified(spacing) })
+        }
+    }
+}

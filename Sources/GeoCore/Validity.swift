@@ -1,0 +1,120 @@
+internal import CGEOS
+
+/// Whether a geometry is valid in the OGC sense, and if not, why and where.
+public struct ValidityReport: Hashable, Sendable {
+    /// Whether the geometry is valid.
+    public var isValid: Bool
+    /// GEOS's reason for invalidity (`"Self-intersection"`, `"Ring Self-intersection"`,
+    /// `"Hole lies outside shell"`, ...), or `nil` when valid.
+    public var reason: String?
+    /// Where the problem is, when GEOS reports a location.
+    public var location: Position?
+
+    /// Creates a report.
+    public init(isValid: Bool, reason: String? = nil, location: Position? = nil) {
+        self.isValid = isValid
+        self.reason = reason
+        self.location = location
+    }
+}
+
+/// How ``Geometry/makeValid(method:keepCollapsed:)`` repairs a geometry.
+public enum MakeValidMethod: Hashable, Sendable {
+    /// GEOS's original algorithm: keeps all input vertices and linework, may return a collection of
+    /// polygons, lines and points.
+    case linework
+    /// Rebuilds polygons from their rings' structure (exterior rings union, holes subtracted); the
+    /// result of an areal input is areal. Since GEOS 3.10.
+    case structure
+}
+
+extension Geometry {
+    /// Whether the geometry is valid (OGC Simple Features rules: closed simple rings, holes inside their
+    /// shell, no self-intersections, ...).
+    /// - Throws: ``GeoError`` from GEOS. See `GEOSisValid_r`.
+    public func isValid() throws(GeoError) -> Bool {
+        if structuralProblem() != nil { return false }
+        return try withGEOS { (context, g) throws(GeoError) -> Bool in
+            try context.bool(GEOSisValid_r(context.raw, g.raw), "GEOSisValid_r")
+        }
+    }
+
+    /// Whether the geometry is valid, and if not the reason and location GEOS gives.
+    /// - Throws: ``GeoError`` from GEOS. See `GEOSisValidDetail_r`.
+    public func validity() throws(GeoError) -> ValidityReport {
+        if let (reason, location) = structuralProblem() {
+            return ValidityReport(isValid: false, reason: reason, location: location)
+        }
+        return try withGEOS { (context, g) throws(GeoError) -> ValidityReport in
+            var reason: UnsafeMutablePointer<CChar>?
+            var location: OpaquePointer?
+            let valid = try context.bool(GEOSisValidDetail_r(context.raw, g.raw, 0, &reason, &location), "GEOSisValidDetail_r")
+            var report = ValidityReport(isValid: valid)
+            if let reason {
+                report.reason = String(cString: reason)
+                GEOSFree_r(context.raw, reason)
+            }
+            if let location {
+                let owned = GEOSGeometryRef(location, context: context)
+                if case .point(let p?) = try owned.geometry() { report.location = p }
+            }
+            if valid { report.reason = nil }
+            return report
+        }
+    }
+
+    /// A valid geometry covering the same points as this one, as far as possible.
+    ///
+    /// - Parameters:
+    ///   - method: The repair algorithm; ``MakeValidMethod/linework`` by default (as `GEOSMakeValid_r`).
+    ///   - keepCollapsed: With ``MakeValidMethod/structure``, whether parts that collapse to lines or
+    ///     points are kept.
+    /// - Throws: ``GeoError`` from GEOS. See `GEOSMakeValidWithParams_r`.
+    public func makeValid(method: MakeValidMethod = .linework, keepCollapsed: Bool = false) throws(GeoError) -> Geometry {
+        try withGEOS { (context, g) throws(GeoError) -> Geometry in
+            guard let params = GEOSMakeValidParams_create_r(context.raw) else {
+                throw context.error("GEOSMakeValidParams_create_r")
+            }
+            defer { GEOSMakeValidParams_destroy_r(context.raw, params) }
+            _ = GEOSMakeValidParams_setMethod_r(
+                context.raw, params, method == .structure ? GEOS_MAKE_VALID_STRUCTURE : GEOS_MAKE_VALID_LINEWORK)
+            _ = GEOSMakeValidParams_setKeepCollapsed_r(context.raw, params, keepCollapsed ? 1 : 0)
+            return try context.own(GEOSMakeValidWithParams_r(context.raw, g.raw, params), "GEOSMakeValidWithParams_r").geometry()
+        }
+    }
+
+    /// Whether the geometry is simple: lines do not self-intersect except at their end points, points of
+    /// a multi-point are distinct. Polygons are simple if valid.
+    /// - Throws: ``GeoError`` from GEOS. See `GEOSisSimple_r`.
+    public func isSimple() throws(GeoError) -> Bool {
+        if structuralProblem() != nil { return false }
+        return try withGEOS { (context, g) throws(GeoError) -> Bool in
+            try context.bool(GEOSisSimple_r(context.raw, g.raw), "GEOSisSimple_r")
+        }
+    }
+}
+
+extension Geometry {
+    /// A non-finite coordinate, or a component too short to exist in GEOS (a ring of fewer than four
+    /// positions, a line of one), with GEOS's reason and where it is, or `nil`. Such geometries are
+    /// invalid and not simple.
+    func structuralProblem() -> (String, Position?)? {
+        if let (p, _) = firstNonFinitePosition() { return ("Invalid Coordinate", p) }
+        switch self {
+        case .point, .multiPoint: return nil
+        case .lineString(let ps):
+            return ps.count == 1 ? ("Too few points in geometry component", ps.first) : nil
+        case .multiLineString(let lines):
+            return lines.lazy.compactMap { Geometry.lineString($0).structuralProblem() }.first
+        case .polygon(let rings):
+            for ring in rings where !ring.isEmpty && ring.count < 4 {
+                return ("Too few points in geometry component", ring.first)
+            }
+            return nil
+        case .multiPolygon(let polygons):
+            return polygons.lazy.compactMap { Geometry.polygon($0).structuralProblem() }.first
+        case .geometryCollection(let members):
+            return members.lazy.compactMap { $0.structuralProblem() }.first
+        }
+    }
+}

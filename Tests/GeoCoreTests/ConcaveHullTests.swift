@@ -1,0 +1,46 @@
+import GeoCore
+import Testing
+
+@Suite("Concave hull")
+struct ConcaveHullTests {
+    /// Points filling a "C": its concave hull must be much smaller than its convex hull and still
+    /// cover every point.
+    @Test func followsTheShapeAndCoversEveryPoint() throws {
+        var rng = SplitMix64(seed: 3)
+        var points = [Position]()
+        while points.count < 600 {
+            let p = Position(x: rng.uniform(0, 100), y: rng.uniform(0, 100))
+            let inGap = p.x > 30 && p.y > 30 && p.y < 70
+            if !inGap { points.append(p) }
+        }
+        let cloud = Geometry.multiPoint(points)
+        let convex = try cloud.convexHull()
+        let concave = try cloud.concaveHull(ratio: 0.1)
+        #expect(concave.type == .polygon)
+        #expect(try concave.isValid())
+        #expect(concave.planarArea < 0.85 * convex.planarArea)
+        #expect(try PreparedGeometry(concave).covers(points).allSatisfy { $0 })
+        // Ratio 1 is (within GEOS's edge-length rounding) the convex hull.
+        let loosest = try cloud.concaveHull(ratio: 1).planarArea
+        #expect(loosest <= convex.planarArea + 1e-9 && loosest > 0.99 * convex.planarArea)
+        // Smaller ratios never grow the hull.
+        #expect(try cloud.concaveHull(ratio: 0.05).planarArea <= concave.planarArea + 1e-9)
+    }
+
+    @Test func holesOnlyWhenAllowed() throws {
+        var points = [Position]()
+        for i in 0..<40 {
+            for j in 0..<40 where !(10..<30).contains(i) || !(10..<30).contains(j) {
+                points.append(Position(x: Double(i), y: Double(j)))
+            }
+        }
+        let cloud = Geometry.multiPoint(points)
+        if case .polygon(let rings) = try cloud.concaveHull(ratio: 0.1, allowHoles: true) { #expect(rings.count == 2) } else { Issue.record("not a polygon") }
+        if case .polygon(let rings) = try cloud.concaveHull(ratio: 0.1, allowHoles: false) { #expect(rings.count == 1) } else { Issue.record("not a polygon") }
+    }
+
+    @Test func ratioIsChecked() {
+        #expect(throws: GeoError.self) { try Geometry.multiPoint([Position(x: 0, y: 0)]).concaveHull(ratio: 1.5) }
+        #expect(throws: GeoError.self) { try Geometry.multiPoint([Position(x: 0, y: 0)]).concaveHull(ratio: -0.1) }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import GeoCore
+import Testing
+import _GeoTestSupport
+
+@Suite("GeoJSON (RFC 7946)")
+struct GeoJSONTests {
+    /// The example of RFC 7946 §1.5.
+    static let rfcExample = """
+        {
+          "type": "FeatureCollection",
+          "features": [{
+            "type": "Feature",
+            "geometry": {"type": "Point", "coordinates": [102.0, 0.5]},
+            "properties": {"prop0": "value0"}
+          }, {
+            "type": "Feature",
+            "geometry": {"type": "LineString", "coordinates": [[102.0, 0.0], [103.0, 1.0], [104.0, 0.0], [105.0, 1.0]]},
+            "properties": {"prop0": "value0", "prop1": 0.0}
+          }, {
+            "type": "Feature",
+            "geometry": {"type": "Polygon", "coordinates": [[[100.0, 0.0], [101.0, 0.0], [101.0, 1.0], [100.0, 1.0], [100.0, 0.0]]]},
+            "properties": {"prop0": "value0", "prop1": {"this": "that"}}
+          }]
+        }
+        """
+
+    @Test func rfcExample() throws {
+        let collection = try FeatureCollection(parsing: Self.rfcExample)
+        #expect(collection.features.count == 3)
+        #expect(collection.features[0].geometry == .point(x: 102, y: 0.5))
+        #expect(collection.features[1].properties["prop1"] == .integer(0) || collection.features[1].properties["prop1"] == .number(0))
+        #expect(collection.features[2].properties["prop1"]?["this"] == "that")
+        #expect(collection.features[2].geometry?.type == .polygon)
+        // Written and read back: the same value.
+        #expect(try FeatureCollection(parsing: collection.jsonText) == collection)
+        // And through Codable with Foundation's coders (which write 0.0 as 0, so compare values).
+        let data = try JSONEncoder().encode(collection)
+        let decoded = try JSONDecoder().decode(FeatureCollection.self, from: data)
+        #expect(decoded.features.map(\.geometry) == collection.features.map(\.geometry))
+        #expect(decoded.features[1].properties["prop1"]?.doubleValue == 0)
+        #expect(decoded.features[2].properties == collection.features[2].properties)
+    }
+
+    @Test func featureMembers() throws {
+        let text = #"{"type":"Feature","id":"f1","bbox":[-10.0,-10.0,10.0,10.0],"geometry":null,"properties":null,"title":"x"}"#
+        let feature = try Feature(parsing: text)
+        #expect(feature.id == "f1")
+        #expect(feature.geometry == nil)
+        #expect(feature.properties == .null)
+        #expect(feature.bbox == [-10, -10, 10, 10])
+        #expect(feature.foreignMembers["title"] == "x")
+        #expect(try Feature(parsing: feature.jsonText) == feature)
+        #expect(try Feature(parsing: #"{"type":"Feature","id":7,"geometry":null,"properties":{}}"#).id == 7)
+        let written = Feature(id: 3, geometry: .point(x: 1, y: 2), properties: ["name": "A"]).jsonText
+        #expect(written == #"{"type":"Feature","id":3,"geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"A"}}"#)
+    }
+
+    @Test func geometryCodableAndHeights() throws {
+        let g = Geometry.geometryCollection([.point(Position(x: 1, y: 2, z: 3)), .lineString([Position(x: 0, y: 0), Position(x: 1.5, y: -1)])])
+        #expect(g.geoJSON == #"{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[1,2,3]},{"type":"LineString","coordinates":[[0,0],[1.5,-1]]}]}"#)
+        #expect(try Geometry(geoJSON: g.geoJSON) == g)
+        #expect(try JSONDecoder().decode(Geometry.self, from: JSONEncoder().encode(g)) == g)
+        // Extra position members (measures) are read and dropped.
+        #expect(try Geometry(geoJSON: #"{"type":"Point","coordinates":[1,2,3,4]}"#) == .point(Position(x: 1, y: 2, z: 3)))
+    }
+
+    @Test func roundTripProperty() throws {
+        var generator = GeometryGenerator(seed: 5)
+        for _ in 0..<1_000 {
+            let geometry = generator.next()
+            #expect(try Geometry(geoJSON: geometry.geoJSON) == geometry, "\(geometry.wkt)")
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"type":"Point","coordinates":[1]}"#, 30, "$.coordinates: a position needs at least 2 numbers"),
+        (#"{"type":"LineString","coordinates":[[1,2]]}"#, 35, "$.coordinates: 1 position"),
+        (#"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1]]]}"#, 33, "not closed"),
+        (#"{"type":"Circle","coordinates":[1,2]}"#, 8, "unknown geometry type \"Circle\""),
+        (#"{"type":"Point","coordinates":[1,"a"]}"#, 33, "$.coordinates[1]: expected a number"),
+        (#"{"type":"Point","coordinates":[1,2]"#, 35, "expected ',' or '}'"),
+        (#"{"type":"Point" "coordinates":[1,2]}"#, 16, "expected ',' or '}'"),
+        (#"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[0,[]]},"properties":null}]}"#,
+         102, "$.features[0].geometry.coordinates[1]"),
+        (#"{"type":"Feature","geometry":null,"properties":[1]}"#, 47, "$.properties: expected an object or null"),
+        (#"{"type":"Feature","geometry":null,"id":true}"#, 39, "$.id: expected a string or a number"),
+        (#"{"type":"Point","coordinates":[1e999,0]}"#, 31, "out of the range"),
+        (#"[1,2]"#, 0, "expected a GeoJSON object"),
+    ])
+    func malformedInputNamesPathAndOffset(_ text: String, _ offset: Int, _ fragment: String) {
+        do {
+            _ = try GeoJSON(parsing: text)
+            Issue.record("parsed \(text)")
+        } catch {
+            #expect(error.kind == .malformedInput)
+            #expect(error.offset == offset, "\(error.message)")
+            #expect(error.message.contains(fragment), "\(error.message)")
+        }
+    }
+
+    @Test func deepNestingIsRejected() {
+        let text = String(repeating: "[", count: 100_000)
+        #expect(throws: GeoError.self) { try GeoJSON(parsing: text) }
+    }
+
+    /// supercluster's places.json: 163 point features, one with `"geometry": null`.
+    @Test(.requiresSharedData) func placesFixture() throws {
+        let document = try GeoJSON(data: SharedData.data("points/supercluster/places.json"))
+        guard case .featureCollection(let collection) = document else {
+            Issue.record("not a feature collection")
+            return
+        }
+        #expect(collection.features.count == 163)
+        #expect(collection.features.filter { $0.geometry == nil }.count == 1)
+        #expect(collection.features.allSatisfy { $0.properties["name"]?.stringValue != nil || $0.geometry == nil })
+        #expect(try GeoJSON(parsing: document.jsonText) == document)
+    }
+}
