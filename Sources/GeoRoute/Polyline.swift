@@ -31,6 +31,8 @@ public struct Polyline: Sendable {
     /// The initial azimuth of each segment in degrees, as the inverse geodesic problem gives it
     /// (`segmentAzimuths[i]` belongs to the segment from vertex `i` to vertex `i + 1`).
     let segmentAzimuths: [Double]
+    /// The forward azimuth of each segment at its end, in degrees.
+    let segmentFinalAzimuths: [Double]
     /// The spatial index of the segments, built once.
     let index: SegmentIndex
 
@@ -60,6 +62,8 @@ public struct Polyline: Sendable {
         distances.reserveCapacity(coordinates.count)
         var azimuths = [Double]()
         azimuths.reserveCapacity(max(0, coordinates.count - 1))
+        var finalAzimuths = [Double]()
+        finalAzimuths.reserveCapacity(max(0, coordinates.count - 1))
         var total = 0.0
         distances.append(0)
         for i in coordinates.indices.dropFirst() {
@@ -67,10 +71,12 @@ public struct Polyline: Sendable {
             total += inverse.distance
             distances.append(total)
             azimuths.append(inverse.initialAzimuth)
+            finalAzimuths.append(inverse.finalAzimuth)
         }
         self.coordinates = coordinates
         self.cumulativeDistances = distances
         self.segmentAzimuths = azimuths
+        self.segmentFinalAzimuths = finalAzimuths
         self.index = SegmentIndex(coordinates: coordinates, cumulativeDistances: distances, azimuths: azimuths)
     }
 
