@@ -43,31 +43,35 @@ public enum EncodedPolyline {
     ///   ``precisionRange``; ``GeoCore/GeoError/Kind-swift.struct/invalidCoordinate`` naming the
     ///   index of a coordinate that is NaN or infinite or whose scaled value or difference from the
     ///   previous point does not fit in 63 bits.
-    /// - Complexity: O(n), no allocation beyond the result.
-    public static func encode(_ coordinates: some Collection<Coordinate>, precision: Int = 5) throws(GeoError) -> String {
+    /// - Complexity: O(n); the result is written in place, with no other allocation.
+    public static func encode(_ coordinates: [Coordinate], precision: Int = 5) throws(GeoError) -> String {
         let factor = try scale(precision)
-        let capacity = coordinates.count &* 2 &* maximumCharactersPerValue
-        var failure: GeoError?
-        let text = String(unsafeUninitializedCapacity: max(capacity, 1)) { buffer in
-            var writer = ChunkWriter(buffer: buffer)
-            var previousLatitude: Int64 = 0, previousLongitude: Int64 = 0
-            for (index, c) in coordinates.enumerated() {
-                do throws(GeoError) {
-                    let latitude = try scaled(c.latitude, factor, index: index, name: "latitude")
-                    let longitude = try scaled(c.longitude, factor, index: index, name: "longitude")
-                    let dLatitude = try difference(latitude, previousLatitude, index: index, name: "latitude")
-                    let dLongitude = try difference(longitude, previousLongitude, index: index, name: "longitude")
-                    guard writer.write(dLatitude) && writer.write(dLongitude) else { return writer.count }
+        var failedIndex = -1
+        let text = coordinates.withUnsafeBufferPointer { points in
+            String(unsafeUninitializedCapacity: max(1, points.count &* 2 &* maximumCharactersPerValue)) { buffer in
+                var writer = ChunkWriter(buffer: buffer)
+                var previousLatitude: Int64 = 0, previousLongitude: Int64 = 0
+                for index in 0..<points.count {
+                    let c = points[index]
+                    guard let latitude = scaled(c.latitude, factor), let longitude = scaled(c.longitude, factor),
+                        writer.write(latitude &- previousLatitude), writer.write(longitude &- previousLongitude)
+                    else {
+                        failedIndex = index
+                        return 0
+                    }
                     previousLatitude = latitude
                     previousLongitude = longitude
-                } catch {
-                    failure = error
-                    return 0
                 }
+                return writer.count
             }
-            return writer.count
         }
-        if let failure { throw failure }
+        if failedIndex >= 0 {
+            let c = coordinates[failedIndex]
+            throw GeoError(
+                .invalidCoordinate,
+                "coordinate \(failedIndex) (\(c.latitude), \(c.longitude)) cannot be encoded at precision \(precision): "
+                    + "it is not finite or too large")
+        }
         return text
     }
 
@@ -75,14 +79,11 @@ public enum EncodedPolyline {
     /// difference (Google's documentation encodes −179.9832104 as `` `~oia@ ``).
     ///
     /// - Throws: ``GeoCore/GeoError/Kind-swift.struct/invalidArgument`` for a precision outside
-    ///   ``precisionRange``, or a value that is not finite or does not fit in 63 bits once scaled.
+    ///   ``precisionRange``, or a value that is not finite or does not fit in 62 bits once scaled.
     public static func encode(value: Double, precision: Int = 5) throws(GeoError) -> String {
         let factor = try scale(precision)
-        let scaledValue: Int64
-        do throws(GeoError) {
-            scaledValue = try scaled(value, factor, index: 0, name: "value")
-        } catch {
-            throw GeoError(.invalidArgument, error.message)
+        guard let scaledValue = scaled(value, factor) else {
+            throw GeoError(.invalidArgument, "value \(value) cannot be encoded at precision \(precision)")
         }
         return String(unsafeUninitializedCapacity: maximumCharactersPerValue) { buffer in
             var writer = ChunkWriter(buffer: buffer)
@@ -104,111 +105,133 @@ public enum EncodedPolyline {
     ///   ``precisionRange``; ``GeoCore/GeoError/Kind-swift.struct/malformedInput`` with the offset of
     ///   the first problem: a character outside `?`…`~`, a value the text ends inside of, a value over
     ///   64 bits, a running sum that overflows, or a final latitude with no longitude.
-    /// - Complexity: O(n) in the length of the text; one allocation for the result.
+    /// - Complexity: O(n) in the length of the text; one allocation, for the result.
     public static func decode(_ encoded: some StringProtocol, precision: Int = 5) throws(GeoError) -> [Coordinate] {
         let factor = try scale(precision)
-        var result: Result<[Coordinate], GeoError>?
-        _ = encoded.utf8.withContiguousStorageIfAvailable { bytes in
-            result = decode(bytes: bytes, factor: factor)
+        var failure = Failure()
+        var result = encoded.utf8.withContiguousStorageIfAvailable { bytes in
+            decode(bytes: bytes, factor: factor, failure: &failure)
         }
         if result == nil {
             let bytes = Array(encoded.utf8)
-            result = bytes.withUnsafeBufferPointer { decode(bytes: $0, factor: factor) }
+            result = bytes.withUnsafeBufferPointer { decode(bytes: $0, factor: factor, failure: &failure) }
         }
-        switch result {
-        case .success(let coordinates): return coordinates
-        case .failure(let error): throw error
-        case nil: return []
+        if failure.problem != .none {
+            var bytes = [UInt8]()
+            bytes.reserveCapacity(4)
+            let utf8 = encoded.utf8
+            var index = utf8.index(utf8.startIndex, offsetBy: failure.offset, limitedBy: utf8.endIndex) ?? utf8.endIndex
+            while index < utf8.endIndex && bytes.count < 4 {
+                bytes.append(utf8[index])
+                index = utf8.index(after: index)
+            }
+            throw failure.error(bytesAtOffset: bytes, length: utf8.count)
+        }
+        return result ?? []
+    }
+
+    /// What went wrong while decoding, and where; turned into a ``GeoCore/GeoError`` only once.
+    struct Failure {
+        enum Problem { case none, character, truncated, tooLarge, oddCount, sumOverflow }
+        var problem = Problem.none
+        var offset = 0
+
+        func error(bytesAtOffset bytes: [UInt8], length: Int) -> GeoError {
+            let message: String
+            switch problem {
+            case .character:
+                let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first
+                let shown = scalar.map {
+                    "'\($0.escaped(asASCII: false))' (U+\(String($0.value, radix: 16, uppercase: true)))"
+                } ?? "byte \(bytes.first ?? 0)"
+                message = "character \(shown) at offset \(offset) is outside the encoded polyline alphabet '?'...'~'"
+            case .truncated:
+                message = "the value at offset \(offset) is cut off: the text ends at offset \(length) while it continues"
+            case .tooLarge:
+                message = "the value at offset \(offset) does not fit in 64 bits"
+            case .oddCount:
+                message = "the latitude at offset \(offset) has no longitude: the text ends after an odd number of values"
+            case .sumOverflow:
+                message = "the running sum overflows 64 bits at the value at offset \(offset)"
+            case .none:
+                message = "no error"
+            }
+            return GeoError(.malformedInput, message, offset: offset)
         }
     }
 
-    private static func decode(bytes: UnsafeBufferPointer<UInt8>, factor: Double) -> Result<[Coordinate], GeoError> {
+    private static func decode(bytes: UnsafeBufferPointer<UInt8>, factor: Double, failure: inout Failure) -> [Coordinate] {
         let n = bytes.count
+        guard n > 0, let base = bytes.baseAddress else { return [] }
         // Every value ends with a byte whose continuation bit is clear: count them to size the result.
         var terminators = 0
-        for b in bytes where (b &- 63) & 0x20 == 0 { terminators &+= 1 }
-        var coordinates = [Coordinate]()
-        coordinates.reserveCapacity(terminators / 2 + 1)
-        var i = 0
-        var latitude: Int64 = 0, longitude: Int64 = 0
-        while i < n {
-            let latitudeStart = i
-            let dLatitude: Int64
-            switch readValue(bytes, &i) {
-            case .success(let v): dLatitude = v
-            case .failure(let e): return .failure(e)
+        for b in bytes { terminators &+= Int(((b &- 63) >> 5) & 1 ^ 1) }
+        return [Coordinate](unsafeUninitializedCapacity: terminators / 2 + 1) { buffer, initialized in
+            var i = 0
+            var latitude: Int64 = 0, longitude: Int64 = 0
+            var count = 0
+            while i < n {
+                let latitudeStart = i
+                guard let dLatitude = readValue(base, n, &i, &failure) else { break }
+                guard i < n else {
+                    failure = Failure(problem: .oddCount, offset: latitudeStart)
+                    break
+                }
+                let longitudeStart = i
+                guard let dLongitude = readValue(base, n, &i, &failure) else { break }
+                let (lat, latOverflow) = latitude.addingReportingOverflow(dLatitude)
+                let (lon, lonOverflow) = longitude.addingReportingOverflow(dLongitude)
+                guard !latOverflow && !lonOverflow, count < buffer.count else {
+                    failure = Failure(problem: .sumOverflow, offset: latOverflow ? latitudeStart : longitudeStart)
+                    break
+                }
+                latitude = lat
+                longitude = lon
+                (buffer.baseAddress.unsafelyUnwrapped + count).initialize(
+                    to: Coordinate(latitude: Double(lat) / factor, longitude: Double(lon) / factor))
+                count &+= 1
             }
-            guard i < n else {
-                return .failure(GeoError(
-                    .malformedInput,
-                    "latitude at offset \(latitudeStart) has no longitude: the text ends after an odd number of values",
-                    offset: latitudeStart))
-            }
-            let longitudeStart = i
-            let dLongitude: Int64
-            switch readValue(bytes, &i) {
-            case .success(let v): dLongitude = v
-            case .failure(let e): return .failure(e)
-            }
-            let (lat, latOverflow) = latitude.addingReportingOverflow(dLatitude)
-            let (lon, lonOverflow) = longitude.addingReportingOverflow(dLongitude)
-            guard !latOverflow && !lonOverflow else {
-                let at = latOverflow ? latitudeStart : longitudeStart
-                return .failure(GeoError(
-                    .malformedInput, "the running sum overflows 64 bits at the value at offset \(at)", offset: at))
-            }
-            latitude = lat
-            longitude = lon
-            coordinates.append(Coordinate(latitude: Double(lat) / factor, longitude: Double(lon) / factor))
+            initialized = count
         }
-        return .success(coordinates)
     }
 
-    /// Reads one zig-zag coded value starting at `i` and moves `i` past it.
+    /// Reads one zig-zag coded value starting at `i` and moves `i` past it; `nil` after recording a
+    /// failure.
     @inline(__always)
-    private static func readValue(_ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Result<Int64, GeoError> {
+    private static func readValue(
+        _ p: UnsafePointer<UInt8>, _ n: Int, _ i: inout Int, _ failure: inout Failure
+    ) -> Int64? {
         let start = i
-        var accumulated: UInt64 = 0
-        var shift: UInt64 = 0
-        let n = bytes.count
-        while true {
+        var chunk = UInt64(p[i] &- 63)
+        guard p[i] >= 63 && p[i] <= 126 else {
+            failure = Failure(problem: .character, offset: i)
+            return nil
+        }
+        i &+= 1
+        var accumulated = chunk & 0x1F
+        var shift: UInt64 = 5
+        while chunk & 0x20 != 0 {
             guard i < n else {
-                return .failure(GeoError(
-                    .malformedInput,
-                    "the value at offset \(start) is cut off: the text ends at offset \(n) while it continues",
-                    offset: start))
+                failure = Failure(problem: .truncated, offset: start)
+                return nil
             }
-            let byte = bytes[i]
+            let byte = p[i]
             guard byte >= 63 && byte <= 126 else {
-                return .failure(invalidCharacter(bytes, at: i))
+                failure = Failure(problem: .character, offset: i)
+                return nil
             }
-            let chunk = UInt64(byte &- 63)
+            chunk = UInt64(byte &- 63)
             i &+= 1
-            guard shift < 60 || (shift == 60 && chunk & 0x1F <= 0xF) else {
-                return .failure(GeoError(
-                    .malformedInput, "the value at offset \(start) does not fit in 64 bits", offset: start))
+            // 13 chunks hold 65 bits: the last may only use its low 4, and must end the value.
+            if shift >= 60 && (shift > 60 || chunk > 0xF) {
+                failure = Failure(problem: .tooLarge, offset: start)
+                return nil
             }
             accumulated |= (chunk & 0x1F) << shift
-            if chunk & 0x20 == 0 { break }
             shift &+= 5
-            if shift > 60 {
-                return .failure(GeoError(
-                    .malformedInput, "the value at offset \(start) does not fit in 64 bits", offset: start))
-            }
         }
         // Zig-zag: the lowest bit is the sign; negative values were stored inverted.
-        return .success(Int64(bitPattern: (accumulated >> 1) ^ (0 &- (accumulated & 1))))
-    }
-
-    private static func invalidCharacter(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> GeoError {
-        // All bytes before i are ASCII, so the byte offset is also the character offset.
-        let rest = UnsafeBufferPointer(rebasing: bytes[i..<min(bytes.count, i + 4)])
-        let scalar = String(decoding: rest, as: UTF8.self).unicodeScalars.first
-        let shown = scalar.map { "'\($0.escaped(asASCII: false))' (U+\(String($0.value, radix: 16, uppercase: true)))" } ?? "byte \(bytes[i])"
-        return GeoError(
-            .malformedInput,
-            "character \(shown) at offset \(i) is outside the encoded polyline alphabet '?'...'~'",
-            offset: i)
+        return Int64(bitPattern: (accumulated >> 1) ^ (0 &- (accumulated & 1)))
     }
 
     // MARK: - Helpers
@@ -228,29 +251,15 @@ public enum EncodedPolyline {
     }
 
     /// A number times the factor, rounded half away from zero (`floor(|x| + 0.5)` with the sign, as
-    /// Google's reference encoder and the `polyline` packages round).
+    /// Google's reference encoder and the `polyline` packages round); `nil` if it is not finite or
+    /// 2⁶¹ or more in magnitude, so that differences of two such values always fit the zig-zag code.
     @inline(__always)
-    private static func scaled(_ value: Double, _ factor: Double, index: Int, name: String) throws(GeoError) -> Int64 {
+    private static func scaled(_ value: Double, _ factor: Double) -> Int64? {
         let x = value * factor
         let rounded = (x.magnitude + 0.5).rounded(.down)
-        // 2^62: the zig-zag code of a difference needs one more bit.
-        guard rounded < 4_611_686_018_427_387_904 else {
-            throw GeoError(
-                .invalidCoordinate,
-                "\(name) \(value) of coordinate \(index) cannot be encoded: it is not finite or too large at this precision")
-        }
+        guard rounded < 2_305_843_009_213_693_952 else { return nil }
         let magnitude = Int64(rounded)
         return x < 0 ? -magnitude : magnitude
-    }
-
-    @inline(__always)
-    private static func difference(_ current: Int64, _ previous: Int64, index: Int, name: String) throws(GeoError) -> Int64 {
-        let (d, overflow) = current.subtractingReportingOverflow(previous)
-        guard !overflow && d < (1 << 62) && d >= -(1 << 62) else {
-            throw GeoError(
-                .invalidCoordinate, "\(name) difference at coordinate \(index) does not fit in the encoding's 63 bits")
-        }
-        return d
     }
 
     /// Appends zig-zag coded values to a byte buffer.
