@@ -1,0 +1,116 @@
+import Foundation
+import GeoCore
+
+extension GPX {
+    /// Writes a document as GPX 1.1.
+    ///
+    /// Points are written with `lat`, `lon`, `<ele>` when the altitude is valid, `<time>` in UTC
+    /// when the timestamp is not ``missingTime``, and the waypoint fields. Numbers are written in
+    /// their shortest form that reads back to the same `Double`, so ``read(_:)`` gives back the same
+    /// coordinates and altitudes (times to the microsecond). Speed, course and accuracies have no
+    /// place in GPX 1.1 and are not written.
+    ///
+    /// - Parameters:
+    ///   - document: What to write.
+    ///   - creator: The `creator` attribute when the document has none; "Meridian" by default.
+    /// - Returns: The XML text, UTF-8, ending with a newline.
+    /// - Complexity: O(number of points).
+    public static func write(_ document: GPXDocument, creator: String = "Meridian") -> String {
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<gpx version=\"1.1\" creator=\"\(escape(document.creator ?? creator))\""
+        out += " xmlns=\"http://www.topografix.com/GPX/1/1\""
+        out += " xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\""
+        out += " xsi:schemaLocation=\"http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd\">\n"
+        if let name = document.name {
+            out += "  <metadata>\n    <name>\(escape(name))</name>\n  </metadata>\n"
+        }
+        for waypoint in document.waypoints {
+            writePoint("wpt", waypoint.location, waypoint, indent: "  ", into: &out)
+        }
+        for route in document.routes {
+            out += "  <rte>\n"
+            if let name = route.name { out += "    <name>\(escape(name))</name>\n" }
+            for point in route.points { writePoint("rtept", point.location, point, indent: "    ", into: &out) }
+            out += "  </rte>\n"
+        }
+        for track in document.tracks {
+            out += "  <trk>\n"
+            if let name = track.name { out += "    <name>\(escape(name))</name>\n" }
+            for segment in track.segments {
+                out += "    <trkseg>\n"
+                for fix in segment { writePoint("trkpt", fix, nil, indent: "      ", into: &out) }
+                out += "    </trkseg>\n"
+            }
+            out += "  </trk>\n"
+        }
+        out += "</gpx>\n"
+        return out
+    }
+
+    /// Writes tracks as a GPX 1.1 document.
+    public static func write(_ tracks: [Track], creator: String = "Meridian") -> String {
+        write(GPXDocument(tracks: tracks), creator: creator)
+    }
+
+    private static func writePoint(
+        _ element: String, _ location: Location, _ waypoint: GPXWaypoint?, indent: String, into out: inout String
+    ) {
+        let c = location.coordinate
+        out += "\(indent)<\(element) lat=\"\(decimal(c.latitude))\" lon=\"\(decimal(c.longitude))\""
+        var children = ""
+        if location.hasValidAltitude { children += "\(indent)  <ele>\(decimal(location.altitude))</ele>\n" }
+        if location.timestamp != missingTime {
+            children += "\(indent)  <time>\(ISO8601Time.format(location.timestamp))</time>\n"
+        }
+        if let waypoint {
+            // The order GPX 1.1's wptType requires.
+            for (tag, value) in [
+                ("name", waypoint.name), ("cmt", waypoint.comment), ("desc", waypoint.description),
+                ("sym", waypoint.symbol), ("type", waypoint.type),
+            ] {
+                if let value { children += "\(indent)  <\(tag)>\(escape(value))</\(tag)>\n" }
+            }
+        }
+        if children.isEmpty {
+            out += "/>\n"
+        } else {
+            out += ">\n" + children + "\(indent)</\(element)>\n"
+        }
+    }
+
+    /// Text with the five XML special characters escaped.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// The shortest decimal text that reads back to the same `Double`, without an exponent (which
+    /// `xsd:decimal` does not allow).
+    static func decimal(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        let shortest = "\(value)"
+        guard shortest.contains("e") else {
+            return shortest.hasSuffix(".0") ? String(shortest.dropLast(2)) : shortest
+        }
+        // Enough fractional digits for 17 significant ones, then trailing zeros trimmed.
+        let magnitude = abs(value)
+        let decimals = magnitude >= 1 ? 1 : min(340, 17 + Int((-log10(magnitude)).rounded(.up)))
+        var text = String(format: "%.\(decimals)f", value)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text
+    }
+}
