@@ -41,21 +41,34 @@ extension Polyline {
         closestPoint(to: point, segments: 0...max(0, segmentCount - 1))
     }
 
-    /// The point nearest to a point among the segments that overlap a range of distances along the
-    /// line.
+    /// The point nearest to a point among the stretch of the line between two distances along it.
     ///
     /// Use it to keep a search near a known position, for example to snap a moving vehicle to the
-    /// stretch of a route it is on when the route passes the same place twice. Every segment that
-    /// overlaps `distances` is searched in full, so the result may lie slightly outside the range.
+    /// stretch of a route it is on when the route passes the same place twice. The answer lies within
+    /// the range: on the segments at its ends only their part inside it is searched (where the
+    /// distance from the point grows steadily away from the foot of the perpendicular, which holds
+    /// for segments and points within a few thousand kilometres of each other).
     ///
     /// - Parameters:
     ///   - point: Any coordinate; NaN gives a projection of NaNs.
     ///   - distances: Metres along the line; clamped to [0, ``length``].
     /// - Complexity: As ``closestPoint(to:)``, with only the segments in the range considered.
     public func closestPoint(to point: Coordinate, alongDistances distances: ClosedRange<Double>) -> Projection {
-        let first = segment(containing: distances.lowerBound)
-        let last = segment(containing: distances.upperBound)
-        return closestPoint(to: point, segments: first...max(first, last))
+        guard point.latitude.isFinite && point.longitude.isFinite else {
+            return closestPoint(to: point, segments: 0...0)
+        }
+        let from = min(max(distances.lowerBound, 0), length), to = min(max(distances.upperBound, 0), length)
+        guard segmentCount > 0 else { return closestPoint(to: point, segments: 0...0) }
+        // The first segment that ends after `from` and the last that starts before `to`.
+        var first = segment(containing: from)
+        while first < segmentCount - 1 && cumulativeDistances[first + 1] <= from && from < to { first += 1 }
+        var last = segment(containing: to)
+        while last > first && cumulativeDistances[last] >= to { last -= 1 }
+        guard let hit = index.nearest(
+            to: point, segments: first...last, firstStart: from - cumulativeDistances[first],
+            lastEnd: to - cumulativeDistances[last])
+        else { return closestPoint(to: point, segments: 0...0) }
+        return projection(of: hit)
     }
 
     /// The nearest point among a range of segments.

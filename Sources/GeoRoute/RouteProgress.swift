@@ -20,12 +20,13 @@ import GeoCore
 /// ```
 ///
 /// ### Snapping
-/// A fix is snapped to the nearest point of the route among the stretch from
-/// ``Configuration-swift.struct/backtrack`` metres behind the last snapped position to
-/// ``Configuration-swift.struct/lookahead`` metres ahead of it, so a route that passes the same
-/// place twice (an out-and-back, a figure of eight, a loop that starts where it ends) is followed
-/// in order. When no point of that stretch is close enough, the whole route is searched, so a
-/// traveller who skipped ahead is picked up where they are.
+/// A fix is snapped to the nearest point of the route in the stretch from the last snapped position
+/// to ``Configuration-swift.struct/lookahead`` metres ahead of it; if that is not close enough, in
+/// the ``Configuration-swift.struct/backtrack`` metres behind it; if that is not close enough
+/// either, anywhere on the route. So a route that passes the same place twice (an out-and-back, a
+/// figure of eight, a loop that starts where it ends) is followed in order, GPS noise does not move
+/// the traveller backwards, and a traveller who skipped ahead or turned back is picked up where
+/// they are.
 ///
 /// ### Leaving the route
 /// A fix is off the route when it is farther from every point of the route than
@@ -178,11 +179,18 @@ public struct RouteProgress: Sendable {
             let elapsed = fix.timestamp.timeIntervalSince(previous.timestamp)
             if elapsed > 0 && elapsed.isFinite { ahead = max(ahead, 2 * fix.speed * elapsed) }
         }
-        let low = max(0, distanceTraveled - max(0, configuration.backtrack))
-        var projection = polyline.closestPoint(to: fix.coordinate, alongDistances: low...(distanceTraveled + ahead))
+        // Ahead first, so that a place the route passes twice is taken in order and GPS noise does
+        // not move the traveller backwards; then just behind; then anywhere.
+        var projection = polyline.closestPoint(
+            to: fix.coordinate, alongDistances: distanceTraveled...(distanceTraveled + ahead))
         if !(projection.distance <= tolerance) {
-            let global = polyline.closestPoint(to: fix.coordinate)
-            if global.distance < projection.distance { projection = global }
+            let low = max(0, distanceTraveled - max(0, configuration.backtrack))
+            let behind = polyline.closestPoint(to: fix.coordinate, alongDistances: low...distanceTraveled)
+            if behind.distance < projection.distance { projection = behind }
+        }
+        if !(projection.distance <= tolerance) {
+            let anywhere = polyline.closestPoint(to: fix.coordinate)
+            if anywhere.distance < projection.distance { projection = anywhere }
         }
         distanceFromRoute = projection.distance
 

@@ -166,9 +166,14 @@ final class SegmentIndex: Sendable {
 
     /// The point of the segments `segments` nearest to `point` on the ellipsoid, found best-first.
     ///
-    /// - Parameter segments: The segment indices to consider (clamped to the polyline's).
+    /// - Parameters:
+    ///   - segments: The segment indices to consider (clamped to the polyline's).
+    ///   - firstStart: Metres along the first segment of the range before which it is not searched.
+    ///   - lastEnd: Metres along the last segment of the range after which it is not searched.
     /// - Returns: `nil` if the range holds no segment.
-    func nearest(to point: Coordinate, segments: ClosedRange<Int>) -> Hit? {
+    func nearest(
+        to point: Coordinate, segments: ClosedRange<Int>, firstStart: Double = 0, lastEnd: Double = .infinity
+    ) -> Hit? {
         let segmentCount = levelCounts[0]
         let low = max(segments.lowerBound, 0), high = min(segments.upperBound, segmentCount - 1)
         guard low <= high else { return nil }
@@ -184,7 +189,15 @@ final class SegmentIndex: Sendable {
             let node = Int(entry.node)
             if entry.level < 0 {
                 // A segment whose chord bound is below the best exact distance: solve it exactly.
-                let hit = exactNearest(onSegment: node, to: point, px, py, pz)
+                var hit = exactNearest(onSegment: node, to: point, px, py, pz)
+                // On a partly searched end segment, the nearest point of the searched part is the
+                // foot moved to its edge: the distance grows monotonically away from the foot.
+                if node == low && hit.distanceAlong < firstStart {
+                    hit = pointOf(segment: node, atDistance: min(firstStart, lengths[node]), from: point)
+                }
+                if node == high && hit.distanceAlong > lastEnd {
+                    hit = pointOf(segment: node, atDistance: max(lastEnd, 0), from: point)
+                }
                 if hit.distance < bestDistance {
                     bestDistance = hit.distance
                     best = hit
@@ -255,6 +268,15 @@ final class SegmentIndex: Sendable {
             s = next
         }
         return Hit(segment: i, geodesic.line(from: start, to: coordinates[i + 1]).closestPoint(to: point))
+    }
+
+    /// The point a distance along a segment, with its distance from another point.
+    private func pointOf(segment i: Int, atDistance s: Double, from point: Coordinate) -> Hit {
+        let geodesic = Geodesic.wgs84
+        let at = s <= 0 ? coordinates[i]
+            : s >= lengths[i] ? coordinates[i + 1]
+            : geodesic.direct(from: coordinates[i], azimuth: azimuths[i], distance: s).coordinate
+        return Hit(segment: i, coordinate: at, distanceAlong: s, distance: geodesic.distance(from: at, to: point))
     }
 
     /// The exact nearest point by a linear scan over every segment (the oracle for tests and the

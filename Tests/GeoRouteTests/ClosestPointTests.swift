@@ -97,3 +97,23 @@ struct ClosestPointTests {
         #expect(abs(outward.distanceAlong + back.distanceAlong - line.length) < 1e-3)
     }
 }
+
+@Suite("Polyline.closestPoint within a range")
+struct ClosestPointRangeTests {
+    /// Against dense sampling of only the stretch between the two distances.
+    @Test func staysInsideTheRange() throws {
+        var rng = SplitMix64(seed: 77)
+        let line = try Polyline(TestLines.randomWalk(
+            count: 20, start: Coordinate(latitude: 40, longitude: -105), minimumStep: 200, maximumStep: 3_000, rng: &rng))
+        for _ in 0..<20 {
+            let a = rng.uniform(0, line.length), b = rng.uniform(0, line.length)
+            let range = min(a, b)...max(a, b)
+            let p = TestLines.pointNear(line, maximumOffset: 2_000, rng: &rng)
+            let fast = line.closestPoint(to: p, alongDistances: range)
+            #expect(fast.distanceAlong >= range.lowerBound - 1e-6 && fast.distanceAlong <= range.upperBound + 1e-6)
+            let slice = try line.sliced(fromDistance: range.lowerBound, toDistance: range.upperBound)
+            let brute = bruteForceNearest(slice, to: p)
+            #expect(abs(fast.distance - brute.distance) < 0.01, "\(fast.distance) vs \(brute.distance)")
+        }
+    }
+}
