@@ -25,6 +25,19 @@ public enum GPX {
     /// for it.
     public static let missingTime = Date.distantPast
 
+    /// The date of an ISO 8601 date-time as GPX writes it (`xsd:dateTime`):
+    /// `YYYY-MM-DDThh:mm:ss[.f…][Z|±hh:mm]`, any number of fractional digits, no zone meaning UTC;
+    /// `nil` for anything else.
+    public static func date(fromISO8601 text: some StringProtocol) -> Date? {
+        ISO8601Time.parse(text)
+    }
+
+    /// A date as GPX writes it: ISO 8601 in UTC with as many fractional digits as needed (up to
+    /// microseconds), such as `2010-08-05T14:23:59Z`.
+    public static func iso8601(_ date: Date) -> String {
+        ISO8601Time.format(date)
+    }
+
     /// Reads a GPX document.
     ///
     /// - Parameter data: The document's bytes (UTF-8 or the encoding its XML declaration names; a

@@ -12,6 +12,7 @@ enum MeridianCommand {
         DistanceCommand.self,
         DirectCommand.self,
         TileCommand.self,
+        RouteCommand.self,
     ]
 
     static func main() {
