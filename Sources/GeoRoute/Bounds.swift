@@ -70,7 +70,7 @@ extension Polyline {
     /// ``boundingBox``.
     ///
     /// Its west edge lies in [0, 2²⁸); for a line that crosses the 180th meridian it extends past the
-    /// world's east edge (``GeoCore/MapRect/spans180thMeridian`` is `true`) rather than covering the
+    /// world's east edge (`MapRect.spans180thMeridian` is `true`) rather than covering the
     /// whole world. Latitudes are clamped to Web Mercator's ±85.05°.
     /// - Complexity: O(n).
     public var boundingMapRect: MapRect {

@@ -26,7 +26,7 @@ extension Polyline {
     /// The point of the line nearest to a point, on the WGS84 ellipsoid.
     ///
     /// The answer is the exact geodesic foot of the perpendicular on the nearest segment
-    /// (``GeoCore/GeodesicLine/closestPoint(to:)``), the same a scan over every segment would give,
+    /// (`GeodesicLine.closestPoint(to:)`), the same a scan over every segment would give,
     /// to well under a millimetre for points within a few hundred kilometres of the line. A segment
     /// index built with the polyline (bounding boxes in Earth-centred coordinates, see the
     /// ``Polyline`` overview) rules out all but a few segments, so a query on a 10 000-vertex line

@@ -16,7 +16,7 @@ import GeoCore
 /// trigonometry per vertex. The plane's error grows with the square of the stretch's size D
 /// (its length plus the largest offset): it is below `D²(1 + |tan φ|) / (2R)`. Only when the largest
 /// planar distance falls within that band around the tolerance is the decision checked with exact
-/// geodesic distances (``GeoCore/GeodesicLine/closestPoint(to:)``) for the vertices in the band. So
+/// geodesic distances (`GeodesicLine.closestPoint(to:)`) for the vertices in the band. So
 /// every kept or dropped vertex is decided as the exact ellipsoidal test would decide it, and long
 /// stretches, whose planar distances are far from the tolerance, never need the exact solution.
 enum DouglasPeucker {

@@ -22,8 +22,8 @@ import GeoCore
 ///
 /// Decoding never traps on bad input. A character outside the alphabet, a value cut off at the end
 /// of the text, a value too large for 64 bits, a running sum that overflows and a latitude with no
-/// longitude each throw a ``GeoCore/GeoError`` of kind
-/// ``GeoCore/GeoError/Kind-swift.struct/malformedInput`` whose ``GeoCore/GeoError/offset`` is the
+/// longitude each throw a `GeoError` of kind
+/// `GeoError.Kind.malformedInput` whose `GeoError.offset` is the
 /// zero-based character offset of the offending character or value. Values are not range-checked
 /// as coordinates: the format carries any numbers (some services encode elevations or times with
 /// it), so validate decoded coordinates where they must be positions.
@@ -39,8 +39,8 @@ public enum EncodedPolyline {
     ///   - coordinates: The points, latitude first in the output; not range-checked.
     ///   - precision: Decimal digits kept, in ``precisionRange``; 5 by default.
     /// - Returns: The encoded text (empty for no coordinates).
-    /// - Throws: ``GeoCore/GeoError/Kind-swift.struct/invalidArgument`` for a precision outside
-    ///   ``precisionRange``; ``GeoCore/GeoError/Kind-swift.struct/invalidCoordinate`` naming the
+    /// - Throws: `GeoError.Kind.invalidArgument` for a precision outside
+    ///   ``precisionRange``; `GeoError.Kind.invalidCoordinate` naming the
     ///   index of a coordinate that is NaN or infinite or whose scaled value or difference from the
     ///   previous point does not fit in 63 bits.
     /// - Complexity: O(n); the result is written in place, with no other allocation.
@@ -76,9 +76,9 @@ public enum EncodedPolyline {
     }
 
     /// Encodes one signed number on its own, as the format encodes each latitude or longitude
-    /// difference (Google's documentation encodes −179.9832104 as `` `~oia@ ``).
+    /// difference (Google's documentation encodes −179.9832104 as a backtick followed by `~oia@`).
     ///
-    /// - Throws: ``GeoCore/GeoError/Kind-swift.struct/invalidArgument`` for a precision outside
+    /// - Throws: `GeoError.Kind.invalidArgument` for a precision outside
     ///   ``precisionRange``, or a value that is not finite or does not fit in 62 bits once scaled.
     public static func encode(value: Double, precision: Int = 5) throws(GeoError) -> String {
         let factor = try scale(precision)
@@ -101,8 +101,8 @@ public enum EncodedPolyline {
     ///   - precision: The precision it was encoded with, in ``precisionRange``; 5 by default.
     /// - Returns: The points in order (empty for empty text), each the decoded integer divided by
     ///   10^precision.
-    /// - Throws: ``GeoCore/GeoError/Kind-swift.struct/invalidArgument`` for a precision outside
-    ///   ``precisionRange``; ``GeoCore/GeoError/Kind-swift.struct/malformedInput`` with the offset of
+    /// - Throws: `GeoError.Kind.invalidArgument` for a precision outside
+    ///   ``precisionRange``; `GeoError.Kind.malformedInput` with the offset of
     ///   the first problem: a character outside `?`…`~`, a value the text ends inside of, a value over
     ///   64 bits, a running sum that overflows, or a final latitude with no longitude.
     /// - Complexity: O(n) in the length of the text; one allocation, for the result.
@@ -130,7 +130,7 @@ public enum EncodedPolyline {
         return result ?? []
     }
 
-    /// What went wrong while decoding, and where; turned into a ``GeoCore/GeoError`` only once.
+    /// What went wrong while decoding, and where; turned into a `GeoError` only once.
     struct Failure {
         enum Problem { case none, character, truncated, tooLarge, oddCount, sumOverflow }
         var problem = Problem.none
@@ -167,6 +167,8 @@ public enum EncodedPolyline {
         var terminators = 0
         for b in bytes { terminators &+= Int(((b &- 63) >> 5) & 1 ^ 1) }
         return [Coordinate](unsafeUninitializedCapacity: terminators / 2 + 1) { buffer, initialized in
+            initialized = 0
+            guard let out = buffer.baseAddress else { return }
             var i = 0
             var latitude: Int64 = 0, longitude: Int64 = 0
             var count = 0
@@ -187,7 +189,7 @@ public enum EncodedPolyline {
                 }
                 latitude = lat
                 longitude = lon
-                (buffer.baseAddress.unsafelyUnwrapped + count).initialize(
+                (out + count).initialize(
                     to: Coordinate(latitude: Double(lat) / factor, longitude: Double(lon) / factor))
                 count &+= 1
             }
@@ -295,8 +297,8 @@ extension Polyline {
     ///   - encoded: Google's Encoded Polyline Algorithm Format text.
     ///   - precision: The precision it was encoded with; 5 by default (6 for OSRM and Valhalla).
     /// - Throws: The errors of ``EncodedPolyline/decode(_:precision:)``;
-    ///   ``GeoCore/GeoError/Kind-swift.struct/notFound`` for empty text;
-    ///   ``GeoCore/GeoError/Kind-swift.struct/invalidCoordinate`` for a decoded point out of range.
+    ///   `GeoError.Kind.notFound` for empty text;
+    ///   `GeoError.Kind.invalidCoordinate` for a decoded point out of range.
     public init(encoded: some StringProtocol, precision: Int = 5) throws(GeoError) {
         try self.init(EncodedPolyline.decode(encoded, precision: precision))
     }
@@ -305,8 +307,8 @@ extension Polyline {
     ///
     /// - Parameter precision: Decimal digits kept, in ``EncodedPolyline/precisionRange``; 5 by
     ///   default.
-    /// - Throws: ``GeoCore/GeoError/Kind-swift.struct/invalidArgument`` for a precision outside the
-    ///   range; ``GeoCore/GeoError/Kind-swift.struct/invalidCoordinate`` if a scaled value does not
+    /// - Throws: `GeoError.Kind.invalidArgument` for a precision outside the
+    ///   range; `GeoError.Kind.invalidCoordinate` if a scaled value does not
     ///   fit in 63 bits (only possible above precision 16).
     public func encoded(precision: Int = 5) throws(GeoError) -> String {
         try EncodedPolyline.encode(coordinates, precision: precision)

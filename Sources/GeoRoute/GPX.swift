@@ -2,7 +2,7 @@ import Foundation
 import GeoCore
 
 /// GPX, the GPS Exchange Format (versions 1.0 and 1.1): reading and writing waypoints, routes and
-/// tracks as ``GeoCore/Location`` values.
+/// tracks as `Location` values.
 ///
 /// ```swift
 /// let document = try GPX.read(contentsOf: URL(fileURLWithPath: "ride.gpx"))
@@ -16,7 +16,7 @@ import GeoCore
 ///
 /// Each point becomes a `Location`: its coordinate from `lat` and `lon`; its altitude from `<ele>`
 /// (with a vertical accuracy of 0 when present, −1 when absent, so
-/// ``GeoCore/Location/hasValidAltitude`` tells); its timestamp from `<time>`, or ``missingTime``
+/// `Location.hasValidAltitude` tells); its timestamp from `<time>`, or ``missingTime``
 /// when the point has none; its speed and course from `<speed>` and `<course>` (GPX 1.0, or any
 /// extension element of those names), −1 when absent. GPX has no horizontal accuracy in metres, so
 /// it is 0 (valid, unknown). Extensions are otherwise skipped, and unknown elements ignored.
@@ -42,7 +42,7 @@ public enum GPX {
     ///
     /// - Parameter data: The document's bytes (UTF-8 or the encoding its XML declaration names; a
     ///   byte-order mark is allowed).
-    /// - Throws: ``GeoCore/GeoError/Kind-swift.struct/malformedInput`` with the line for XML that does
+    /// - Throws: `GeoError.Kind.malformedInput` with the line for XML that does
     ///   not parse, a root element other than `<gpx>`, or a point with a missing, unparseable or
     ///   out-of-range `lat`/`lon`, or an unparseable `<ele>`, `<time>`, `<speed>` or `<course>`.
     /// - Complexity: O(size of the document).
@@ -52,7 +52,7 @@ public enum GPX {
 
     /// Reads a GPX file.
     ///
-    /// - Throws: ``GeoCore/GeoError/Kind-swift.struct/io`` naming the path if the file cannot be
+    /// - Throws: `GeoError.Kind.io` naming the path if the file cannot be
     ///   read, and the errors of ``read(_:)`` (their messages name the path).
     public static func read(contentsOf url: URL) throws(GeoError) -> GPXDocument {
         let data: Data

@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
 
-/// GeoJSON (RFC 7946) export of polylines, routes, tracks and GPX documents, as ``GeoCore/JSONValue``
+/// GeoJSON (RFC 7946) export of polylines, routes, tracks and GPX documents, as `JSONValue`
 /// trees ready for `JSONEncoder`.
 ///
 /// Positions are `[longitude, latitude]` (with the altitude third where a track has one), as

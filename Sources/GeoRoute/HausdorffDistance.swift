@@ -36,7 +36,7 @@ extension Polyline {
     /// The result is at most the true (continuous) Hausdorff distance and within `maximumSpacing / 2`
     /// of it.
     ///
-    /// - Throws: ``GeoCore/GeoError/Kind-swift.struct/invalidArgument`` if `maximumSpacing` is not
+    /// - Throws: `GeoError.Kind.invalidArgument` if `maximumSpacing` is not
     ///   finite and positive, or would need more than ``maximumResampledCount`` points.
     /// - Complexity: O(L / spacing) nearest-point queries for total length L.
     public func hausdorffDistance(to other: Polyline, maximumSpacing: Double) throws(GeoError) -> Double {

@@ -4,7 +4,7 @@ import GeoCore
 /// A path of WGS84 geodesic segments: the line a route, a track or a drawn path follows.
 ///
 /// Each segment is the shortest path on the ellipsoid between two consecutive vertices (Karney's
-/// geodesic, ``GeoCore/Geodesic``), so lengths, positions along the line and nearest points are
+/// geodesic, `Geodesic`), so lengths, positions along the line and nearest points are
 /// ellipsoidal, never straight lines in degrees. The cumulative distances and a spatial index of
 /// the segments are computed once, when the polyline is created; after that, positions along the
 /// line cost O(log n) and nearest-point queries are sublinear.
@@ -39,8 +39,8 @@ public struct Polyline: Sendable {
     /// Creates a polyline from untrusted vertices.
     ///
     /// - Parameter coordinates: The vertices in order; at least one.
-    /// - Throws: ``GeoCore/GeoError/Kind-swift.struct/notFound`` for an empty array;
-    ///   ``GeoCore/GeoError/Kind-swift.struct/invalidCoordinate`` naming the first invalid vertex and
+    /// - Throws: `GeoError.Kind.notFound` for an empty array;
+    ///   `GeoError.Kind.invalidCoordinate` naming the first invalid vertex and
     ///   its index.
     /// - Complexity: O(n): one inverse geodesic per segment (about 1 µs each) and the segment index.
     public init(_ coordinates: [Coordinate]) throws(GeoError) {
@@ -184,7 +184,7 @@ extension Polyline: Codable {
     /// Decodes a polyline from an array of coordinates (`[{"latitude": …, "longitude": …}, …]`).
     ///
     /// - Throws: `DecodingError.dataCorrupted` when the array is empty or a coordinate is invalid; its
-    ///   description is the ``GeoCore/GeoError`` message.
+    ///   description is the `GeoError` message.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let coordinates = try container.decode([Coordinate].self)

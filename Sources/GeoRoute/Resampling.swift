@@ -13,7 +13,7 @@ extension Polyline {
     /// line where it bends.
     ///
     /// - Parameter spacing: Metres between samples; finite and positive.
-    /// - Throws: ``GeoCore/GeoError/Kind-swift.struct/invalidArgument`` if `spacing` is not finite
+    /// - Throws: `GeoError.Kind.invalidArgument` if `spacing` is not finite
     ///   and positive, or would give more than ``maximumResampledCount`` points.
     /// - Complexity: O(n + m) for m samples: one direct geodesic per sample and one inverse per
     ///   segment of the result.

@@ -64,7 +64,7 @@ public struct Route: Hashable, Sendable, Codable {
     ///     polyline (a metre of slack is allowed at either end for rounding in service responses).
     ///   - transportType: How the route is travelled.
     ///   - expectedTravelTime: Seconds; finite and not negative.
-    /// - Throws: ``GeoCore/GeoError/Kind-swift.struct/invalidArgument`` naming the step or value
+    /// - Throws: `GeoError.Kind.invalidArgument` naming the step or value
     ///   that does not fit: a NaN or out-of-range step range, steps out of order, a negative or NaN
     ///   step distance, or a bad travel time.
     public init(
@@ -107,7 +107,7 @@ public struct Route: Hashable, Sendable, Codable {
     /// Decodes a route and checks it as ``init(polyline:steps:transportType:expectedTravelTime:)``
     /// does.
     ///
-    /// - Throws: `DecodingError.dataCorrupted` with the ``GeoCore/GeoError`` message when the parts
+    /// - Throws: `DecodingError.dataCorrupted` with the `GeoError` message when the parts
     ///   do not fit together.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)

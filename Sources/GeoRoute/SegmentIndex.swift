@@ -15,7 +15,7 @@ import GeoCore
 ///
 /// because a geodesic is never shorter than the straight line between its ends. For a 1 km segment
 /// m is about 2 cm; for 100 km about 230 m. The query visits boxes and segments in increasing order
-/// of that lower bound and solves the exact geodesic problem (``GeoCore/GeodesicLine/closestPoint(to:)``)
+/// of that lower bound and solves the exact geodesic problem (`GeodesicLine.closestPoint(to:)`)
 /// only for segments whose bound is below the best exact distance found so far, so the answer is
 /// the same as a linear scan over all segments.
 ///
@@ -229,7 +229,7 @@ final class SegmentIndex: Sendable {
     /// the point leaves at an angle θ to the segment, and the along-track correction is the spherical
     /// `atan(tan(d/R)·cos θ)·R`. At the answer θ = 90°, where the geodesic distance is stationary, so
     /// the converged point is exact whatever sphere steered the steps. Segments over 500 km and
-    /// points over 500 km away use ``GeoCore/GeodesicLine/closestPoint(to:)``, which also compares
+    /// points over 500 km away use `GeodesicLine.closestPoint(to:)`, which also compares
     /// both ends.
     func exactNearest(
         onSegment i: Int, to point: Coordinate, _ px: Double, _ py: Double, _ pz: Double

@@ -38,7 +38,7 @@ extension Polyline {
     ///   - tolerance: Metres on the WGS84 ellipsoid, not negative; see ``SimplificationMethod`` for
     ///     what it bounds.
     ///   - method: ``SimplificationMethod/douglasPeucker`` by default.
-    /// - Throws: ``GeoCore/GeoError/Kind-swift.struct/invalidArgument`` for a negative or NaN
+    /// - Throws: `GeoError.Kind.invalidArgument` for a negative or NaN
     ///   tolerance.
     /// - Complexity: Douglas–Peucker O(n log n) typically (O(n²) worst case); Visvalingam–Whyatt
     ///   O(n log n).
@@ -65,7 +65,7 @@ extension Polyline {
     ///   - tolerance: Metres on the WGS84 ellipsoid, not negative.
     ///   - method: ``SimplificationMethod/douglasPeucker`` by default.
     /// - Returns: A polyline of a subset of the vertices, first and last included.
-    /// - Throws: ``GeoCore/GeoError/Kind-swift.struct/invalidArgument`` for a negative or NaN
+    /// - Throws: `GeoError.Kind.invalidArgument` for a negative or NaN
     ///   tolerance.
     /// - Complexity: That of ``simplifiedIndices(tolerance:method:)`` plus one inverse geodesic per
     ///   kept segment.
@@ -77,7 +77,7 @@ extension Polyline {
 
     /// Simplifies this line in place; see ``simplified(tolerance:method:)``.
     ///
-    /// - Throws: ``GeoCore/GeoError/Kind-swift.struct/invalidArgument`` for a negative or NaN
+    /// - Throws: `GeoError.Kind.invalidArgument` for a negative or NaN
     ///   tolerance.
     public mutating func simplify(tolerance: Double, method: SimplificationMethod = .douglasPeucker) throws(GeoError) {
         self = try simplified(tolerance: tolerance, method: method)

@@ -11,7 +11,7 @@ extension Polyline {
     /// - Parameters:
     ///   - fromDistance: Metres from the first vertex; clamped to [0, ``length``].
     ///   - toDistance: Metres from the first vertex, not less than `fromDistance`; clamped likewise.
-    /// - Throws: ``GeoCore/GeoError/Kind-swift.struct/invalidArgument`` if a distance is NaN or
+    /// - Throws: `GeoError.Kind.invalidArgument` if a distance is NaN or
     ///   `fromDistance > toDistance`.
     /// - Complexity: O(log n + k) for k vertices in the slice, plus one inverse geodesic per segment
     ///   of the result.

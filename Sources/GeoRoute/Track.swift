@@ -41,7 +41,7 @@ public struct Track: Hashable, Sendable, Codable {
 
     /// The fixes of each non-empty segment as a polyline.
     ///
-    /// - Throws: ``GeoCore/GeoError/Kind-swift.struct/invalidCoordinate`` naming the segment and
+    /// - Throws: `GeoError.Kind.invalidCoordinate` naming the segment and
     ///   vertex of an invalid position.
     public func polylines() throws(GeoError) -> [Polyline] {
         var result = [Polyline]()

@@ -25,7 +25,7 @@ extension Track {
     /// The track without the fixes the filters reject, applied one after the other, each within
     /// every segment. Segments left empty are kept, so segment indices stay the same.
     ///
-    /// - Throws: ``GeoCore/GeoError/Kind-swift.struct/invalidArgument`` for a NaN or negative
+    /// - Throws: `GeoError.Kind.invalidArgument` for a NaN or negative
     ///   threshold.
     /// - Complexity: O(n) per filter; the speed filter solves two or three inverse geodesics per fix.
     public func filtered(by filters: [TrackFilter]) throws(GeoError) -> Track {

@@ -119,7 +119,7 @@ extension Track {
     public var maximumSpeed: Double? { statistics().maximumSpeed }
 
     /// Elevation gained and lost, from the altitudes of the fixes that have one
-    /// (``GeoCore/Location/hasValidAltitude``), within segments.
+    /// (`Location.hasValidAltitude`), within segments.
     ///
     /// With a threshold of 0 every rise and fall between consecutive altitudes counts. A positive
     /// threshold ignores changes smaller than it (hysteresis): a reference altitude moves only once

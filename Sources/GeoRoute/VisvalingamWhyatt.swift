@@ -10,9 +10,9 @@ import GeoCore
 /// until the smallest area reaches the threshold (the square of the tolerance in metres). Ties go to
 /// the earlier vertex.
 ///
-/// Areas are computed in the local plane at the middle vertex (``GeoCore/LocalPlane``); when one is
+/// Areas are computed in the local plane at the middle vertex (`LocalPlane`); when one is
 /// within the plane's error band of the threshold it is recomputed as the area of the geodesic
-/// triangle (``GeoCore/Geodesic/measure(exterior:holes:)``), so each decision matches the
+/// triangle (`Geodesic.measure(exterior:holes:)`), so each decision matches the
 /// ellipsoidal one.
 enum VisvalingamWhyatt {
     /// The indices of the vertices kept, in increasing order (always the first and the last).
