@@ -2,7 +2,7 @@ import GeoCore
 
 extension Polyline {
     /// The point of a polyline nearest to another point, where it is along the line, and how far away.
-    public struct Projection: Hashable, Sendable {
+    public struct Projection: Hashable, Sendable, Codable {
         /// The nearest point of the line.
         public var coordinate: Coordinate
         /// Its distance in metres along the line from the first vertex, in [0, ``Polyline/length``].

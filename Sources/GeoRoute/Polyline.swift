@@ -177,6 +177,7 @@ extension Polyline: Hashable {
     /// Whether two polylines have exactly the same vertices.
     public static func == (lhs: Polyline, rhs: Polyline) -> Bool { lhs.coordinates == rhs.coordinates }
 
+    /// Hashes the vertices.
     public func hash(into hasher: inout Hasher) { hasher.combine(coordinates) }
 }
 

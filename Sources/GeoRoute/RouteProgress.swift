@@ -74,7 +74,9 @@ public struct RouteProgress: Sendable {
 
     /// What an update changed.
     public struct Event: OptionSet, Hashable, Sendable {
+        /// The events as bits.
         public let rawValue: UInt8
+        /// Creates a set of events from its bits.
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
         /// The fix was snapped to the route and the progress figures were updated.

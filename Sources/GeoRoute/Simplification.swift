@@ -22,6 +22,7 @@ public struct SimplificationMethod: Hashable, Sendable, CustomStringConvertible 
     /// triangles under 100 m²). Smooths gently; good for display at lower zoom levels.
     public static let visvalingamWhyatt = SimplificationMethod(algorithm: .visvalingamWhyatt)
 
+    /// The method's name, such as "Douglas-Peucker".
     public var description: String {
         switch algorithm {
         case .douglasPeucker: "Douglas-Peucker"
