@@ -11,7 +11,7 @@ import GeoCore
 ///         for fix in segment { print(fix.coordinate, fix.altitude, fix.timestamp) }
 ///     }
 /// }
-/// let text = GPX.write(document)    // GPX 1.1
+/// let text = try GPX.write(document)    // GPX 1.1
 /// ```
 ///
 /// Each point becomes a `Location`: its coordinate from `lat` and `lon`; its altitude from `<ele>`

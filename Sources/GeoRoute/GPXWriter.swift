@@ -14,8 +14,10 @@ extension GPX {
     ///   - document: What to write.
     ///   - creator: The `creator` attribute when the document has none; "Meridian" by default.
     /// - Returns: The XML text, UTF-8, ending with a newline.
+    /// - Throws: `GeoError.Kind.invalidCoordinate` naming the first point whose coordinate is NaN,
+    ///   infinite or out of range (GPX cannot carry it).
     /// - Complexity: O(number of points).
-    public static func write(_ document: GPXDocument, creator: String = "Meridian") -> String {
+    public static func write(_ document: GPXDocument, creator: String = "Meridian") throws(GeoError) -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<gpx version=\"1.1\" creator=\"\(escape(document.creator ?? creator))\""
         out += " xmlns=\"http://www.topografix.com/GPX/1/1\""
@@ -24,21 +26,25 @@ extension GPX {
         if let name = document.name {
             out += "  <metadata>\n    <name>\(escape(name))</name>\n  </metadata>\n"
         }
-        for waypoint in document.waypoints {
-            writePoint("wpt", waypoint.location, waypoint, indent: "  ", into: &out)
+        for (i, waypoint) in document.waypoints.enumerated() {
+            try writePoint("wpt", waypoint.location, waypoint, indent: "  ", into: &out, where: "waypoint \(i)")
         }
-        for route in document.routes {
+        for (r, route) in document.routes.enumerated() {
             out += "  <rte>\n"
             if let name = route.name { out += "    <name>\(escape(name))</name>\n" }
-            for point in route.points { writePoint("rtept", point.location, point, indent: "    ", into: &out) }
+            for (i, point) in route.points.enumerated() {
+                try writePoint("rtept", point.location, point, indent: "    ", into: &out, where: "route \(r) point \(i)")
+            }
             out += "  </rte>\n"
         }
-        for track in document.tracks {
+        for (t, track) in document.tracks.enumerated() {
             out += "  <trk>\n"
             if let name = track.name { out += "    <name>\(escape(name))</name>\n" }
-            for segment in track.segments {
+            for (s, segment) in track.segments.enumerated() {
                 out += "    <trkseg>\n"
-                for fix in segment { writePoint("trkpt", fix, nil, indent: "      ", into: &out) }
+                for (i, fix) in segment.enumerated() {
+                    try writePoint("trkpt", fix, nil, indent: "      ", into: &out, where: "track \(t) segment \(s) point \(i)")
+                }
                 out += "    </trkseg>\n"
             }
             out += "  </trk>\n"
@@ -48,14 +54,20 @@ extension GPX {
     }
 
     /// Writes tracks as a GPX 1.1 document.
-    public static func write(_ tracks: [Track], creator: String = "Meridian") -> String {
-        write(GPXDocument(tracks: tracks), creator: creator)
+    ///
+    /// - Throws: `GeoError.Kind.invalidCoordinate` naming the first point with an invalid coordinate.
+    public static func write(_ tracks: [Track], creator: String = "Meridian") throws(GeoError) -> String {
+        try write(GPXDocument(tracks: tracks), creator: creator)
     }
 
     private static func writePoint(
-        _ element: String, _ location: Location, _ waypoint: GPXWaypoint?, indent: String, into out: inout String
-    ) {
+        _ element: String, _ location: Location, _ waypoint: GPXWaypoint?, indent: String, into out: inout String,
+        where place: @autoclosure () -> String
+    ) throws(GeoError) {
         let c = location.coordinate
+        guard c.isValid else {
+            throw GeoError(.invalidCoordinate, "\(place()) has coordinate (\(c.latitude), \(c.longitude)), which GPX cannot hold")
+        }
         out += "\(indent)<\(element) lat=\"\(decimal(c.latitude))\" lon=\"\(decimal(c.longitude))\""
         var children = ""
         if location.hasValidAltitude { children += "\(indent)  <ele>\(decimal(location.altitude))</ele>\n" }

@@ -240,7 +240,7 @@ enum RouteCommand: Subcommand {
             let collection: JSONValue = ["type": "FeatureCollection", "features": .array(simplified.map { $0.geoJSON() })]
             console.print(jsonText(collection))
         case "gpx":
-            console.write(GPX.write(simplified))
+            console.write(try GPX.write(simplified))
         default:
             var out = ""
             for track in simplified {
