@@ -62,6 +62,22 @@ struct EncodedPolylineKnownValueTests {
         #expect(try EncodedPolyline.encode(value: -179.9832104) == "`~oia@")
     }
 
+    /// frederickjansen/polyline's tests (`tests/test_polyline.py`): the Google example at precision
+    /// 6, and a line whose rounding differs between Python 3's `round` and half-away-from-zero.
+    @Test func pythonPackageCases() throws {
+        let google = [
+            Coordinate(latitude: 38.5, longitude: -120.2), Coordinate(latitude: 40.7, longitude: -120.95),
+            Coordinate(latitude: 43.252, longitude: -126.453),
+        ]
+        #expect(try EncodedPolyline.encode(google, precision: 6) == "_izlhA~rlgdF_{geC~ywl@_kwzCn`{nI")
+        #expect(try EncodedPolyline.decode("_izlhA~rlgdF_{geC~ywl@_kwzCn`{nI", precision: 6) == google)
+        let rounding = [
+            Coordinate(latitude: 36.05322, longitude: -112.084004), Coordinate(latitude: 36.053573, longitude: -112.083914),
+            Coordinate(latitude: 36.053845, longitude: -112.083965),
+        ]
+        #expect(try EncodedPolyline.encode(rounding) == "ss`{E~kbkTeAQw@J")
+    }
+
     /// raphaelmor/Polyline's rounding cases: half a unit rounds away from zero.
     @Test func roundingHalfAwayFromZero() throws {
         #expect(try EncodedPolyline.encode([Coordinate(latitude: 0.000015, longitude: 0.000015)]) == "CC")
