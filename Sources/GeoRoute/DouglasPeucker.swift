@@ -82,13 +82,17 @@ enum DouglasPeucker {
                     if (tolerance - planar) * plane.cosine > scaledBand { continue }
                     // Too close to call in the plane: decide with exact distances for the vertices
                     // whose planar distance is within the band of the tolerance.
-                    let segment = geodesic.line(from: coordinates[a], to: coordinates[b])
+                    let inverse = geodesic.inverse(from: coordinates[a], to: coordinates[b])
                     var exactLargest = -1.0
                     var exactFarthest = -1
                     let threshold = plane.cosine > 0 ? max(0, tolerance - scaledBand / plane.cosine) : 0
                     for i in (a + 1)..<b
                     where plane.squaredDistance(fromScaled: plane.scaledSquaredDistance(x, y, i)).squareRoot() >= threshold {
-                        let exact = segment.closestPoint(to: coordinates[i]).distance
+                        let exact = SegmentIndex.foot(
+                            onSegmentFrom: coordinates[a], azimuth: inverse.initialAzimuth, length: inverse.distance,
+                            to: coordinates[b], nearest: coordinates[i],
+                            startingAt: plane.fractionAlong(x, y, i) * inverse.distance
+                        ).distance
                         if exact > exactLargest {
                             exactLargest = exact
                             exactFarthest = i
@@ -141,6 +145,13 @@ enum DouglasPeucker {
             acrossX = kx * by
             acrossY = -ky * bx
             acrossC = -(x[a] * acrossX + y[a] * acrossY)
+        }
+
+        /// How far along the stretch the foot of vertex `i` lies in the plane, as a fraction of its
+        /// length (a first guess for the exact foot).
+        func fractionAlong(_ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>, _ i: Int) -> Double {
+            guard lengthSquared > 0 else { return 0 }
+            return min(max((x[i] * alongX + y[i] * alongY + alongC) / lengthSquared, 0), 1)
         }
 
         /// The squared planar distance from the largest value ``farthest(_:_:in:)`` found.

@@ -247,27 +247,39 @@ final class SegmentIndex: Sendable {
             let bb = bx * bx + by * by + bz * bz
             return bb > 0 ? min(max(((px - ax) * bx + (py - ay) * by + (pz - az) * bz) / bb, 0), 1) : 0
         }
-        if length > 500_000 {
-            return Hit(segment: i, geodesic.line(from: start, to: coordinates[i + 1]).closestPoint(to: point))
+        let foot = SegmentIndex.foot(
+            onSegmentFrom: start, azimuth: azimuths[i], length: length, to: coordinates[i + 1], nearest: point,
+            startingAt: t * length)
+        return Hit(segment: i, coordinate: foot.coordinate, distanceAlong: foot.distanceAlong, distance: foot.distance)
+    }
+
+    /// The point of a geodesic segment nearest to a point: Newton's method on the distance along the
+    /// segment from a first guess (see ``exactNearest(onSegment:to:_:_:_:)``), or
+    /// `GeodesicLine.closestPoint(to:)` for segments or points over 500 km away.
+    static func foot(
+        onSegmentFrom start: Coordinate, azimuth: Double, length: Double, to end: Coordinate, nearest point: Coordinate,
+        startingAt guess: Double
+    ) -> (coordinate: Coordinate, distanceAlong: Double, distance: Double) {
+        let geodesic = Geodesic.wgs84
+        func fallback() -> (coordinate: Coordinate, distanceAlong: Double, distance: Double) {
+            let p = geodesic.line(from: start, to: end).closestPoint(to: point)
+            return (p.coordinate, p.distanceAlong, p.distance)
         }
+        guard length <= 500_000 else { return fallback() }
         let radius = 6_371_008.8  // only steers the iteration; the answer is ellipsoidal
-        var s = t * length
+        var s = min(max(guess.isNaN ? 0 : guess, 0), length)
         for _ in 0..<12 {
-            let here = geodesic.direct(from: start, azimuth: azimuths[i], distance: s)
+            let here = geodesic.direct(from: start, azimuth: azimuth, distance: s)
             let toPoint = geodesic.inverse(from: here.coordinate, to: point)
             if toPoint.distance > 500_000 { break }
-            if toPoint.distance == 0 {
-                return Hit(segment: i, coordinate: here.coordinate, distanceAlong: s, distance: 0)
-            }
+            if toPoint.distance == 0 { return (here.coordinate, s, 0) }
             let theta = (toPoint.initialAzimuth - here.finalAzimuth) * (.pi / 180)
             let sigma = toPoint.distance / radius
             let next = min(max(s + atan(tan(sigma) * cos(theta)) * radius, 0), length)
-            if abs(next - s) < 1e-4 {
-                return Hit(segment: i, coordinate: here.coordinate, distanceAlong: s, distance: toPoint.distance)
-            }
+            if abs(next - s) < 1e-4 { return (here.coordinate, s, toPoint.distance) }
             s = next
         }
-        return Hit(segment: i, geodesic.line(from: start, to: coordinates[i + 1]).closestPoint(to: point))
+        return fallback()
     }
 
     /// The point a distance along a segment, with its distance from another point.
