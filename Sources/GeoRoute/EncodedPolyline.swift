@@ -236,7 +236,7 @@ public enum EncodedPolyline {
         return Int64(bitPattern: (accumulated >> 1) ^ (0 &- (accumulated & 1)))
     }
 
-    // MARK: - Helpers
+    // MARK: - Scaling and writing values
 
     /// 64 bits in 5-bit chunks.
     static let maximumCharactersPerValue = 13

@@ -6,7 +6,7 @@ import GeoCore
 /// whether they have arrived, and whether they have left the route.
 ///
 /// Feed it every fix with ``update(with:)``; it is a value type, so keep it in a `var` (or inside
-/// an actor that owns the navigation session).
+/// an actor that owns the trip being navigated).
 ///
 /// ```swift
 /// var progress = RouteProgress(route: route)
