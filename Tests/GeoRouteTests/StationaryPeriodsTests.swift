@@ -32,10 +32,10 @@ struct StationaryPeriodsTests {
         }
         let periods = Track(locations: fixes).stationaryPeriods()
         #expect(periods.count == 1)
-        let period: StationaryPeriod? = try #require(periods.first)
-        #expect((period?.duration ?? 0) >= 290)
-        #expect(period?.indices.contains(75) == true)
-        #expect((period?.center.distance(to: stop) ?? .infinity) < 1.5)
+        let period = try #require(periods.first)
+        #expect(period.duration >= 290)
+        #expect(period.indices.contains(75))
+        #expect(period.center.distance(to: stop) < 1.5)
         #expect(Track(locations: fixes).stationaryPeriods(radius: 25, minimumDuration: 600).isEmpty)
     }
 
