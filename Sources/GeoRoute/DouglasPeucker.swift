@@ -62,12 +62,15 @@ enum DouglasPeucker {
         let geodesic = Geodesic.wgs84
         let halfInverseRadius = 0.5 / 6_371_008.8  // 1/(2R), for the error bound only
 
+        var distances = [Double](repeating: 0, count: n)
         xs.withUnsafeBufferPointer { x in
             ys.withUnsafeBufferPointer { y in
+              distances.withUnsafeMutableBufferPointer { scratchBuffer in
+                guard let scratch = scratchBuffer.baseAddress else { return }
                 while let (a, b) = stack.popLast() {
                     guard b - a > 1 else { continue }
                     let plane = StretchPlane(x, y, a, b)
-                    let (farthest, scaled) = plane.farthest(x, y, in: (a + 1)..<b)
+                    let (farthest, scaled) = plane.farthest(x, y, in: (a + 1)..<b, scratch: scratch)
                     let planar = plane.squaredDistance(fromScaled: scaled).squareRoot()
                     let size = plane.lengthSquared.squareRoot() + planar
                     // The band is size²(1 + |tan φ|)/(2R); compared multiplied by cos φ, which is
@@ -104,6 +107,7 @@ enum DouglasPeucker {
                         stack.append((a, exactFarthest))
                     }
                 }
+              }
             }
         }
         var count = 0
@@ -216,13 +220,15 @@ enum DouglasPeucker {
         /// The vertex of a range farthest from the segment and its scaled squared distance (see
         /// ``scaledSquaredDistance(_:_:_:)``; the first of equals).
         ///
-        /// Two vertices at a time, with two independent running maxima and the indices where they
-        /// were reached, which keeps the processor's pipelines full without a second pass.
+        /// Two vertices at a time with two independent running maxima, which keeps the processor's
+        /// pipelines full; each distance is also written to `scratch` (one slot per vertex), and the
+        /// index of the maximum is then found there with a plain comparison, which is cheaper than
+        /// carrying indices through the vectorised loop.
         func farthest(
-            _ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>, in range: Range<Int>
+            _ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>, in range: Range<Int>,
+            scratch: UnsafeMutablePointer<Double>
         ) -> (Int, Double) {
             typealias Pair = SIMD2<Double>
-            typealias Indices = SIMD2<Int64>
             guard let xBase = x.baseAddress, let yBase = y.baseAddress else { return (range.lowerBound, -1) }
             let xRaw = UnsafeRawPointer(xBase), yRaw = UnsafeRawPointer(yBase)
             let ax = Pair(repeating: alongX), ay = Pair(repeating: alongY), ac = Pair(repeating: alongC)
@@ -241,43 +247,27 @@ enum DouglasPeucker {
                 return across * across + beyond * beyond
             }
             var m0 = Pair(repeating: -1), m1 = Pair(repeating: -1)
-            let start = Int64(range.lowerBound)
-            var i0 = Indices(start, start + 1), i1 = Indices(start + 2, start + 3)
-            var at0 = i0, at1 = i1
-            let four = Indices(repeating: 4)
             var i = range.lowerBound
             while i + 4 <= range.upperBound {
                 let d0 = pair(i), d1 = pair(i + 2)
-                let larger0 = d0 .> m0, larger1 = d1 .> m1
-                m0.replace(with: d0, where: larger0)
-                at0.replace(with: i0, where: larger0)
-                m1.replace(with: d1, where: larger1)
-                at1.replace(with: i1, where: larger1)
-                i0 &+= four
-                i1 &+= four
+                scratch[i] = d0[0]
+                scratch[i + 1] = d0[1]
+                scratch[i + 2] = d1[0]
+                scratch[i + 3] = d1[1]
+                m0.replace(with: d0, where: d0 .> m0)
+                m1.replace(with: d1, where: d1 .> m1)
                 i += 4
             }
-            // The four lanes' maxima, then the last vertices; ties go to the smaller index.
-            var largest = -1.0
-            var index = range.lowerBound
-            @inline(__always) func consider(_ value: Double, _ position: Int64) {
-                if value > largest || (value == largest && Int(position) < index) {
-                    largest = value
-                    index = Int(position)
-                }
-            }
-            consider(m0[0], at0[0])
-            consider(m0[1], at0[1])
-            consider(m1[0], at1[0])
-            consider(m1[1], at1[1])
+            m0.replace(with: m1, where: m1 .> m0)
+            var largest = m0[0] > m0[1] ? m0[0] : m0[1]
             while i < range.upperBound {
                 let d = scaledSquaredDistance(x, y, i)
-                if d > largest {
-                    largest = d
-                    index = i
-                }
+                scratch[i] = d
+                if d > largest { largest = d }
                 i += 1
             }
+            var index = range.lowerBound
+            while index < range.upperBound - 1 && scratch[index] != largest { index += 1 }
             return (index, largest)
         }
     }
