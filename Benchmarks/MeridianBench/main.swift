@@ -7,6 +7,7 @@ let benchmarks: [String: ([String: String]) -> Void] = [
     "geodesic": GeodesicBenchmark.run,
     "transform": TransformBenchmark.run,
     "geometry": GeometryBenchmark.run,
+    "route": RouteBenchmark.run,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

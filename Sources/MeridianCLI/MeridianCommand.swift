@@ -14,6 +14,7 @@ enum MeridianCommand {
         TileCommand.self,
         TransformCommand.self,
         GeometryCommand.self,
+        RouteCommand.self,
     ]
 
     static func main() {

@@ -1,0 +1,274 @@
+import Foundation
+import GeoCore
+
+/// Douglas–Peucker line simplification (Ramer 1972; Douglas & Peucker 1973) with the tolerance in
+/// metres on the WGS84 ellipsoid.
+///
+/// A stretch of the line from vertex `a` to vertex `b` is replaced by its end points if every vertex
+/// in between lies within the tolerance of the geodesic from `a` to `b`; otherwise the vertex
+/// farthest from it is kept and both halves are simplified in turn. Distances are from a vertex to
+/// the geodesic *segment* (not the infinite line), so a vertex beyond an end is measured to that end.
+///
+/// ### Speed without giving up the metre
+/// Solving every vertex-to-segment distance on the ellipsoid would cost microseconds each. Instead
+/// each stretch is measured in a local plane at its mean latitude (longitudes scaled by the
+/// parallel's radius N cos φ, latitudes by the meridian radius M, both of WGS84), which needs no
+/// trigonometry per vertex. The plane's error grows with the square of the stretch's size D
+/// (its length plus the largest offset): it is below `D²(1 + |tan φ|) / (2R)`. Only when the largest
+/// planar distance falls within that band around the tolerance is the decision checked with exact
+/// geodesic distances (`GeodesicLine.closestPoint(to:)`) for the vertices in the band. So
+/// every kept or dropped vertex is decided as the exact ellipsoidal test would decide it, and long
+/// stretches, whose planar distances are far from the tolerance, never need the exact solution.
+enum DouglasPeucker {
+    /// The indices of the vertices that Douglas–Peucker keeps, in increasing order (always the first
+    /// and the last).
+    ///
+    /// - Parameters:
+    ///   - coordinates: Valid coordinates.
+    ///   - tolerance: Metres, not negative (may be infinite).
+    /// - Complexity: O(n log n) typically, O(n²) in the worst case; no allocation per vertex.
+    static func keptIndices(_ coordinates: [Coordinate], tolerance: Double) -> [Int] {
+        let n = coordinates.count
+        guard n > 2 else { return Array(0..<n) }
+        // Latitudes and longitudes unrolled along the line, so a stretch across the 180th meridian
+        // is measured the short way (most lines never cross it and keep their own longitudes).
+        var ys = [Double](repeating: 0, count: n), xs = [Double](repeating: 0, count: n)
+        coordinates.withUnsafeBufferPointer { c in
+            ys.withUnsafeMutableBufferPointer { y in
+                xs.withUnsafeMutableBufferPointer { x in
+                    var crosses = false
+                    for i in 0..<n {
+                        y[i] = c[i].latitude
+                        x[i] = c[i].longitude
+                        if i > 0 && abs(x[i] - x[i - 1]) > 180 { crosses = true }
+                    }
+                    guard crosses else { return }
+                    var unrolled = c[0].longitude
+                    for i in 1..<n {
+                        var step = c[i].longitude - c[i - 1].longitude
+                        if step > 180 { step -= 360 } else if step < -180 { step += 360 }
+                        unrolled += step
+                        x[i] = unrolled
+                    }
+                }
+            }
+        }
+        var keep = [Bool](repeating: false, count: n)
+        keep[0] = true
+        keep[n - 1] = true
+        var stack = [(Int, Int)]()
+        stack.reserveCapacity(64)
+        stack.append((0, n - 1))
+        let geodesic = Geodesic.wgs84
+        let halfInverseRadius = 0.5 / 6_371_008.8  // 1/(2R), for the error bound only
+
+        var distances = [Double](repeating: 0, count: n)
+        xs.withUnsafeBufferPointer { x in
+            ys.withUnsafeBufferPointer { y in
+              distances.withUnsafeMutableBufferPointer { scratchBuffer in
+                guard let scratch = scratchBuffer.baseAddress else { return }
+                while let (a, b) = stack.popLast() {
+                    guard b - a > 1 else { continue }
+                    let plane = StretchPlane(x, y, a, b)
+                    let (farthest, scaled) = plane.farthest(x, y, in: (a + 1)..<b, scratch: scratch)
+                    let planar = plane.squaredDistance(fromScaled: scaled).squareRoot()
+                    let size = plane.lengthSquared.squareRoot() + planar
+                    // The band is size²(1 + |tan φ|)/(2R); compared multiplied by cos φ, which is
+                    // not negative, so that no division is needed.
+                    let scaledBand = size * size * (plane.cosine + abs(plane.sine)) * halfInverseRadius + 1e-7 * plane.cosine
+                    if (planar - tolerance) * plane.cosine > scaledBand {
+                        keep[farthest] = true
+                        stack.append((farthest, b))
+                        stack.append((a, farthest))
+                        continue
+                    }
+                    if (tolerance - planar) * plane.cosine > scaledBand { continue }
+                    // Too close to call in the plane: decide with exact distances for the vertices
+                    // whose planar distance is within the band of the tolerance.
+                    let inverse = geodesic.inverse(from: coordinates[a], to: coordinates[b])
+                    var exactLargest = -1.0
+                    var exactFarthest = -1
+                    let threshold = plane.cosine > 0 ? max(0, tolerance - scaledBand / plane.cosine) : 0
+                    for i in (a + 1)..<b
+                    where plane.squaredDistance(fromScaled: plane.scaledSquaredDistance(x, y, i)).squareRoot() >= threshold {
+                        let exact = SegmentIndex.foot(
+                            onSegmentFrom: coordinates[a], azimuth: inverse.initialAzimuth, length: inverse.distance,
+                            to: coordinates[b], nearest: coordinates[i],
+                            startingAt: plane.fractionAlong(x, y, i) * inverse.distance
+                        ).distance
+                        if exact > exactLargest {
+                            exactLargest = exact
+                            exactFarthest = i
+                        }
+                    }
+                    if exactLargest > tolerance && exactFarthest > a {
+                        keep[exactFarthest] = true
+                        stack.append((exactFarthest, b))
+                        stack.append((a, exactFarthest))
+                    }
+                }
+              }
+            }
+        }
+        var count = 0
+        for k in keep where k { count += 1 }
+        var result = [Int]()
+        result.reserveCapacity(count)
+        for i in 0..<n where keep[i] { result.append(i) }
+        return result
+    }
+
+    /// The local plane of one stretch from vertex `a` to vertex `b`, set up so that a vertex's offset
+    /// along and across the stretch are two fused linear forms of its raw latitude and longitude.
+    struct StretchPlane {
+        /// The stretch's squared length in the plane, m².
+        let lengthSquared: Double
+        /// sin φ and cos φ of the mean latitude, for the error bound.
+        let sine: Double, cosine: Double
+        // Offsets along and across the stretch, both multiplied by its length (so that no division
+        // is needed to set them up): along·L = x·alongX + y·alongY + alongC, likewise across·L.
+        private let alongX: Double, alongY: Double, alongC: Double
+        private let acrossX: Double, acrossY: Double, acrossC: Double
+
+        init(_ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>, _ a: Int, _ b: Int) {
+            let (sine, cosine) = StretchPlane.sineAndCosine(degrees: (y[a] + y[b]) * 0.5)
+            let (m, n) = StretchPlane.radiiOfCurvature(sineSquared: sine * sine)
+            let kx = n * cosine * (.pi / 180), ky = m * (.pi / 180)
+            var bx = (x[b] - x[a]) * kx, by = (y[b] - y[a]) * ky
+            var lengthSquared = bx * bx + by * by
+            if !(lengthSquared > 0) {
+                // A stretch that starts and ends at the same place measures distances to that place.
+                (bx, by, lengthSquared) = (1, 0, 0)
+            }
+            self.lengthSquared = lengthSquared
+            self.sine = sine
+            self.cosine = cosine
+            alongX = kx * bx
+            alongY = ky * by
+            alongC = -(x[a] * alongX + y[a] * alongY)
+            acrossX = kx * by
+            acrossY = -ky * bx
+            acrossC = -(x[a] * acrossX + y[a] * acrossY)
+        }
+
+        /// How far along the stretch the foot of vertex `i` lies in the plane, as a fraction of its
+        /// length (a first guess for the exact foot).
+        func fractionAlong(_ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>, _ i: Int) -> Double {
+            guard lengthSquared > 0 else { return 0 }
+            return min(max((x[i] * alongX + y[i] * alongY + alongC) / lengthSquared, 0), 1)
+        }
+
+        /// The squared planar distance from the largest value ``farthest(_:_:in:)`` found.
+        func squaredDistance(fromScaled scaled: Double) -> Double {
+            lengthSquared > 0 ? scaled / lengthSquared : scaled
+        }
+
+        /// The WGS84 meridional radius M and prime-vertical radius N in metres from sin²φ, by the
+        /// binomial series of N = a(1 − e² sin²φ)^(−1/2) and M = a(1 − e²)(1 − e² sin²φ)^(−3/2) to
+        /// the fifth power of e² sin²φ (relative error below 3e-12; no square root or division).
+        @inline(__always)
+        static func radiiOfCurvature(sineSquared s2: Double) -> (meridional: Double, primeVertical: Double) {
+            let a = 6_378_137.0
+            let e2 = (1 / 298.257_223_563) * (2 - 1 / 298.257_223_563)
+            let u = e2 * s2
+            // (1 − u)^(−1/2) and (1 − u)^(−3/2).
+            let n = 1 + u * (0.5 + u * (0.375 + u * (0.3125 + u * (0.2734375 + u * 0.24609375))))
+            let m = 1 + u * (1.5 + u * (1.875 + u * (2.1875 + u * (2.4609375 + u * 2.70703125))))
+            return (a * (1 - e2) * m, a * n)
+        }
+
+        /// sin and cos of the whole degrees −90…90, for ``sineAndCosine(degrees:)``.
+        static let wholeDegrees: [(sine: Double, cosine: Double)] = (-90...90).map {
+            let radians = Double($0) * (.pi / 180)
+            return (sin(radians), cos(radians))
+        }
+
+        /// sin φ and cos φ of a latitude in degrees, from the nearest whole degree A in a table and
+        /// the angle-sum formulas with the Taylor series of the remaining |b| ≤ 0.5° (truncation
+        /// error below 1e-18). A stretch needs them once and a simplification sets up tens of
+        /// thousands of stretches; this is several times faster than two library calls.
+        @inline(__always)
+        static func sineAndCosine(degrees: Double) -> (Double, Double) {
+            let clamped = degrees >= -90 ? (degrees <= 90 ? degrees : 90) : -90  // NaN gives -90, never a trap
+            let whole = clamped.rounded()
+            let b = (clamped - whole) * (.pi / 180)
+            let b2 = b * b
+            let sinB = b * (1 - b2 * (1.0 / 6 - b2 * (1.0 / 120)))
+            let cosB = 1 - b2 * (0.5 - b2 * (1.0 / 24 - b2 * (1.0 / 720)))
+            let table = wholeDegrees[Int(whole) + 90]
+            let sine = table.sine * cosB + table.cosine * sinB
+            let cosine = table.cosine * cosB - table.sine * sinB
+            return (sine, max(cosine, 0))
+        }
+
+        @inline(__always)
+        private static func larger(_ p: Double, _ q: Double) -> Double { p > q ? p : q }
+
+        /// The squared planar distance from vertex `i` to the stretch's segment times the squared
+        /// length (m⁴), or the squared distance itself (m²) for a stretch of length 0.
+        @inline(__always)
+        func scaledSquaredDistance(_ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>, _ i: Int) -> Double {
+            let along = x[i] * alongX + y[i] * alongY + alongC
+            let across = x[i] * acrossX + y[i] * acrossY + acrossC
+            var beyond = along - lengthSquared
+            let before = -along
+            if before > beyond { beyond = before }
+            if 0 > beyond { beyond = 0 }
+            return across * across + beyond * beyond
+        }
+
+        /// The vertex of a range farthest from the segment and its scaled squared distance (see
+        /// ``scaledSquaredDistance(_:_:_:)``; the first of equals).
+        ///
+        /// Two vertices at a time with two independent running maxima, which keeps the processor's
+        /// pipelines full; each distance is also written to `scratch` (one slot per vertex), and the
+        /// index of the maximum is then found there with a plain comparison, which is cheaper than
+        /// carrying indices through the vectorised loop.
+        func farthest(
+            _ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>, in range: Range<Int>,
+            scratch: UnsafeMutablePointer<Double>
+        ) -> (Int, Double) {
+            typealias Pair = SIMD2<Double>
+            guard let xBase = x.baseAddress, let yBase = y.baseAddress else { return (range.lowerBound, -1) }
+            let xRaw = UnsafeRawPointer(xBase), yRaw = UnsafeRawPointer(yBase)
+            let ax = Pair(repeating: alongX), ay = Pair(repeating: alongY), ac = Pair(repeating: alongC)
+            let cx = Pair(repeating: acrossX), cy = Pair(repeating: acrossY), cc = Pair(repeating: acrossC)
+            let stretch = Pair(repeating: lengthSquared), zero = Pair(repeating: 0)
+            /// Two vertices at once; the same operations in the same order as ``scaledSquaredDistance``.
+            @inline(__always) func pair(_ i: Int) -> Pair {
+                let px = xRaw.loadUnaligned(fromByteOffset: i &* 8, as: Pair.self)
+                let py = yRaw.loadUnaligned(fromByteOffset: i &* 8, as: Pair.self)
+                let along = px * ax + py * ay + ac
+                let across = px * cx + py * cy + cc
+                var beyond = along - stretch
+                let before = -along
+                beyond.replace(with: before, where: before .> beyond)
+                beyond.replace(with: zero, where: zero .> beyond)
+                return across * across + beyond * beyond
+            }
+            var m0 = Pair(repeating: -1), m1 = Pair(repeating: -1)
+            var i = range.lowerBound
+            while i + 4 <= range.upperBound {
+                let d0 = pair(i), d1 = pair(i + 2)
+                scratch[i] = d0[0]
+                scratch[i + 1] = d0[1]
+                scratch[i + 2] = d1[0]
+                scratch[i + 3] = d1[1]
+                m0.replace(with: d0, where: d0 .> m0)
+                m1.replace(with: d1, where: d1 .> m1)
+                i += 4
+            }
+            m0.replace(with: m1, where: m1 .> m0)
+            var largest = m0[0] > m0[1] ? m0[0] : m0[1]
+            while i < range.upperBound {
+                let d = scaledSquaredDistance(x, y, i)
+                scratch[i] = d
+                if d > largest { largest = d }
+                i += 1
+            }
+            var index = range.lowerBound
+            while index < range.upperBound - 1 && scratch[index] != largest { index += 1 }
+            return (index, largest)
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import GeoCore
+
+/// GPX, the GPS Exchange Format (versions 1.0 and 1.1): reading and writing waypoints, routes and
+/// tracks as `Location` values.
+///
+/// ```swift
+/// let document = try GPX.read(contentsOf: URL(fileURLWithPath: "ride.gpx"))
+/// for track in document.tracks {
+///     for segment in track.segments {
+///         for fix in segment { print(fix.coordinate, fix.altitude, fix.timestamp) }
+///     }
+/// }
+/// let text = try GPX.write(document)    // GPX 1.1
+/// ```
+///
+/// Each point becomes a `Location`: its coordinate from `lat` and `lon`; its altitude from `<ele>`
+/// (with a vertical accuracy of 0 when present, −1 when absent, so
+/// `Location.hasValidAltitude` tells); its timestamp from `<time>`, or ``missingTime``
+/// when the point has none; its speed and course from `<speed>` and `<course>` (GPX 1.0, or any
+/// extension element of those names), −1 when absent. GPX has no horizontal accuracy in metres, so
+/// it is 0 (valid, unknown). Extensions are otherwise skipped, and unknown elements ignored.
+public enum GPX {
+    /// The timestamp of a point that has no `<time>`: `Date.distantPast`. The writer omits `<time>`
+    /// for it.
+    public static let missingTime = Date.distantPast
+
+    /// The date of an ISO 8601 date-time as GPX writes it (`xsd:dateTime`):
+    /// `YYYY-MM-DDThh:mm:ss[.f…][Z|±hh:mm]`, any number of fractional digits, no zone meaning UTC;
+    /// `nil` for anything else.
+    public static func date(fromISO8601 text: some StringProtocol) -> Date? {
+        ISO8601Time.parse(text)
+    }
+
+    /// A date as GPX writes it: ISO 8601 in UTC with as many fractional digits as needed (up to
+    /// microseconds), such as `2010-08-05T14:23:59Z`.
+    public static func iso8601(_ date: Date) -> String {
+        ISO8601Time.format(date)
+    }
+
+    /// Reads a GPX document.
+    ///
+    /// - Parameter data: The document's bytes (UTF-8 or the encoding its XML declaration names; a
+    ///   byte-order mark is allowed).
+    /// - Throws: `GeoError.Kind.malformedInput` with the line for XML that does
+    ///   not parse, a root element other than `<gpx>`, or a point with a missing, unparseable or
+    ///   out-of-range `lat`/`lon`, or an unparseable `<ele>`, `<time>`, `<speed>` or `<course>`.
+    /// - Complexity: O(size of the document).
+    public static func read(_ data: Data) throws(GeoError) -> GPXDocument {
+        try GPXReader.read(data)
+    }
+
+    /// Reads a GPX file.
+    ///
+    /// - Throws: `GeoError.Kind.io` naming the path if the file cannot be
+    ///   read, and the errors of ``read(_:)`` (their messages name the path).
+    public static func read(contentsOf url: URL) throws(GeoError) -> GPXDocument {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw GeoError(.io, "cannot read \(url.path): \(error.localizedDescription)")
+        }
+        do throws(GeoError) {
+            return try read(data)
+        } catch {
+            var located = error
+            located.message = "\(url.path): \(error.message)"
+            throw located
+        }
+    }
+}
+
+/// A GPX file's contents.
+public struct GPXDocument: Hashable, Sendable, Codable {
+    /// The program that wrote the file (the `creator` attribute).
+    public var creator: String?
+    /// The document's name (`<metadata><name>` in GPX 1.1, `<name>` in 1.0).
+    public var name: String?
+    /// The waypoints (`<wpt>`), in order.
+    public var waypoints: [GPXWaypoint]
+    /// The planned routes (`<rte>`), in order.
+    public var routes: [GPXRoute]
+    /// The recorded tracks (`<trk>`), in order, each with its segments (`<trkseg>`) of fixes
+    /// (`<trkpt>`).
+    public var tracks: [Track]
+
+    /// Creates a document.
+    public init(
+        creator: String? = nil, name: String? = nil, waypoints: [GPXWaypoint] = [], routes: [GPXRoute] = [],
+        tracks: [Track] = []
+    ) {
+        self.creator = creator
+        self.name = name
+        self.waypoints = waypoints
+        self.routes = routes
+        self.tracks = tracks
+    }
+}
+
+/// A named point of a GPX file: a waypoint or a route point.
+public struct GPXWaypoint: Hashable, Sendable, Codable {
+    /// The position, elevation and time (see ``GPX`` for how the fields map).
+    public var location: Location
+    /// `<name>`.
+    public var name: String?
+    /// `<cmt>`.
+    public var comment: String?
+    /// `<desc>`.
+    public var description: String?
+    /// `<sym>`: the symbol to draw.
+    public var symbol: String?
+    /// `<type>`.
+    public var type: String?
+
+    /// Creates a waypoint.
+    public init(
+        location: Location, name: String? = nil, comment: String? = nil, description: String? = nil,
+        symbol: String? = nil, type: String? = nil
+    ) {
+        self.location = location
+        self.name = name
+        self.comment = comment
+        self.description = description
+        self.symbol = symbol
+        self.type = type
+    }
+
+    /// Whether the point had a `<time>`.
+    public var hasTime: Bool { location.timestamp != GPX.missingTime }
+}
+
+/// A planned route of a GPX file (`<rte>`).
+public struct GPXRoute: Hashable, Sendable, Codable {
+    /// `<name>`.
+    public var name: String?
+    /// The route points (`<rtept>`), in order.
+    public var points: [GPXWaypoint]
+
+    /// Creates a route.
+    public init(name: String? = nil, points: [GPXWaypoint]) {
+        self.name = name
+        self.points = points
+    }
+}

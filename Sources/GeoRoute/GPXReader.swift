@@ -1,0 +1,237 @@
+import Foundation
+import GeoCore
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// The GPX reader: a streaming XML parse (`XMLParser`) into ``GPXDocument``.
+enum GPXReader {
+    static func read(_ data: Data) throws(GeoError) -> GPXDocument {
+        let parser = XMLParser(data: data)
+        parser.shouldProcessNamespaces = true
+        parser.shouldResolveExternalEntities = false
+        let delegate = Delegate()
+        parser.delegate = delegate
+        let parsed = parser.parse()
+        if let failure = delegate.failure { throw failure }
+        guard parsed else {
+            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
+            throw GeoError(
+                .malformedInput,
+                "not well-formed XML at line \(parser.lineNumber), column \(parser.columnNumber): \(reason)",
+                line: parser.lineNumber)
+        }
+        guard delegate.sawRoot else {
+            throw GeoError(.malformedInput, "no <gpx> element: the document is empty", line: 1)
+        }
+        return delegate.document
+    }
+
+    /// The point being read (`wpt`, `rtept` or `trkpt`).
+    private struct PointBuilder {
+        var coordinate: Coordinate
+        var line: Int
+        var elevation: Double?
+        var time: Date?
+        var speed: Double?
+        var course: Double?
+        var name: String?
+        var comment: String?
+        var description: String?
+        var symbol: String?
+        var type: String?
+
+        var location: Location {
+            Location(
+                coordinate: coordinate, altitude: elevation ?? 0, horizontalAccuracy: 0,
+                verticalAccuracy: elevation == nil ? -1 : 0, course: course ?? -1, speed: speed ?? -1,
+                timestamp: time ?? GPX.missingTime)
+        }
+
+        var waypoint: GPXWaypoint {
+            GPXWaypoint(
+                location: location, name: name, comment: comment, description: description, symbol: symbol, type: type)
+        }
+    }
+
+    /// Collects the document from parser events; not shared beyond one `read`.
+    private final class Delegate: NSObject, XMLParserDelegate {
+        var document = GPXDocument()
+        var failure: GeoError?
+        var sawRoot = false
+        private var path: [String] = []
+        private var openedOnLine: [Int] = []
+        private var text = ""
+        private var point: PointBuilder?
+        private var route: GPXRoute?
+        private var track: Track?
+        private var segment: [Location]?
+        /// Depth of `<extensions>` nesting; inside, only `speed` and `course` are read.
+        private var extensionDepth = 0
+
+        private func fail(_ parser: XMLParser, _ message: String) {
+            guard failure == nil else { return }
+            failure = GeoError(.malformedInput, "line \(parser.lineNumber): \(message)", line: parser.lineNumber)
+            parser.abortParsing()
+        }
+
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
+            let name = elementName
+            if path.isEmpty {
+                guard name == "gpx" else {
+                    fail(parser, "the root element is <\(qualifiedName ?? name)>, not <gpx>")
+                    return
+                }
+                sawRoot = true
+                document.creator = attributes["creator"]
+            }
+            path.append(name)
+            openedOnLine.append(parser.lineNumber)
+            text = ""
+            if extensionDepth > 0 || name == "extensions" {
+                extensionDepth += 1
+                return
+            }
+            switch name {
+            case "wpt", "rtept", "trkpt":
+                guard let coordinate = coordinate(attributes, parser, element: name) else { return }
+                point = PointBuilder(coordinate: coordinate, line: parser.lineNumber)
+            case "rte":
+                route = GPXRoute(points: [])
+            case "trk":
+                track = Track(segments: [])
+            case "trkseg":
+                segment = []
+            default:
+                break
+            }
+        }
+
+        private func coordinate(_ attributes: [String: String], _ parser: XMLParser, element: String) -> Coordinate? {
+            guard let latText = attributes["lat"], let lonText = attributes["lon"] else {
+                fail(parser, "<\(element)> needs both lat and lon attributes")
+                return nil
+            }
+            let trimmedLat = latText.trimmingCharacters(in: .whitespaces)
+            let trimmedLon = lonText.trimmingCharacters(in: .whitespaces)
+            guard let latitude = Double(trimmedLat), let longitude = Double(trimmedLon) else {
+                fail(parser, "<\(element)> has lat '\(latText)' and lon '\(lonText)', which are not both numbers")
+                return nil
+            }
+            do {
+                return try Coordinate(validatingLatitude: latitude, longitude: longitude)
+            } catch {
+                fail(parser, "<\(element)>: \(error.message)")
+                return nil
+            }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            text += string
+        }
+
+        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+            text += String(decoding: CDATABlock, as: UTF8.self)
+        }
+
+        func parser(
+            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?
+        ) {
+            defer {
+                if !path.isEmpty {
+                    path.removeLast()
+                    openedOnLine.removeLast()
+                }
+                text = ""
+            }
+            let name = elementName
+            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if extensionDepth > 0 {
+                extensionDepth -= 1
+                // Speed and course in extensions (Garmin's TrackPointExtension and others).
+                if point != nil && (name == "speed" || name == "course") { readPointField(name, value, parser) }
+                return
+            }
+            let parent = path.count >= 2 ? path[path.count - 2] : ""
+            if point != nil && (parent == "wpt" || parent == "rtept" || parent == "trkpt") {
+                readPointField(name, value, parser)
+                return
+            }
+            switch name {
+            case "wpt":
+                if let point { document.waypoints.append(point.waypoint) }
+                point = nil
+            case "rtept":
+                if let point { route?.points.append(point.waypoint) }
+                point = nil
+            case "trkpt":
+                if let point { segment?.append(point.location) }
+                point = nil
+            case "trkseg":
+                if let segment { track?.segments.append(segment) }
+                segment = nil
+            case "rte":
+                if let route { document.routes.append(route) }
+                route = nil
+            case "trk":
+                if let track { document.tracks.append(track) }
+                track = nil
+            case "name":
+                let text = value.isEmpty ? nil : value
+                switch parent {
+                case "rte": route?.name = text
+                case "trk": track?.name = text
+                case "metadata", "gpx": if document.name == nil { document.name = text }
+                default: break
+                }
+            default:
+                break
+            }
+        }
+
+        private func readPointField(_ name: String, _ value: String, _ parser: XMLParser) {
+            let text: String? = value.isEmpty ? nil : value
+            switch name {
+            case "ele", "speed", "course":
+                guard let text else { return }
+                guard let number = Double(text), number.isFinite else {
+                    fail(parser, "<\(name)> '\(text)' is not a finite number")
+                    return
+                }
+                switch name {
+                case "ele": point?.elevation = number
+                case "speed": point?.speed = number
+                default: point?.course = number
+                }
+            case "time":
+                guard let text else { return }
+                guard let date = ISO8601Time.parse(text) else {
+                    fail(parser, "<time> '\(text)' is not an ISO 8601 date and time")
+                    return
+                }
+                point?.time = date
+            case "name": point?.name = text
+            case "cmt": point?.comment = text
+            case "desc": point?.description = text
+            case "sym": point?.symbol = text
+            case "type": point?.type = text
+            default: break
+            }
+        }
+
+        func parserDidEndDocument(_ parser: XMLParser) {
+            // A lenient XML parser may reach the end with elements still open.
+            if let open = path.last, let line = openedOnLine.last {
+                fail(parser, "<\(open)> opened on line \(line) is never closed")
+            }
+        }
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+            // Reported by `read` from the parser's own error, unless a semantic failure came first.
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import GeoCore
+
+extension GPX {
+    /// Writes a document as GPX 1.1.
+    ///
+    /// Points are written with `lat`, `lon`, `<ele>` when the altitude is valid, `<time>` in UTC
+    /// when the timestamp is not ``missingTime``, and the waypoint fields. Numbers are written in
+    /// their shortest form that reads back to the same `Double`, so ``read(_:)`` gives back the same
+    /// coordinates and altitudes (times to the microsecond). Speed, course and accuracies have no
+    /// place in GPX 1.1 and are not written.
+    ///
+    /// - Parameters:
+    ///   - document: What to write.
+    ///   - creator: The `creator` attribute when the document has none; "Meridian" by default.
+    /// - Returns: The XML text, UTF-8, ending with a newline.
+    /// - Throws: `GeoError.Kind.invalidCoordinate` naming the first point whose coordinate is NaN,
+    ///   infinite or out of range (GPX cannot carry it).
+    /// - Complexity: O(number of points).
+    public static func write(_ document: GPXDocument, creator: String = "Meridian") throws(GeoError) -> String {
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<gpx version=\"1.1\" creator=\"\(escape(document.creator ?? creator))\""
+        out += " xmlns=\"http://www.topografix.com/GPX/1/1\""
+        out += " xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\""
+        out += " xsi:schemaLocation=\"http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd\">\n"
+        if let name = document.name {
+            out += "  <metadata>\n    <name>\(escape(name))</name>\n  </metadata>\n"
+        }
+        for (i, waypoint) in document.waypoints.enumerated() {
+            try writePoint("wpt", waypoint.location, waypoint, indent: "  ", into: &out, where: "waypoint \(i)")
+        }
+        for (r, route) in document.routes.enumerated() {
+            out += "  <rte>\n"
+            if let name = route.name { out += "    <name>\(escape(name))</name>\n" }
+            for (i, point) in route.points.enumerated() {
+                try writePoint("rtept", point.location, point, indent: "    ", into: &out, where: "route \(r) point \(i)")
+            }
+            out += "  </rte>\n"
+        }
+        for (t, track) in document.tracks.enumerated() {
+            out += "  <trk>\n"
+            if let name = track.name { out += "    <name>\(escape(name))</name>\n" }
+            for (s, segment) in track.segments.enumerated() {
+                out += "    <trkseg>\n"
+                for (i, fix) in segment.enumerated() {
+                    try writePoint("trkpt", fix, nil, indent: "      ", into: &out, where: "track \(t) segment \(s) point \(i)")
+                }
+                out += "    </trkseg>\n"
+            }
+            out += "  </trk>\n"
+        }
+        out += "</gpx>\n"
+        return out
+    }
+
+    /// Writes tracks as a GPX 1.1 document.
+    ///
+    /// - Throws: `GeoError.Kind.invalidCoordinate` naming the first point with an invalid coordinate.
+    public static func write(_ tracks: [Track], creator: String = "Meridian") throws(GeoError) -> String {
+        try write(GPXDocument(tracks: tracks), creator: creator)
+    }
+
+    private static func writePoint(
+        _ element: String, _ location: Location, _ waypoint: GPXWaypoint?, indent: String, into out: inout String,
+        where place: @autoclosure () -> String
+    ) throws(GeoError) {
+        let c = location.coordinate
+        guard c.isValid else {
+            throw GeoError(.invalidCoordinate, "\(place()) has coordinate (\(c.latitude), \(c.longitude)), which GPX cannot hold")
+        }
+        out += "\(indent)<\(element) lat=\"\(decimal(c.latitude))\" lon=\"\(decimal(c.longitude))\""
+        var children = ""
+        if location.hasValidAltitude { children += "\(indent)  <ele>\(decimal(location.altitude))</ele>\n" }
+        if location.timestamp != missingTime {
+            children += "\(indent)  <time>\(ISO8601Time.format(location.timestamp))</time>\n"
+        }
+        if let waypoint {
+            // The order GPX 1.1's wptType requires.
+            for (tag, value) in [
+                ("name", waypoint.name), ("cmt", waypoint.comment), ("desc", waypoint.description),
+                ("sym", waypoint.symbol), ("type", waypoint.type),
+            ] {
+                if let value { children += "\(indent)  <\(tag)>\(escape(value))</\(tag)>\n" }
+            }
+        }
+        if children.isEmpty {
+            out += "/>\n"
+        } else {
+            out += ">\n" + children + "\(indent)</\(element)>\n"
+        }
+    }
+
+    /// Text with the five XML special characters escaped.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// The shortest decimal text that reads back to the same `Double`, without an exponent (which
+    /// `xsd:decimal` does not allow).
+    static func decimal(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        let shortest = "\(value)"
+        guard shortest.contains("e") else {
+            return shortest.hasSuffix(".0") ? String(shortest.dropLast(2)) : shortest
+        }
+        // Enough fractional digits for 17 significant ones, then trailing zeros trimmed.
+        let magnitude = abs(value)
+        let decimals = magnitude >= 1 ? 1 : min(340, 17 + Int((-log10(magnitude)).rounded(.up)))
+        var text = String(format: "%.\(decimals)f", value)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text
+    }
+}

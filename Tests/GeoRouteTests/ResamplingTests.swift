@@ -1,0 +1,42 @@
+import Foundation
+import GeoCore
+import Testing
+
+@testable import GeoRoute
+
+@Suite("Polyline.resampled")
+struct ResamplingTests {
+    @Test func samplesAreEvenlySpacedAlongTheLine() throws {
+        var rng = SplitMix64(seed: 31)
+        let line = try Polyline(TestLines.randomWalk(
+            count: 30, start: Coordinate(latitude: 51.5, longitude: -0.1), minimumStep: 5, maximumStep: 3_000, rng: &rng))
+        let spacing = 250.0
+        let samples = try line.resampled(every: spacing)
+        let expectedCount = Int((line.length / spacing).rounded(.down)) + 1 + 1
+        #expect(samples.coordinates.count == expectedCount)
+        for (k, c) in samples.coordinates.dropLast().enumerated() {
+            #expect(c.isApproximatelyEqual(to: line.coordinate(atDistance: Double(k) * spacing), toleranceMeters: 1e-6))
+        }
+        #expect(samples.start == line.start && samples.end == line.end)
+        // Cutting corners never makes the line longer.
+        #expect(samples.length <= line.length + 1e-6)
+    }
+
+    @Test func exactMultipleEndsOnTheLastVertex() throws {
+        let a = Coordinate(latitude: 0, longitude: 0)
+        let b = a.coordinate(atDistance: 1_000, bearing: 90)
+        let line = try Polyline([a, b])
+        let samples = try line.resampled(every: line.length / 4)
+        #expect(samples.coordinates.count == 5)
+        #expect(samples.end == b)
+    }
+
+    @Test func badSpacingThrows() throws {
+        let line = try Polyline([Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 10)])
+        for spacing in [0, -1, Double.nan, .infinity, 1e-6] {
+            #expect(throws: GeoError.self) { try line.resampled(every: spacing) }
+        }
+        let single = try Polyline([Coordinate(latitude: 0, longitude: 0)])
+        #expect(try single.resampled(every: 10).coordinates.count == 1)
+    }
+}
