@@ -40,7 +40,7 @@ enum RouteCommand: Subcommand {
           --format F            input format: gpx, geojson, csv or encoded
           --precision P         encoded polyline precision (default 5; 6 for OSRM/Valhalla)
           --tolerance M         simplification tolerance in metres
-          --method M            douglas-peucker (default) or visvalingam-whyatt
+          --method M            douglas-peucker (default), visvalingam-whyatt or topology-preserving
           --output F            simplify's output: csv, encoded, geojson or gpx (default: the input's
                                 kind; csv for GPX input)
           --moving-speed V      stats: m/s at or above which an interval counts as moving (0.5)
@@ -97,7 +97,9 @@ enum RouteCommand: Subcommand {
             switch arguments.option("method") ?? "douglas-peucker" {
             case "douglas-peucker", "dp": method = .douglasPeucker
             case "visvalingam-whyatt", "vw": method = .visvalingamWhyatt
-            case let other: throw UsageError("unknown method '\(other)' (use douglas-peucker or visvalingam-whyatt)")
+            case "topology-preserving", "tp": method = .topologyPreserving
+            case let other:
+                throw UsageError("unknown method '\(other)' (use douglas-peucker, visvalingam-whyatt or topology-preserving)")
             }
             let output = arguments.option("output")
             if let output, !["csv", "encoded", "geojson", "gpx"].contains(output) {
