@@ -1,0 +1,206 @@
+import Foundation
+
+/// One entry of a ``KDTree``: float32 coordinates and a payload (a level position while the tree is
+/// built, an entity reference afterwards).
+struct KDItem: Sendable, Hashable {
+    var x: Float
+    var y: Float
+    var ref: UInt32
+}
+
+/// A static 2-d tree laid out exactly as kdbush 4 (the index supercluster 8.0.1 uses) lays it out.
+///
+/// Items are sorted in place by recursive Floyd–Rivest selection of the median (alternating x and y)
+/// until a range holds at most `nodeSize` items. Queries walk the implicit tree with an explicit LIFO
+/// stack, so they emit items in the same order kdbush does, which fixes the order of every cluster
+/// query result. Coordinates are float32; every comparison is made in double, as in kdbush.
+///
+/// - Complexity: building is O(n log n); a query is O(√n + k) for k results.
+struct KDTree: Sendable {
+    /// The items in tree order.
+    var items: [KDItem]
+    /// The leaf size: a range of at most this many items is scanned linearly.
+    let nodeSize: Int
+
+    /// An empty tree.
+    init(nodeSize: Int) {
+        self.items = []
+        self.nodeSize = nodeSize
+    }
+
+    /// Builds the tree from items in data order.
+    init(items: [KDItem], nodeSize: Int) {
+        self.items = items
+        self.nodeSize = max(2, min(65_535, nodeSize))
+        let size = self.nodeSize
+        let count = self.items.count
+        guard count > 0 else { return }
+        self.items.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            KDTree.sort(base, lo: 0, hi: count - 1, axis: 0, nodeSize: size)
+        }
+    }
+
+    // MARK: - Building
+
+    private static func sort(
+        _ items: UnsafeMutablePointer<KDItem>, lo: Int, hi: Int, axis: Int, nodeSize: Int
+    ) {
+        var stack: [(Int, Int, Int)] = [(lo, hi, axis)]
+        while let (lo, hi, axis) = stack.popLast() {
+            if hi - lo <= nodeSize { continue }
+            let m = (lo + hi) >> 1
+            select(items, k: m, left: lo, right: hi, axis: axis)
+            stack.append((lo, m - 1, 1 - axis))
+            stack.append((m + 1, hi, 1 - axis))
+        }
+    }
+
+    @inline(__always)
+    private static func key(_ item: UnsafeMutablePointer<KDItem>, _ axis: Int) -> Float {
+        axis == 0 ? item.pointee.x : item.pointee.y
+    }
+
+    /// Floyd–Rivest selection: moves the k-th smallest item (on `axis`) of `left...right` to `k`,
+    /// smaller ones before it and larger ones after it, with kdbush's exact sequence of swaps.
+    static func select(_ items: UnsafeMutablePointer<KDItem>, k: Int, left: Int, right: Int, axis: Int) {
+        if axis == 0 {
+            select(items, k: k, left: left, right: right, key: { $0.pointee.x })
+        } else {
+            select(items, k: k, left: left, right: right, key: { $0.pointee.y })
+        }
+    }
+
+    @inline(__always)
+    private static func select(
+        _ items: UnsafeMutablePointer<KDItem>, k: Int, left: Int, right: Int,
+        key: (UnsafeMutablePointer<KDItem>) -> Float
+    ) {
+        var left = left, right = right
+        while right > left {
+            if right - left > 600 {
+                let n = Double(right - left + 1)
+                let m = Double(k - left + 1)
+                let z = log(n)
+                let s = 0.5 * exp(2 * z / 3)
+                let sd = 0.5 * (z * s * (n - s) / n).squareRoot() * (m - n / 2 < 0 ? -1 : 1)
+                let newLeft = max(left, Int((Double(k) - m * s / n + sd).rounded(.down)))
+                let newRight = min(right, Int((Double(k) + (n - m) * s / n + sd).rounded(.down)))
+                select(items, k: k, left: newLeft, right: newRight, key: key)
+            }
+            let t = key(items + k)
+            var i = left
+            var j = right
+            swapAt(items, left, k)
+            if key(items + right) > t { swapAt(items, left, right) }
+            while i < j {
+                swapAt(items, i, j)
+                i += 1
+                j -= 1
+                while key(items + i) < t { i += 1 }
+                while key(items + j) > t { j -= 1 }
+            }
+            if key(items + left) == t {
+                swapAt(items, left, j)
+            } else {
+                j += 1
+                swapAt(items, j, right)
+            }
+            if j <= k { left = j + 1 }
+            if k <= j { right = j - 1 }
+        }
+    }
+
+    @inline(__always)
+    private static func swapAt(_ items: UnsafeMutablePointer<KDItem>, _ a: Int, _ b: Int) {
+        let t = items[a]
+        items[a] = items[b]
+        items[b] = t
+    }
+
+    // MARK: - Queries
+
+    /// Calls `body` with every item inside the closed box, in kdbush's order.
+    func range(
+        minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (KDItem) -> Void
+    ) {
+        guard !items.isEmpty else { return }
+        items.withUnsafeBufferPointer { items in
+            var stack: [(Int, Int, Int)] = [(0, items.count - 1, 0)]
+            stack.reserveCapacity(64)
+            while let (lo, hi, axis) = stack.popLast() {
+                if hi - lo <= nodeSize {
+                    guard lo <= hi else { continue }
+                    for i in lo...hi {
+                        let item = items[i]
+                        let x = Double(item.x), y = Double(item.y)
+                        if x >= minX && x <= maxX && y >= minY && y <= maxY { body(item) }
+                    }
+                    continue
+                }
+                let m = (lo + hi) >> 1
+                let item = items[m]
+                let x = Double(item.x), y = Double(item.y)
+                if x >= minX && x <= maxX && y >= minY && y <= maxY { body(item) }
+                let value = axis == 0 ? x : y
+                if (axis == 0 ? minX : minY) <= value { stack.append((lo, m - 1, 1 - axis)) }
+                if (axis == 0 ? maxX : maxY) >= value { stack.append((m + 1, hi, 1 - axis)) }
+            }
+        }
+    }
+
+    /// Calls `body` with every item within `radius` of (`qx`, `qy`) (inclusive), in kdbush's order.
+    func within(x qx: Double, y qy: Double, radius: Double, _ body: (KDItem) -> Void) {
+        guard !items.isEmpty else { return }
+        let r2 = radius * radius
+        items.withUnsafeBufferPointer { items in
+            var stack: [(Int, Int, Int)] = [(0, items.count - 1, 0)]
+            stack.reserveCapacity(64)
+            while let (lo, hi, axis) = stack.popLast() {
+                if hi - lo <= nodeSize {
+                    guard lo <= hi else { continue }
+                    for i in lo...hi {
+                        let item = items[i]
+                        let dx = Double(item.x) - qx, dy = Double(item.y) - qy
+                        if dx * dx + dy * dy <= r2 { body(item) }
+                    }
+                    continue
+                }
+                let m = (lo + hi) >> 1
+                let item = items[m]
+                let dx = Double(item.x) - qx, dy = Double(item.y) - qy
+                if dx * dx + dy * dy <= r2 { body(item) }
+                let value = axis == 0 ? Double(item.x) : Double(item.y)
+                let q = axis == 0 ? qx : qy
+                if q - radius <= value { stack.append((lo, m - 1, 1 - axis)) }
+                if q + radius >= value { stack.append((m + 1, hi, 1 - axis)) }
+            }
+        }
+    }
+
+    /// The position of every item in the order a query visits the tree (node, then its right half,
+    /// then its left half; leaves in index order), indexed by tree position. Any query emits its
+    /// results in increasing rank.
+    func visitRanks() -> [UInt32] {
+        var ranks = [UInt32](repeating: 0, count: items.count)
+        guard !items.isEmpty else { return ranks }
+        var next: UInt32 = 0
+        var stack: [(Int, Int)] = [(0, items.count - 1)]
+        while let (lo, hi) = stack.popLast() {
+            if hi - lo <= nodeSize {
+                guard lo <= hi else { continue }
+                for i in lo...hi {
+                    ranks[i] = next
+                    next &+= 1
+                }
+                continue
+            }
+            let m = (lo + hi) >> 1
+            ranks[m] = next
+            next &+= 1
+            if lo <= m - 1 { stack.append((lo, m - 1)) }
+            if m + 1 <= hi { stack.append((m + 1, hi)) }
+        }
+        return ranks
+    }
+}
