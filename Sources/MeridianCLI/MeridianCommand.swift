@@ -12,6 +12,7 @@ enum MeridianCommand {
         DistanceCommand.self,
         DirectCommand.self,
         TileCommand.self,
+        ClusterCommand.self,
     ]
 
     static func main() {
