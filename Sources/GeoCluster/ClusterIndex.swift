@@ -57,13 +57,15 @@ public struct ClusterIndex<Element> {
     ///     Longitudes are not wrapped and latitudes not clamped, as in supercluster.
     ///   - clusteringIdentifier: An element's category; only elements with the same identifier
     ///     merge, and elements with `nil` stay unclustered. Omit it to cluster everything together.
+    ///   - build: Threads and neighbour search used while building; they do not change the result.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for invalid options (see
     ///   ``ClusterOptions/validated()``) or more than 2³¹ elements.
     /// - Complexity: O(n log n) per zoom level.
     public init(
         _ elements: [Element], options: ClusterOptions = .default,
         coordinate: (Element) -> Coordinate?,
-        clusteringIdentifier: ((Element) -> String?)? = nil
+        clusteringIdentifier: ((Element) -> String?)? = nil,
+        build: ClusterBuildOptions = ClusterBuildOptions()
     ) throws(GeoError) {
         let options = try options.validated()
         guard elements.count < 1 << 31 else {
@@ -77,7 +79,7 @@ public struct ClusterIndex<Element> {
             partitions = [
                 Partition(
                     identifier: nil, members: nil, idOffset: 0,
-                    hierarchy: ClusterHierarchy(options: options, coordinates: coordinates))
+                    hierarchy: ClusterHierarchy(options: options, coordinates: coordinates, build: build))
             ]
             return
         }
@@ -94,7 +96,7 @@ public struct ClusterIndex<Element> {
         for key in order {
             let members = groups[key] ?? []
             let hierarchy = ClusterHierarchy(
-                options: options, coordinates: members.map { coordinates[$0] }, clusters: key != nil)
+                options: options, coordinates: members.map { coordinates[$0] }, clusters: key != nil, build: build)
             partitions.append(Partition(identifier: key, members: members, idOffset: offset, hierarchy: hierarchy))
             // Ids of a partition of n elements are below (n << 5) + 32 + n.
             offset += (members.count << 5) + 32 + members.count
@@ -150,7 +152,9 @@ extension ClusterIndex where Element == Coordinate {
     /// Builds an index of coordinates.
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for invalid options.
-    public init(_ coordinates: [Coordinate], options: ClusterOptions = .default) throws(GeoError) {
-        try self.init(coordinates, options: options, coordinate: { $0 })
+    public init(
+        _ coordinates: [Coordinate], options: ClusterOptions = .default, build: ClusterBuildOptions = ClusterBuildOptions()
+    ) throws(GeoError) {
+        try self.init(coordinates, options: options, coordinate: { $0 }, build: build)
     }
 }

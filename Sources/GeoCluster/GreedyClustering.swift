@@ -12,7 +12,7 @@ extension ClusterHierarchy {
     ///   - clusters: `false` keeps every point on its own at every zoom (elements whose clustering
     ///     identifier is `nil`).
     /// - Complexity: O(n log n) per zoom.
-    init(options: ClusterOptions, coordinates: [Coordinate?], clusters: Bool = true) {
+    init(options: ClusterOptions, coordinates: [Coordinate?], clusters: Bool = true, build: ClusterBuildOptions) {
         self.init(options: options, inputCount: coordinates.count)
         let n = coordinates.count
         pointX = [Float](repeating: .nan, count: n)
