@@ -34,13 +34,18 @@ extension ClusterHierarchy {
         // supercluster's per-record "last zoom processed" slot, kept per entity: at most n - 1
         // clusters can form.
         var marks = [Int8](repeating: .max, count: n + max(0, level.count - 1))
+        let trace = ProcessInfo.processInfo.environment["MERIDIAN_CLUSTER_TRACE"] != nil
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
             let start = clusterID.count
+            let t0 = DispatchTime.now().uptimeNanoseconds
             let next = clusterLevel(level, tree: tree, zoom: zoom, marks: &marks)
+            let t1 = DispatchTime.now().uptimeNanoseconds
             clusterRanges[zoom - options.minZoom] = start..<clusterID.count
             if next != level {
                 tree = makeTree(next)
             }
+            let t2 = DispatchTime.now().uptimeNanoseconds
+            if trace { print("zoom \(zoom) n \(next.count) cluster \(Double(t1 - t0) / 1e6) ms tree \(Double(t2 - t1) / 1e6) ms") }
             trees[zoom - options.minZoom] = tree
             level = next
         }
@@ -58,7 +63,12 @@ extension ClusterHierarchy {
                 items.append(KDItem(x: Float(clusterX[i - inputCount]), y: Float(clusterY[i - inputCount]), ref: ref))
             }
         }
-        return KDTree(items: items, nodeSize: options.nodeSize)
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        let tree = KDTree(items: items, nodeSize: options.nodeSize)
+        if ProcessInfo.processInfo.environment["MERIDIAN_CLUSTER_TRACE"] != nil {
+            print("  sort \(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6) ms")
+        }
+        return tree
     }
 
     /// One step of supercluster's `_cluster`: the records of zoom `zoom` from those of `zoom + 1`.

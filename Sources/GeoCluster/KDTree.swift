@@ -56,25 +56,18 @@ struct KDTree: Sendable {
         }
     }
 
-    @inline(__always)
-    private static func key(_ item: UnsafeMutablePointer<KDItem>, _ axis: Int) -> Float {
-        axis == 0 ? item.pointee.x : item.pointee.y
-    }
-
     /// Floyd–Rivest selection: moves the k-th smallest item (on `axis`) of `left...right` to `k`,
     /// smaller ones before it and larger ones after it, with kdbush's exact sequence of swaps.
     static func select(_ items: UnsafeMutablePointer<KDItem>, k: Int, left: Int, right: Int, axis: Int) {
         if axis == 0 {
-            select(items, k: k, left: left, right: right, key: { $0.pointee.x })
+            select(items, k: k, left: left, right: right, axis: XAxis.self)
         } else {
-            select(items, k: k, left: left, right: right, key: { $0.pointee.y })
+            select(items, k: k, left: left, right: right, axis: YAxis.self)
         }
     }
 
-    @inline(__always)
-    private static func select(
-        _ items: UnsafeMutablePointer<KDItem>, k: Int, left: Int, right: Int,
-        key: (UnsafeMutablePointer<KDItem>) -> Float
+    private static func select<Axis: KDAxis>(
+        _ items: UnsafeMutablePointer<KDItem>, k: Int, left: Int, right: Int, axis: Axis.Type
     ) {
         var left = left, right = right
         while right > left {
@@ -86,21 +79,13 @@ struct KDTree: Sendable {
                 let sd = 0.5 * (z * s * (n - s) / n).squareRoot() * (m - n / 2 < 0 ? -1 : 1)
                 let newLeft = max(left, Int((Double(k) - m * s / n + sd).rounded(.down)))
                 let newRight = min(right, Int((Double(k) + (n - m) * s / n + sd).rounded(.down)))
-                select(items, k: k, left: newLeft, right: newRight, key: key)
+                select(items, k: k, left: newLeft, right: newRight, axis: axis)
             }
-            let t = key(items + k)
-            var i = left
-            var j = right
+            let t = Axis.key(items + k)
             swapAt(items, left, k)
-            if key(items + right) > t { swapAt(items, left, right) }
-            while i < j {
-                swapAt(items, i, j)
-                i += 1
-                j -= 1
-                while key(items + i) < t { i += 1 }
-                while key(items + j) > t { j -= 1 }
-            }
-            if key(items + left) == t {
+            if Axis.key(items + right) > t { swapAt(items, left, right) }
+            var j = partition(items, left: left, right: right, pivot: t, axis: axis)
+            if Axis.key(items + left) == t {
                 swapAt(items, left, j)
             } else {
                 j += 1
@@ -109,6 +94,87 @@ struct KDTree: Sendable {
             if j <= k { left = j + 1 }
             if k <= j { right = j - 1 }
         }
+    }
+
+    /// kdbush's Hoare partition of `left...right` around `pivot` (after its first two swaps): the
+    /// returned `j` and the final order are those of the scalar loop
+    ///
+    ///     i = left; j = right
+    ///     while i < j { swap(i, j); i += 1; j -= 1; while a[i] < t { i += 1 }; while a[j] > t { j -= 1 } }
+    ///
+    /// computed block-wise: the loop pairs the k-th untouched item (from the left) not below the pivot
+    /// with the k-th untouched item (from the right) not above it, so both lists are collected for
+    /// blocks of items without branches and swapped pairwise while the blocks cannot overlap; the
+    /// last stretch runs the scalar loop from the same state.
+    @inline(__always)
+    private static func partition<Axis: KDAxis>(
+        _ items: UnsafeMutablePointer<KDItem>, left: Int, right: Int, pivot t: Float, axis: Axis.Type
+    ) -> Int {
+        var i = left, j = right
+        // The first pair is (left, right) itself.
+        swapAt(items, i, j)
+        i += 1
+        j -= 1
+        let block = 64
+        if j - i + 1 >= 2 * block {
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * block) { buffer in
+                guard let lefts = buffer.baseAddress else { return }
+                let rights = lefts + block
+                var leftCount = 0, leftUsed = 0, rightCount = 0, rightUsed = 0
+                var nextLeft = i, nextRight = j  // the next untouched positions to scan
+                var swapped = false
+                var lastLeft = 0, lastRight = 0
+                while true {
+                    if leftUsed == leftCount {
+                        guard nextRight - nextLeft + 1 >= block else { break }
+                        leftCount = 0
+                        leftUsed = 0
+                        for p in nextLeft..<(nextLeft + block) {
+                            lefts[leftCount] = p
+                            leftCount &+= Int(unsafeBitCast(Axis.key(items + p) >= t, to: UInt8.self))
+                        }
+                        nextLeft += block
+                    }
+                    if rightUsed == rightCount {
+                        guard nextRight - nextLeft + 1 >= block else { break }
+                        rightCount = 0
+                        rightUsed = 0
+                        var p = nextRight
+                        while p > nextRight - block {
+                            rights[rightCount] = p
+                            rightCount &+= Int(unsafeBitCast(Axis.key(items + p) <= t, to: UInt8.self))
+                            p -= 1
+                        }
+                        nextRight -= block
+                    }
+                    let pairs = min(leftCount - leftUsed, rightCount - rightUsed)
+                    if pairs > 0 {
+                        for q in 0..<pairs {
+                            swapAt(items, lefts[leftUsed + q], rights[rightUsed + q])
+                        }
+                        leftUsed += pairs
+                        rightUsed += pairs
+                        lastLeft = lefts[leftUsed - 1]
+                        lastRight = rights[rightUsed - 1]
+                        swapped = true
+                    }
+                }
+                if swapped {
+                    i = lastLeft + 1
+                    j = lastRight - 1
+                }
+            }
+        }
+        while Axis.key(items + i) < t { i += 1 }
+        while Axis.key(items + j) > t { j -= 1 }
+        while i < j {
+            swapAt(items, i, j)
+            i += 1
+            j -= 1
+            while Axis.key(items + i) < t { i += 1 }
+            while Axis.key(items + j) > t { j -= 1 }
+        }
+        return j
     }
 
     @inline(__always)
@@ -203,4 +269,21 @@ struct KDTree: Sendable {
         }
         return ranks
     }
+}
+
+/// The coordinate a tree level splits on.
+protocol KDAxis {
+    static func key(_ item: UnsafeMutablePointer<KDItem>) -> Float
+}
+
+/// Splits on x.
+enum XAxis: KDAxis {
+    @inline(__always)
+    static func key(_ item: UnsafeMutablePointer<KDItem>) -> Float { item.pointee.x }
+}
+
+/// Splits on y.
+enum YAxis: KDAxis {
+    @inline(__always)
+    static func key(_ item: UnsafeMutablePointer<KDItem>) -> Float { item.pointee.y }
 }
