@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import Synchronization
 
 extension ClusterHierarchy {
     /// Builds every level as supercluster's `load` does: project the points to float32, then, from
@@ -28,24 +29,33 @@ extension ClusterHierarchy {
         }
         let zoomCount = options.maxZoom + 2 - options.minZoom
         clusterRanges = [Range<Int>](repeating: 0..<0, count: zoomCount - 1)
+        guard clusters else {
+            trees = [KDTree](repeating: makeTree(level), count: zoomCount)
+            return
+        }
+        switch build.neighbourSearch {
+        case .treeQueries:
+            buildWithTreeQueries(level)
+        case .gridSweep:
+            buildWithGridSweep(level, threads: max(1, build.maximumThreads))
+        }
+    }
+
+    /// supercluster's own method: one tree query per record.
+    private mutating func buildWithTreeQueries(_ points: [UInt32]) {
+        var level = points
         var tree = makeTree(level)
-        trees = [KDTree](repeating: tree, count: zoomCount)
-        guard clusters else { return }
+        trees = [KDTree](repeating: tree, count: options.maxZoom + 2 - options.minZoom)
         // supercluster's per-record "last zoom processed" slot, kept per entity: at most n - 1
         // clusters can form.
-        var marks = [Int8](repeating: .max, count: n + max(0, level.count - 1))
-        let trace = ProcessInfo.processInfo.environment["MERIDIAN_CLUSTER_TRACE"] != nil
+        var marks = [Int8](repeating: .max, count: inputCount + max(0, level.count - 1))
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
             let start = clusterID.count
-            let t0 = DispatchTime.now().uptimeNanoseconds
             let next = clusterLevel(level, tree: tree, zoom: zoom, marks: &marks)
-            let t1 = DispatchTime.now().uptimeNanoseconds
             clusterRanges[zoom - options.minZoom] = start..<clusterID.count
             if next != level {
                 tree = makeTree(next)
             }
-            let t2 = DispatchTime.now().uptimeNanoseconds
-            if trace { print("zoom \(zoom) n \(next.count) cluster \(Double(t1 - t0) / 1e6) ms tree \(Double(t2 - t1) / 1e6) ms") }
             trees[zoom - options.minZoom] = tree
             level = next
         }
@@ -63,12 +73,7 @@ extension ClusterHierarchy {
                 items.append(KDItem(x: Float(clusterX[i - inputCount]), y: Float(clusterY[i - inputCount]), ref: ref))
             }
         }
-        let t0 = DispatchTime.now().uptimeNanoseconds
-        let tree = KDTree(items: items, nodeSize: options.nodeSize)
-        if ProcessInfo.processInfo.environment["MERIDIAN_CLUSTER_TRACE"] != nil {
-            print("  sort \(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6) ms")
-        }
-        return tree
+        return KDTree(items: items, nodeSize: options.nodeSize)
     }
 
     /// One step of supercluster's `_cluster`: the records of zoom `zoom` from those of `zoom + 1`.
@@ -122,8 +127,169 @@ extension ClusterHierarchy {
         return next
     }
 
-    private mutating func setParent(_ ref: UInt32, _ c: Int32) {
+    fileprivate mutating func setParent(_ ref: UInt32, _ c: Int32) {
         let i = Int(ref)
         if i < inputCount { pointParent[i] = c } else { clusterParent[i - inputCount] = c }
+    }
+}
+
+// MARK: - Grid sweep
+
+/// A tree and the visit rank of each level position, made off the clustering thread.
+struct LevelTree: Sendable {
+    var tree: KDTree
+    /// `ranks[p]`: where record `p` comes in any query's output order.
+    var ranks: [UInt32]
+
+    /// Builds the tree of a level and converts its payloads from level positions to entity refs.
+    init(_ level: LevelRecords, nodeSize: Int, threads: Int) {
+        var items = [KDItem]()
+        items.reserveCapacity(level.count)
+        for i in 0..<level.count {
+            items.append(KDItem(x: level.fx[i], y: level.fy[i], ref: UInt32(i)))
+        }
+        var tree = KDTree(items: items, nodeSize: nodeSize, threads: threads)
+        let byTreePosition = tree.visitRanks()
+        var ranks = [UInt32](repeating: 0, count: level.count)
+        for t in 0..<tree.items.count {
+            let position = Int(tree.items[t].ref)
+            ranks[position] = byTreePosition[t]
+            tree.items[t].ref = level.refs[position]
+        }
+        self.tree = tree
+        self.ranks = ranks
+    }
+}
+
+/// The result of work started on another thread.
+final class Pending<Value: Sendable>: Sendable {
+    private let result = Mutex<Value?>(nil)
+    private let group = DispatchGroup()
+
+    /// Runs `work` on a global queue (or right away when `async` is false).
+    init(async: Bool, _ work: @escaping @Sendable () -> Value) {
+        guard async else {
+            let value = work()
+            result.withLock { $0 = value }
+            return
+        }
+        group.enter()
+        DispatchQueue.global().async { [self] in
+            let value = work()
+            self.result.withLock { $0 = value }
+            self.group.leave()
+        }
+    }
+
+    /// Waits for the work and returns its value (always there once the work has run).
+    func value() -> Value? {
+        group.wait()
+        return result.withLock { $0 }
+    }
+}
+
+extension ClusterHierarchy {
+    /// Builds the levels with ``NeighbourTable`` (a grid sweep) instead of tree queries. The tree of
+    /// each level is built on another thread while the next level's neighbours are found; the greedy
+    /// pass then only needs that tree's visit ranks, to sum centroids (and, above `minPoints` 2, emit
+    /// claimed neighbours) in supercluster's order.
+    fileprivate mutating func buildWithGridSweep(_ points: [UInt32], threads: Int) {
+        var level = LevelRecords(reservingCapacity: points.count)
+        for ref in points {
+            let i = Int(ref)
+            level.append(ref: ref, x: Double(pointX[i]), y: Double(pointY[i]), fx: pointX[i], fy: pointY[i], count: 1)
+        }
+        let nodeSize = options.nodeSize
+        let concurrent = threads > 1
+        func startTree(_ level: LevelRecords) -> Pending<LevelTree> {
+            Pending(async: concurrent) { LevelTree(level, nodeSize: nodeSize, threads: 1) }
+        }
+        trees = [KDTree](repeating: KDTree(nodeSize: nodeSize), count: options.maxZoom + 2 - options.minZoom)
+        var pending = startTree(level)
+        for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
+            let neighbours = NeighbourTable(level: level, radius: options.projectedRadius(atZoom: zoom))
+            let levelTree = pending.value() ?? LevelTree(level, nodeSize: nodeSize, threads: 1)
+            trees[zoom + 1 - options.minZoom] = levelTree.tree
+            let start = clusterID.count
+            let (next, changed) = greedyPass(level, neighbours: neighbours, ranks: levelTree.ranks, zoom: zoom)
+            clusterRanges[zoom - options.minZoom] = start..<clusterID.count
+            if changed {
+                pending = startTree(next)
+            } else {
+                pending = Pending(async: false) { levelTree }
+            }
+            level = next
+        }
+        trees[0] = (pending.value() ?? LevelTree(level, nodeSize: nodeSize, threads: 1)).tree
+    }
+
+    /// supercluster's greedy pass over a level with precomputed neighbour lists.
+    ///
+    /// - Returns: The next level, and whether it differs from this one.
+    private mutating func greedyPass(
+        _ level: LevelRecords, neighbours: NeighbourTable, ranks: [UInt32], zoom: Int
+    ) -> (LevelRecords, Bool) {
+        let n = level.count
+        var processed = [Bool](repeating: false, count: n)
+        var next = LevelRecords(reservingCapacity: n)
+        var members = [UInt32]()
+        var changed = false
+        let minPoints = options.minPoints
+        for p in 0..<n {
+            if processed[p] { continue }
+            processed[p] = true
+            let lo = Int(neighbours.offsets[p]), hi = Int(neighbours.offsets[p + 1])
+            if lo == hi {
+                next.append(level, p)
+                continue
+            }
+            members.removeAll(keepingCapacity: true)
+            let n0 = Int(level.counts[p])
+            var total = n0
+            for k in lo..<hi {
+                let q = neighbours.targets[k]
+                if !processed[Int(q)] {
+                    members.append(q)
+                    total += Int(level.counts[Int(q)])
+                }
+            }
+            if members.isEmpty {
+                next.append(level, p)
+                continue
+            }
+            if members.count > 1 {
+                members.sort { ranks[Int($0)] < ranks[Int($1)] }
+            }
+            changed = true
+            if total >= minPoints {
+                let c = Int32(clusterID.count)
+                var wx = level.x[p] * Double(n0), wy = level.y[p] * Double(n0)
+                for q in members {
+                    let qi = Int(q)
+                    processed[qi] = true
+                    let k = Double(level.counts[qi])
+                    wx += level.x[qi] * k
+                    wy += level.y[qi] * k
+                    setParent(level.refs[qi], c)
+                }
+                setParent(level.refs[p], c)
+                let cx = wx / Double(total), cy = wy / Double(total)
+                clusterX.append(cx)
+                clusterY.append(cy)
+                clusterCount.append(UInt32(total))
+                clusterID.append((p << 5) + (zoom + 1) + inputCount)
+                clusterParent.append(-1)
+                clusterOrigin.append(level.refs[p])
+                next.append(
+                    ref: UInt32(inputCount + Int(c)), x: cx, y: cy, fx: Float(cx), fy: Float(cy), count: UInt32(total))
+            } else {
+                next.append(level, p)
+                for q in members {
+                    processed[Int(q)] = true
+                    next.append(level, Int(q))
+                }
+            }
+        }
+        return (next, changed)
     }
 }
