@@ -33,6 +33,7 @@ extension ClusterHierarchy {
             trees = [KDTree](repeating: makeTree(level), count: zoomCount)
             return
         }
+        if ProcessInfo.processInfo.environment["MERIDIAN_CLUSTER_TRACE"] != nil { print("projected \(level.count)") }
         switch build.neighbourSearch {
         case .treeQueries:
             buildWithTreeQueries(level)
@@ -142,19 +143,21 @@ struct LevelTree: Sendable {
     var ranks: [UInt32]
 
     /// Builds the tree of a level and converts its payloads from level positions to entity refs.
-    init(_ level: LevelRecords, nodeSize: Int, threads: Int) {
-        var items = [KDItem]()
-        items.reserveCapacity(level.count)
-        for i in 0..<level.count {
-            items.append(KDItem(x: level.fx[i], y: level.fy[i], ref: UInt32(i)))
-        }
+    init(_ level: [LevelRecord], nodeSize: Int, threads: Int) {
+        let items = level.enumerated().map { KDItem(x: $0.element.fx, y: $0.element.fy, ref: UInt32($0.offset)) }
         var tree = KDTree(items: items, nodeSize: nodeSize, threads: threads)
         let byTreePosition = tree.visitRanks()
         var ranks = [UInt32](repeating: 0, count: level.count)
-        for t in 0..<tree.items.count {
-            let position = Int(tree.items[t].ref)
-            ranks[position] = byTreePosition[t]
-            tree.items[t].ref = level.refs[position]
+        ranks.withUnsafeMutableBufferPointer { ranks in
+            level.withUnsafeBufferPointer { level in
+                tree.items.withUnsafeMutableBufferPointer { items in
+                    for t in 0..<items.count {
+                        let position = Int(items[t].ref)
+                        ranks[position] = byTreePosition[t]
+                        items[t].ref = level[position].ref
+                    }
+                }
+            }
         }
         self.tree = tree
         self.ranks = ranks
@@ -194,21 +197,28 @@ extension ClusterHierarchy {
     /// pass then only needs that tree's visit ranks, to sum centroids (and, above `minPoints` 2, emit
     /// claimed neighbours) in supercluster's order.
     fileprivate mutating func buildWithGridSweep(_ points: [UInt32], threads: Int) {
-        var level = LevelRecords(reservingCapacity: points.count)
-        for ref in points {
+        var level = points.map { ref in
             let i = Int(ref)
-            level.append(ref: ref, x: Double(pointX[i]), y: Double(pointY[i]), fx: pointX[i], fy: pointY[i], count: 1)
+            return LevelRecord(x: Double(pointX[i]), y: Double(pointY[i]), fx: pointX[i], fy: pointY[i], ref: ref, count: 1)
         }
         let nodeSize = options.nodeSize
         let concurrent = threads > 1
-        func startTree(_ level: LevelRecords) -> Pending<LevelTree> {
+        func startTree(_ level: [LevelRecord]) -> Pending<LevelTree> {
             Pending(async: concurrent) { LevelTree(level, nodeSize: nodeSize, threads: 1) }
         }
         trees = [KDTree](repeating: KDTree(nodeSize: nodeSize), count: options.maxZoom + 2 - options.minZoom)
         var pending = startTree(level)
+        let trace = ProcessInfo.processInfo.environment["MERIDIAN_CLUSTER_TRACE"] != nil
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
+            let t0 = cpuNow()
             let neighbours = NeighbourTable(level: level, radius: options.projectedRadius(atZoom: zoom))
+            let t1 = cpuNow()
             let levelTree = pending.value() ?? LevelTree(level, nodeSize: nodeSize, threads: 1)
+            let t2 = cpuNow()
+            defer {
+                let t3 = cpuNow()
+                if trace { print("z\(zoom) n \(level.count) edges \(neighbours.targets.count) grid \((t1 - t0) / 1_000_000) wait \((t2 - t1) / 1_000_000) greedy \((t3 - t2) / 1_000_000)") }
+            }
             trees[zoom + 1 - options.minZoom] = levelTree.tree
             let start = clusterID.count
             let (next, changed) = greedyPass(level, neighbours: neighbours, ranks: levelTree.ranks, zoom: zoom)
@@ -227,69 +237,97 @@ extension ClusterHierarchy {
     ///
     /// - Returns: The next level, and whether it differs from this one.
     private mutating func greedyPass(
-        _ level: LevelRecords, neighbours: NeighbourTable, ranks: [UInt32], zoom: Int
-    ) -> (LevelRecords, Bool) {
+        _ level: [LevelRecord], neighbours: NeighbourTable, ranks: [UInt32], zoom: Int
+    ) -> ([LevelRecord], Bool) {
         let n = level.count
         var processed = [Bool](repeating: false, count: n)
-        var next = LevelRecords(reservingCapacity: n)
+        var next = [LevelRecord]()
+        next.reserveCapacity(n)
         var members = [UInt32]()
         var changed = false
         let minPoints = options.minPoints
-        for p in 0..<n {
-            if processed[p] { continue }
-            processed[p] = true
-            let lo = Int(neighbours.offsets[p]), hi = Int(neighbours.offsets[p + 1])
-            if lo == hi {
-                next.append(level, p)
-                continue
-            }
-            members.removeAll(keepingCapacity: true)
-            let n0 = Int(level.counts[p])
-            var total = n0
-            for k in lo..<hi {
-                let q = neighbours.targets[k]
-                if !processed[Int(q)] {
-                    members.append(q)
-                    total += Int(level.counts[Int(q)])
-                }
-            }
-            if members.isEmpty {
-                next.append(level, p)
-                continue
-            }
-            if members.count > 1 {
-                members.sort { ranks[Int($0)] < ranks[Int($1)] }
-            }
-            changed = true
-            if total >= minPoints {
-                let c = Int32(clusterID.count)
-                var wx = level.x[p] * Double(n0), wy = level.y[p] * Double(n0)
-                for q in members {
-                    let qi = Int(q)
-                    processed[qi] = true
-                    let k = Double(level.counts[qi])
-                    wx += level.x[qi] * k
-                    wy += level.y[qi] * k
-                    setParent(level.refs[qi], c)
-                }
-                setParent(level.refs[p], c)
-                let cx = wx / Double(total), cy = wy / Double(total)
-                clusterX.append(cx)
-                clusterY.append(cy)
-                clusterCount.append(UInt32(total))
-                clusterID.append((p << 5) + (zoom + 1) + inputCount)
-                clusterParent.append(-1)
-                clusterOrigin.append(level.refs[p])
-                next.append(
-                    ref: UInt32(inputCount + Int(c)), x: cx, y: cy, fx: Float(cx), fy: Float(cy), count: UInt32(total))
-            } else {
-                next.append(level, p)
-                for q in members {
-                    processed[Int(q)] = true
-                    next.append(level, Int(q))
+        let firstCluster = clusterID.count
+        var formed = [LevelRecord]()  // the new clusters: centroid, origin ref (in `ref`), count
+        var formedIDs = [Int]()
+        var parents = [(UInt32, Int32)]()
+        level.withUnsafeBufferPointer { level in
+            neighbours.offsets.withUnsafeBufferPointer { offsets in
+                neighbours.targets.withUnsafeBufferPointer { targets in
+                    ranks.withUnsafeBufferPointer { ranks in
+                        processed.withUnsafeMutableBufferPointer { processed in
+                            for p in 0..<n {
+                                if processed[p] { continue }
+                                processed[p] = true
+                                let lo = Int(offsets[p]), hi = Int(offsets[p + 1])
+                                if lo == hi {
+                                    next.append(level[p])
+                                    continue
+                                }
+                                members.removeAll(keepingCapacity: true)
+                                let origin = level[p]
+                                let n0 = Int(origin.count)
+                                var total = n0
+                                for k in lo..<hi {
+                                    let q = targets[k]
+                                    if !processed[Int(q)] {
+                                        members.append(q)
+                                        total += Int(level[Int(q)].count)
+                                    }
+                                }
+                                if members.isEmpty {
+                                    next.append(origin)
+                                    continue
+                                }
+                                if members.count > 1 {
+                                    members.sort { ranks[Int($0)] < ranks[Int($1)] }
+                                }
+                                changed = true
+                                if total >= minPoints {
+                                    let c = Int32(firstCluster + formed.count)
+                                    var wx = origin.x * Double(n0), wy = origin.y * Double(n0)
+                                    for q in members {
+                                        let member = level[Int(q)]
+                                        processed[Int(q)] = true
+                                        let k = Double(member.count)
+                                        wx += member.x * k
+                                        wy += member.y * k
+                                        parents.append((member.ref, c))
+                                    }
+                                    parents.append((origin.ref, c))
+                                    let cx = wx / Double(total), cy = wy / Double(total)
+                                    formed.append(LevelRecord(x: cx, y: cy, fx: Float(cx), fy: Float(cy), ref: origin.ref, count: UInt32(total)))
+                                    formedIDs.append((p << 5) + (zoom + 1) + inputCount)
+                                    next.append(LevelRecord(
+                                        x: cx, y: cy, fx: Float(cx), fy: Float(cy), ref: UInt32(inputCount + Int(c)),
+                                        count: UInt32(total)))
+                                } else {
+                                    next.append(origin)
+                                    for q in members {
+                                        processed[Int(q)] = true
+                                        next.append(level[Int(q)])
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
+        for (ref, c) in parents { setParent(ref, c) }
+        for (record, id) in zip(formed, formedIDs) {
+            clusterX.append(record.x)
+            clusterY.append(record.y)
+            clusterCount.append(record.count)
+            clusterID.append(id)
+            clusterParent.append(-1)
+            clusterOrigin.append(record.ref)
+        }
         return (next, changed)
     }
+}
+
+func cpuNow() -> UInt64 {
+    var t = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+    return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
 }

@@ -1,46 +1,18 @@
 import Foundation
 
-/// The records of one cluster level in level order, as parallel arrays.
-struct LevelRecords: Sendable, Equatable {
-    /// Entity references.
-    var refs: [UInt32] = []
+/// One record of a cluster level (supercluster's stride-6 record, less the zoom and parent slots,
+/// which the greedy pass keeps elsewhere).
+struct LevelRecord: Sendable, Equatable {
     /// The double coordinates supercluster keeps in the record (float32 values for points).
-    var x: [Double] = []
-    var y: [Double] = []
+    var x: Double
+    var y: Double
     /// The float32 coordinates the level's search tree stores.
-    var fx: [Float] = []
-    var fy: [Float] = []
-    /// Points per record.
-    var counts: [UInt32] = []
-
-    var count: Int { refs.count }
-
-    init() {}
-
-    init(reservingCapacity n: Int) {
-        refs.reserveCapacity(n)
-        x.reserveCapacity(n)
-        y.reserveCapacity(n)
-        fx.reserveCapacity(n)
-        fy.reserveCapacity(n)
-        counts.reserveCapacity(n)
-    }
-
-    @inline(__always)
-    mutating func append(ref: UInt32, x: Double, y: Double, fx: Float, fy: Float, count: UInt32) {
-        refs.append(ref)
-        self.x.append(x)
-        self.y.append(y)
-        self.fx.append(fx)
-        self.fy.append(fy)
-        counts.append(count)
-    }
-
-    /// Appends record `i` of another level unchanged.
-    @inline(__always)
-    mutating func append(_ other: LevelRecords, _ i: Int) {
-        append(ref: other.refs[i], x: other.x[i], y: other.y[i], fx: other.fx[i], fy: other.fy[i], count: other.counts[i])
-    }
+    var fx: Float
+    var fy: Float
+    /// The entity reference.
+    var ref: UInt32
+    /// Points in the record.
+    var count: UInt32
 }
 
 /// For every record of a level, the records within the clustering radius of it: exactly the records
@@ -61,125 +33,138 @@ struct NeighbourTable {
     var offsets: [Int32]
     var targets: [UInt32]
 
-    init(level: LevelRecords, radius r: Double) {
+    init(level: [LevelRecord], radius r: Double) {
         let n = level.count
         offsets = [Int32](repeating: 0, count: n + 1)
         targets = []
         guard n > 1 else { return }
+        var keys = [UInt64](repeating: 0, count: n)
+        var keyBits = 0
+        var rowStep: UInt64 = 0
+        level.withUnsafeBufferPointer { level in
+            keys.withUnsafeMutableBufferPointer { keys in
+                (keyBits, rowStep) = NeighbourTable.cellKeys(level, reach: r, into: keys)
+            }
+        }
+        var order = [UInt32](repeating: 0, count: n)
+        RadixSort.sort(keys: &keys, payload: &order, bits: keyBits)
+        var pairs = [(UInt32, UInt32)]()
+        level.withUnsafeBufferPointer { level in
+            keys.withUnsafeBufferPointer { keys in
+                order.withUnsafeBufferPointer { order in
+                    pairs = NeighbourTable.sweep(level, keys: keys, order: order, rowStep: rowStep, radius: r)
+                }
+            }
+        }
+        // Group the pairs by source (counting sort).
+        var targets = [UInt32](repeating: 0, count: pairs.count)
+        offsets.withUnsafeMutableBufferPointer { offsets in
+            for (s, _) in pairs { offsets[Int(s) + 1] &+= 1 }
+            for i in 0..<n { offsets[i + 1] &+= offsets[i] }
+            var fill = [Int32](offsets[0..<n])
+            targets.withUnsafeMutableBufferPointer { targets in
+                for (s, d) in pairs {
+                    targets[Int(fill[Int(s)])] = d
+                    fill[Int(s)] &+= 1
+                }
+            }
+        }
+        self.targets = targets
+    }
 
+    /// Row-major cell keys of the records; returns the number of key bits and the key step of one row.
+    private static func cellKeys(
+        _ level: UnsafeBufferPointer<LevelRecord>, reach r: Double, into keys: UnsafeMutableBufferPointer<UInt64>
+    ) -> (Int, UInt64) {
+        let n = level.count
         // Cell size: a power of two no smaller than r plus the largest float32 rounding.
         var rounding = 0.0
-        for i in 0..<n {
-            rounding = max(rounding, abs(Double(level.fx[i]) - level.x[i]), abs(Double(level.fy[i]) - level.y[i]))
+        for record in level {
+            rounding = max(rounding, abs(Double(record.fx) - record.x), abs(Double(record.fy) - record.y))
         }
         let reach = r + rounding
-        var shift = reach > 0 ? Int((-log2(reach)).rounded(.down)) : 30
+        var shift = reach > 0 && reach.isFinite ? Int(max(-40, min(40, (-log2(reach)).rounded(.down)))) : 30
         shift = max(-30, min(30, shift))
         // Guard against a rounding of log2 that would make the cell smaller than the reach.
         while shift > -30 && Double(sign: .plus, exponent: -shift, significand: 1) < reach { shift -= 1 }
         let scale = Double(sign: .plus, exponent: shift, significand: 1)
-
         // Cell coordinates, clamped so that they fit in 31 bits whatever the input.
-        var cellX = [Int64](repeating: 0, count: n)
-        var cellY = [Int64](repeating: 0, count: n)
-        var minX = Int64.max, maxX = Int64.min, minY = Int64.max, maxY = Int64.min
         let limit = Double(1 << 30)
+        var minX = Int64.max, maxX = Int64.min, minY = Int64.max, maxY = Int64.min
         for i in 0..<n {
-            let cx = Int64(max(-limit, min(limit, (Double(level.fx[i]) * scale).rounded(.down))))
-            let cy = Int64(max(-limit, min(limit, (Double(level.fy[i]) * scale).rounded(.down))))
-            cellX[i] = cx
-            cellY[i] = cy
+            let cx = Int64(max(-limit, min(limit, (Double(level[i].fx) * scale).rounded(.down))))
+            let cy = Int64(max(-limit, min(limit, (Double(level[i].fy) * scale).rounded(.down))))
             minX = min(minX, cx)
             maxX = max(maxX, cx)
             minY = min(minY, cy)
             maxY = max(maxY, cy)
+            // Stash the cells; the key needs the minima first.
+            keys[i] = UInt64(UInt32(truncatingIfNeeded: cx + (1 << 31))) << 32 | UInt64(UInt32(truncatingIfNeeded: cy + (1 << 31)))
         }
         // Key = row << xBits | (column + 1): the +1 and the spare bit keep column ± 1 inside the row.
         let xBits = 64 - UInt64(maxX - minX + 2).leadingZeroBitCount
-        let rowStep = UInt64(1) << UInt64(xBits)
-        var keys = [UInt64](repeating: 0, count: n)
+        let yBits = 64 - UInt64(maxY - minY).leadingZeroBitCount
+        let offsetX = UInt64(minX + (1 << 31)), offsetY = UInt64(minY + (1 << 31))
         for i in 0..<n {
-            keys[i] = UInt64(cellY[i] - minY) << UInt64(xBits) | UInt64(cellX[i] - minX + 1)
+            let cx = keys[i] >> 32, cy = keys[i] & 0xFFFF_FFFF
+            keys[i] = (cy &- offsetY) << UInt64(xBits) | (cx &- offsetX &+ 1)
         }
-        let keyBits = xBits + (64 - UInt64(maxY - minY).leadingZeroBitCount)
-        var order = [UInt32](repeating: 0, count: n)
-        RadixSort.sort(keys: &keys, payload: &order, bits: keyBits)
+        return (xBits + yBits, UInt64(1) << UInt64(xBits))
+    }
 
-        // Sweep: candidate pairs (a, b) from a cell and its half neighbourhood.
+    /// Candidate pairs from each cell and its half neighbourhood (itself, east, and the three cells of
+    /// the next row), tested both ways.
+    private static func sweep(
+        _ level: UnsafeBufferPointer<LevelRecord>, keys: UnsafeBufferPointer<UInt64>,
+        order: UnsafeBufferPointer<UInt32>, rowStep: UInt64, radius r: Double
+    ) -> [(UInt32, UInt32)] {
+        let n = level.count
         let r2 = r * r
-        var sources = [UInt32]()
-        var destinations = [UInt32]()
-        level.x.withUnsafeBufferPointer { x in
-            level.y.withUnsafeBufferPointer { y in
-                level.fx.withUnsafeBufferPointer { fx in
-                    level.fy.withUnsafeBufferPointer { fy in
-                        keys.withUnsafeBufferPointer { keys in
-                            order.withUnsafeBufferPointer { order in
-                                @inline(__always)
-                                func test(_ a: Int, _ b: Int) {
-                                    var dx = Double(fx[b]) - x[a]
-                                    var dy = Double(fy[b]) - y[a]
-                                    if dx * dx + dy * dy <= r2 {
-                                        sources.append(UInt32(a))
-                                        destinations.append(UInt32(b))
-                                    }
-                                    dx = Double(fx[a]) - x[b]
-                                    dy = Double(fy[a]) - y[b]
-                                    if dx * dx + dy * dy <= r2 {
-                                        sources.append(UInt32(b))
-                                        destinations.append(UInt32(a))
-                                    }
-                                }
-                                var start = 0
-                                var up = 0  // first entry whose key may be in the next row's window
-                                while start < n {
-                                    let key = keys[start]
-                                    var end = start + 1
-                                    while end < n && keys[end] == key { end += 1 }
-                                    // Pairs inside the cell.
-                                    if end - start > 1 {
-                                        for i in start..<(end - 1) {
-                                            let a = Int(order[i])
-                                            for j in (i + 1)..<end { test(a, Int(order[j])) }
-                                        }
-                                    }
-                                    // The cell to the east: the next run, if its key is key + 1.
-                                    if end < n && keys[end] == key + 1 {
-                                        var eastEnd = end + 1
-                                        while eastEnd < n && keys[eastEnd] == key + 1 { eastEnd += 1 }
-                                        for i in start..<end {
-                                            let a = Int(order[i])
-                                            for j in end..<eastEnd { test(a, Int(order[j])) }
-                                        }
-                                    }
-                                    // The three cells of the next row.
-                                    let low = key + rowStep - 1, high = key + rowStep + 1
-                                    if up < end { up = end }
-                                    while up < n && keys[up] < low { up += 1 }
-                                    var j = up
-                                    while j < n && keys[j] <= high {
-                                        let b = Int(order[j])
-                                        for i in start..<end { test(Int(order[i]), b) }
-                                        j += 1
-                                    }
-                                    start = end
-                                }
-                            }
-                        }
-                    }
+        var pairs = [(UInt32, UInt32)]()
+        // The records in cell order, so that the sweep reads memory in order.
+        let sorted = order.map { level[Int($0)] }
+        @inline(__always)
+        func test(_ i: Int, _ j: Int) {
+            let p = sorted[i], q = sorted[j]
+            var dx = Double(q.fx) - p.x
+            var dy = Double(q.fy) - p.y
+            if dx * dx + dy * dy <= r2 { pairs.append((order[i], order[j])) }
+            dx = Double(p.fx) - q.x
+            dy = Double(p.fy) - q.y
+            if dx * dx + dy * dy <= r2 { pairs.append((order[j], order[i])) }
+        }
+        var start = 0
+        var up = 0  // the first entry whose key may lie in the next row's window
+        while start < n {
+            let key = keys[start]
+            var end = start + 1
+            while end < n && keys[end] == key { end += 1 }
+            // Pairs inside the cell.
+            if end - start > 1 {
+                for i in start..<(end - 1) {
+                    for j in (i + 1)..<end { test(i, j) }
                 }
             }
+            // The cell to the east: the next run, if its key is key + 1.
+            if end < n && keys[end] == key + 1 {
+                var eastEnd = end + 1
+                while eastEnd < n && keys[eastEnd] == key + 1 { eastEnd += 1 }
+                for i in start..<end {
+                    for j in end..<eastEnd { test(i, j) }
+                }
+            }
+            // The three cells of the next row.
+            let low = key + rowStep - 1, high = key + rowStep + 1
+            if up < end { up = end }
+            while up < n && keys[up] < low { up += 1 }
+            var j = up
+            while j < n && keys[j] <= high {
+                for i in start..<end { test(i, j) }
+                j += 1
+            }
+            start = end
         }
-
-        // Group the pairs by source (counting sort).
-        for s in sources { offsets[Int(s) + 1] &+= 1 }
-        for i in 0..<n { offsets[i + 1] &+= offsets[i] }
-        targets = [UInt32](repeating: 0, count: sources.count)
-        var fill = offsets
-        for (s, d) in zip(sources, destinations) {
-            targets[Int(fill[Int(s)])] = d
-            fill[Int(s)] &+= 1
-        }
+        return pairs
     }
 }
 
