@@ -255,10 +255,15 @@ extension ClusterHierarchy {
                 neighbours.targets.withUnsafeBufferPointer { targets in
                     ranks.withUnsafeBufferPointer { ranks in
                         processed.withUnsafeMutableBufferPointer { processed in
+                            // Records without neighbours that nothing absorbed are copied in runs.
+                            var run = 0
                             for p in 0..<n {
+                                let lo = Int(offsets[p]), hi = Int(offsets[p + 1])
+                                if lo == hi && !processed[p] { continue }
+                                if run < p { next.append(contentsOf: level[run..<p]) }
+                                run = p + 1
                                 if processed[p] { continue }
                                 processed[p] = true
-                                let lo = Int(offsets[p]), hi = Int(offsets[p + 1])
                                 if lo == hi {
                                     next.append(level[p])
                                     continue
@@ -268,8 +273,10 @@ extension ClusterHierarchy {
                                 let n0 = Int(origin.count)
                                 var total = n0
                                 for k in lo..<hi {
+                                    // Every earlier record has been visited, including the copied
+                                    // runs, which are not marked.
                                     let q = targets[k]
-                                    if !processed[Int(q)] {
+                                    if Int(q) > p && !processed[Int(q)] {
                                         members.append(q)
                                         total += Int(level[Int(q)].count)
                                     }
@@ -308,6 +315,7 @@ extension ClusterHierarchy {
                                     }
                                 }
                             }
+                            if run < n { next.append(contentsOf: level[run..<n]) }
                         }
                     }
                 }

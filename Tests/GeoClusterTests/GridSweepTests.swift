@@ -53,6 +53,32 @@ struct GridSweepTests {
         }
     }
 
+    /// Tiny groups where float32 resolution is fine (near lon −176°, lat 84°) at zooms whose radius is
+    /// a few float32 steps: cluster centres (double) and their float32 copies then straddle the radius,
+    /// so a neighbour of a record is not always the other way round.
+    @Test func asymmetricNeighboursNearTheRadius() {
+        var rng = SplitMix64(seed: 77)
+        var coordinates = [Coordinate?]()
+        for _ in 0..<600 {
+            let lon = rng.uniform(-176.5, -175.5), lat = rng.uniform(83.5, 84.5)
+            for _ in 0..<Int(rng.next() % 4 + 2) {
+                coordinates.append(Coordinate(latitude: lat + rng.uniform(-3e-6, 3e-6), longitude: lon + rng.uniform(-3e-6, 3e-6)))
+            }
+        }
+        for minPoints in [2, 3] {
+            let options = ClusterOptions(maxZoom: 30, minPoints: minPoints)
+            let grid = ClusterHierarchy(options: options, coordinates: coordinates, build: ClusterBuildOptions(maximumThreads: 1))
+            let reference = ClusterHierarchy(
+                options: options, coordinates: coordinates,
+                build: ClusterBuildOptions(maximumThreads: 1, neighbourSearch: .treeQueries))
+            #expect(grid.clusterID == reference.clusterID)
+            #expect(grid.clusterX == reference.clusterX)
+            #expect(grid.pointParent == reference.pointParent)
+            #expect(grid.clusterParent == reference.clusterParent)
+            #expect(grid.trees.map(\.items) == reference.trees.map(\.items))
+        }
+    }
+
     @Test func radixSortSortsStably() {
         var rng = SplitMix64(seed: 5)
         for bits in [1, 11, 12, 40, 64] {
