@@ -7,10 +7,11 @@ import GeoCore
 /// Entities are named by a reference: `0 ..< inputCount` are input points (by input index), and
 /// `inputCount + c` is cluster `c` of the cluster table, which lists clusters in the order they were
 /// formed (zoom `maxZoom` first, then by position in the level).
+@usableFromInline
 struct ClusterHierarchy: Sendable {
     let options: ClusterOptions
     /// supercluster's `N`: the number of input elements, including those without a coordinate.
-    let inputCount: Int
+    @usableFromInline let inputCount: Int
 
     /// Float32 projected coordinates of the input points (NaN for elements without a coordinate).
     var pointX: [Float] = []
@@ -19,12 +20,12 @@ struct ClusterHierarchy: Sendable {
     var pointParent: [Int32] = []
 
     /// The double centroid of each cluster.
-    var clusterX: [Double] = []
-    var clusterY: [Double] = []
+    @usableFromInline var clusterX: [Double] = []
+    @usableFromInline var clusterY: [Double] = []
     /// The number of points in each cluster.
-    var clusterCount: [UInt32] = []
+    @usableFromInline var clusterCount: [UInt32] = []
     /// supercluster's id of each cluster.
-    var clusterID: [Int] = []
+    @usableFromInline var clusterID: [Int] = []
     /// The cluster each cluster was absorbed into, or −1.
     var clusterParent: [Int32] = []
     /// The entity each cluster was formed around (its origin).
@@ -44,10 +45,10 @@ struct ClusterHierarchy: Sendable {
 
     // MARK: - Entities
 
-    @inline(__always)
+    @inlinable
     func isCluster(_ ref: UInt32) -> Bool { Int(ref) >= inputCount }
 
-    @inline(__always)
+    @inlinable
     func clusterIndex(_ ref: UInt32) -> Int { Int(ref) - inputCount }
 
     /// The double coordinates of an entity: a point's float32 projection, a cluster's centroid.
@@ -74,6 +75,7 @@ struct ClusterHierarchy: Sendable {
 
     /// The tree of a zoom, clamped like supercluster (`floor`, then minZoom...maxZoom+1); `nil` for
     /// NaN.
+    @usableFromInline
     func tree(atZoom zoom: Double) -> KDTree? {
         guard !zoom.isNaN else { return nil }
         let lowest = Double(options.minZoom), highest = Double(options.maxZoom + 1)
@@ -100,32 +102,59 @@ struct ClusterHierarchy: Sendable {
 
     /// supercluster's `getClusters`: the entities inside a west/south/east/north box at a zoom, in
     /// supercluster's order.
+    @usableFromInline
     func entities(west: Double, south: Double, east: Double, north: Double, zoom: Double) -> [UInt32] {
-        guard let tree = tree(atZoom: zoom) else { return [] }
         var result = [UInt32]()
-        collect(tree, west: west, south: south, east: east, north: north, into: &result)
+        forEachEntity(west: west, south: south, east: east, north: north, zoom: zoom) { result.append($0) }
         return result
     }
 
-    private func collect(
-        _ tree: KDTree, west: Double, south: Double, east: Double, north: Double, into result: inout [UInt32]
+    /// Calls `body` with each entity inside a west/south/east/north box at a zoom, in supercluster's
+    /// order (the box normalised as supercluster normalises it).
+    @inlinable
+    func forEachEntity(
+        west: Double, south: Double, east: Double, north: Double, zoom: Double, _ body: (UInt32) -> Void
     ) {
-        var minLng = fmod(fmod(west + 180, 360) + 360, 360) - 180
+        guard let tree = tree(atZoom: zoom) else { return }
+        var boxes = (first: ClusterHierarchy.projectedBox(west: west, south: south, east: east, north: north), second: nil as (Double, Double, Double, Double)?)
+        if boxes.first == nil {
+            // Crossing the 180th meridian: the part east of `west`, then the part west of `east`.
+            let minLng = ClusterHierarchy.wrap(west), maxLng = east == 180 ? 180 : ClusterHierarchy.wrap(east)
+            boxes = (
+                ClusterHierarchy.projectedBox(west: minLng, south: south, east: 180, north: north),
+                ClusterHierarchy.projectedBox(west: -180, south: south, east: maxLng, north: north)
+            )
+        }
+        for box in [boxes.first, boxes.second] {
+            guard let (minX, minY, maxX, maxY) = box else { continue }
+            tree.range(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { body($0.ref) }
+        }
+    }
+
+    /// supercluster's longitude normalisation, `((lng + 180) % 360 + 360) % 360 − 180`.
+    @usableFromInline
+    static func wrap(_ longitude: Double) -> Double {
+        fmod(fmod(longitude + 180, 360) + 360, 360) - 180
+    }
+
+    /// The projected query box of a west/south/east/north box that does not cross the 180th meridian
+    /// after normalisation; `nil` when it does.
+    @usableFromInline
+    static func projectedBox(west: Double, south: Double, east: Double, north: Double) -> (Double, Double, Double, Double)? {
+        var minLng = wrap(west)
         let minLat = max(-90, min(90, south))
-        var maxLng = east == 180 ? 180 : fmod(fmod(east + 180, 360) + 360, 360) - 180
+        var maxLng = east == 180 ? 180 : wrap(east)
         let maxLat = max(-90, min(90, north))
         if east - west >= 360 {
             minLng = -180
             maxLng = 180
         } else if minLng > maxLng {
-            collect(tree, west: minLng, south: minLat, east: 180, north: maxLat, into: &result)
-            collect(tree, west: -180, south: minLat, east: maxLng, north: maxLat, into: &result)
-            return
+            return nil
         }
-        tree.range(
-            minX: SuperclusterProjection.x(longitude: minLng), minY: SuperclusterProjection.y(latitude: maxLat),
-            maxX: SuperclusterProjection.x(longitude: maxLng), maxY: SuperclusterProjection.y(latitude: minLat)
-        ) { result.append($0.ref) }
+        return (
+            SuperclusterProjection.x(longitude: minLng), SuperclusterProjection.y(latitude: maxLat),
+            SuperclusterProjection.x(longitude: maxLng), SuperclusterProjection.y(latitude: minLat)
+        )
     }
 
     /// supercluster's `getChildren`: the entities a cluster was formed from, in supercluster's order.

@@ -28,22 +28,24 @@ public struct ClusterIndex<Element> {
     /// The options the index was built with.
     public let options: ClusterOptions
     /// The coordinate of each element (`nil` for one without).
-    let coordinates: [Coordinate?]
+    @usableFromInline let coordinates: [Coordinate?]
     /// One hierarchy per clustering identifier, in order of first appearance.
-    let partitions: [Partition]
+    @usableFromInline let partitions: [Partition]
 
     /// The points of one clustering identifier and their hierarchy.
+    @usableFromInline
     struct Partition: Sendable {
         /// The identifier; `nil` for the unclustered elements of an index with identifiers, or for
         /// the single partition of an index without.
-        var identifier: String?
+        @usableFromInline var identifier: String?
         /// Input index of each of the partition's points; `nil` means the identity (a single
         /// partition).
-        var members: [Int]?
+        @usableFromInline var members: [Int]?
         /// Added to the partition's cluster ids so that ids of different partitions never collide.
-        var idOffset: Int
-        var hierarchy: ClusterHierarchy
+        @usableFromInline var idOffset: Int
+        @usableFromInline var hierarchy: ClusterHierarchy
 
+        @inlinable
         func inputIndex(_ local: Int) -> Int { members?[local] ?? local }
     }
 
@@ -123,6 +125,7 @@ public struct ClusterIndex<Element> {
     }
 
     /// The public value of an entity of a partition.
+    @inlinable
     func feature(_ ref: UInt32, in partition: Partition) -> ClusterFeature<Element> {
         let h = partition.hierarchy
         if h.isCluster(ref) {
@@ -132,6 +135,7 @@ public struct ClusterIndex<Element> {
         return .point(point(index))
     }
 
+    @inlinable
     func cluster(_ c: Int, in partition: Partition) -> Cluster {
         let h = partition.hierarchy
         return Cluster(
@@ -143,6 +147,7 @@ public struct ClusterIndex<Element> {
             clusteringIdentifier: partition.identifier)
     }
 
+    @inlinable
     func point(_ index: Int) -> ClusterPoint<Element> {
         ClusterPoint(
             element: elements[index], index: index,

@@ -14,12 +14,15 @@ extension ClusterIndex {
     /// A NaN zoom gives no result.
     ///
     /// - Complexity: O(√n + k) for k results.
+    @inlinable
     public func clusters(west: Double, south: Double, east: Double, north: Double, zoom: Double)
         -> [ClusterFeature<Element>]
     {
         var result = [ClusterFeature<Element>]()
         for partition in partitions {
-            for ref in partition.hierarchy.entities(west: west, south: south, east: east, north: north, zoom: zoom) {
+            let refs = partition.hierarchy.entities(west: west, south: south, east: east, north: north, zoom: zoom)
+            result.reserveCapacity(result.count + refs.count)
+            for ref in refs {
                 result.append(feature(ref, in: partition))
             }
         }

@@ -2,10 +2,18 @@ import Foundation
 
 /// One entry of a ``KDTree``: float32 coordinates and a payload (a level position while the tree is
 /// built, an entity reference afterwards).
+@usableFromInline
 struct KDItem: Sendable, Hashable {
-    var x: Float
-    var y: Float
-    var ref: UInt32
+    @usableFromInline var x: Float
+    @usableFromInline var y: Float
+    @usableFromInline var ref: UInt32
+
+    @usableFromInline
+    init(x: Float, y: Float, ref: UInt32) {
+        self.x = x
+        self.y = y
+        self.ref = ref
+    }
 }
 
 /// A static 2-d tree laid out exactly as kdbush 4 (the index supercluster 8.0.1 uses) lays it out.
@@ -16,11 +24,12 @@ struct KDItem: Sendable, Hashable {
 /// query result. Coordinates are float32; every comparison is made in double, as in kdbush.
 ///
 /// - Complexity: building is O(n log n); a query is O(√n + k) for k results.
+@usableFromInline
 struct KDTree: Sendable {
     /// The items in tree order.
-    var items: [KDItem]
+    @usableFromInline var items: [KDItem]
     /// The leaf size: a range of at most this many items is scanned linearly.
-    let nodeSize: Int
+    @usableFromInline let nodeSize: Int
 
     /// An empty tree.
     init(nodeSize: Int) {
@@ -219,6 +228,7 @@ struct KDTree: Sendable {
     // MARK: - Queries
 
     /// Calls `body` with every item inside the closed box, in kdbush's order.
+    @inlinable
     func range(
         minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (KDItem) -> Void
     ) {

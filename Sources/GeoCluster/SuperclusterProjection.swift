@@ -2,15 +2,16 @@ import Foundation
 
 /// supercluster's spherical Mercator projection onto the unit square (x east from −180°, y south
 /// from the north edge), with its float32 storage of input points.
+@usableFromInline
 enum SuperclusterProjection {
     /// `lng / 360 + 0.5`, not wrapped.
-    @inline(__always)
+    @inlinable
     static func x(longitude: Double) -> Double {
         longitude / 360 + 0.5
     }
 
     /// `0.5 − ln((1 + sin φ) / (1 − sin φ)) / (4π)`, clamped to [0, 1] (the poles map to 0 and 1).
-    @inline(__always)
+    @inlinable
     static func y(latitude: Double) -> Double {
         let s = sin(latitude * Double.pi / 180)
         let y = 0.5 - 0.25 * log((1 + s) / (1 - s)) / Double.pi
@@ -18,13 +19,13 @@ enum SuperclusterProjection {
     }
 
     /// The longitude of an x.
-    @inline(__always)
+    @inlinable
     static func longitude(x: Double) -> Double {
         (x - 0.5) * 360
     }
 
     /// The latitude of a y.
-    @inline(__always)
+    @inlinable
     static func latitude(y: Double) -> Double {
         let y2 = (180 - y * 360) * Double.pi / 180
         return 360 * atan(exp(y2)) / Double.pi - 90
