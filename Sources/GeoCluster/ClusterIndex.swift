@@ -27,8 +27,8 @@ public struct ClusterIndex<Element> {
     public let elements: [Element]
     /// The options the index was built with.
     public let options: ClusterOptions
-    /// The coordinate of each element (`nil` for one without).
-    @usableFromInline let coordinates: [Coordinate?]
+    /// The coordinate of each element (NaN for one without).
+    @usableFromInline let coordinates: [Coordinate]
     /// One hierarchy per clustering identifier, in order of first appearance.
     @usableFromInline let partitions: [Partition]
 
@@ -76,7 +76,7 @@ public struct ClusterIndex<Element> {
         self.elements = elements
         self.options = options
         let t0 = cpuNow()
-        let coordinates = elements.map(coordinate)
+        let coordinates = elements.map { coordinate($0) ?? Coordinate(latitude: .nan, longitude: .nan) }
         if ProcessInfo.processInfo.environment["MERIDIAN_CLUSTER_TRACE"] != nil { print("map \((cpuNow() - t0) / 1_000_000)") }
         self.coordinates = coordinates
         guard let clusteringIdentifier else {
@@ -151,7 +151,7 @@ public struct ClusterIndex<Element> {
     func point(_ index: Int) -> ClusterPoint<Element> {
         ClusterPoint(
             element: elements[index], index: index,
-            coordinate: coordinates[index] ?? Coordinate(latitude: .nan, longitude: .nan))
+            coordinate: coordinates[index])
     }
 }
 

@@ -143,6 +143,6 @@ extension ClusterIndex {
             throw GeoError(.notFound, "no cluster with id \(id)")
         }
         let h = partition.hierarchy
-        return h.allLeaves(of: UInt32(h.inputCount + c)).compactMap { coordinates[partition.inputIndex($0)] }
+        return h.allLeaves(of: UInt32(h.inputCount + c)).map { coordinates[partition.inputIndex($0)] }
     }
 }

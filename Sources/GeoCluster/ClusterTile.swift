@@ -77,7 +77,7 @@ extension ClusterIndex {
             let c = h.clusterIndex(ref)
             (px, py) = (h.clusterX[c], h.clusterY[c])
         } else {
-            let c = coordinates[partition.inputIndex(Int(ref))] ?? Coordinate(latitude: .nan, longitude: .nan)
+            let c = coordinates[partition.inputIndex(Int(ref))]
             (px, py) = (SuperclusterProjection.x(longitude: c.longitude), SuperclusterProjection.y(latitude: c.latitude))
         }
         let extent = options.extent

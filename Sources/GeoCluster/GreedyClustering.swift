@@ -8,12 +8,12 @@ extension ClusterHierarchy {
     /// unvisited record with its unvisited neighbours within the zoom's radius (supercluster §5).
     ///
     /// - Parameters:
-    ///   - coordinates: The coordinate of each input element, `nil` for one without (it keeps its
+    ///   - coordinates: The coordinate of each input element, NaN for one without (it keeps its
     ///     index and counts in `N`, as a feature without geometry does in supercluster).
     ///   - clusters: `false` keeps every point on its own at every zoom (elements whose clustering
     ///     identifier is `nil`).
     /// - Complexity: O(n log n) per zoom.
-    init(options: ClusterOptions, coordinates: [Coordinate?], clusters: Bool = true, build: ClusterBuildOptions) {
+    init(options: ClusterOptions, coordinates: [Coordinate], clusters: Bool = true, build: ClusterBuildOptions) {
         self.init(options: options, inputCount: coordinates.count)
         let n = coordinates.count
         pointX = [Float](repeating: .nan, count: n)
@@ -21,8 +21,8 @@ extension ClusterHierarchy {
         pointParent = [Int32](repeating: -1, count: n)
         var level = [UInt32]()
         level.reserveCapacity(n)
-        for (i, coordinate) in coordinates.enumerated() {
-            guard let c = coordinate, c.latitude.isFinite, c.longitude.isFinite else { continue }
+        for (i, c) in coordinates.enumerated() {
+            guard c.latitude.isFinite, c.longitude.isFinite else { continue }
             pointX[i] = Float(SuperclusterProjection.x(longitude: c.longitude))
             pointY[i] = Float(SuperclusterProjection.y(latitude: c.latitude))
             level.append(UInt32(i))
@@ -199,7 +199,7 @@ extension ClusterHierarchy {
     fileprivate mutating func buildWithGridSweep(_ points: [UInt32], threads: Int) {
         var level = points.map { ref in
             let i = Int(ref)
-            return LevelRecord(x: Double(pointX[i]), y: Double(pointY[i]), fx: pointX[i], fy: pointY[i], ref: ref, count: 1)
+            return LevelRecord(x: Double(pointX[i]), y: Double(pointY[i]), ref: ref, count: 1)
         }
         let nodeSize = options.nodeSize
         let concurrent = threads > 1
@@ -217,7 +217,7 @@ extension ClusterHierarchy {
             let t2 = cpuNow()
             defer {
                 let t3 = cpuNow()
-                if trace { print("z\(zoom) n \(level.count) edges \(neighbours.targets.count) grid \((t1 - t0) / 1_000_000) wait \((t2 - t1) / 1_000_000) greedy \((t3 - t2) / 1_000_000)") }
+                if trace { print("z\(zoom) n \(level.count) edges \(neighbours.targets.count) grid \((t1 - t0) / 1_000_000) wait \((t2 - t1) / 1_000_000) greedy \((t3 - t2) / 1_000_000) clusters \(clusterID.count) rss \(residentMB())") }
             }
             trees[zoom + 1 - options.minZoom] = levelTree.tree
             let start = clusterID.count
@@ -302,10 +302,10 @@ extension ClusterHierarchy {
                                     }
                                     parents.append((origin.ref, c))
                                     let cx = wx / Double(total), cy = wy / Double(total)
-                                    formed.append(LevelRecord(x: cx, y: cy, fx: Float(cx), fy: Float(cy), ref: origin.ref, count: UInt32(total)))
+                                    formed.append(LevelRecord(x: cx, y: cy, ref: origin.ref, count: UInt32(total)))
                                     formedIDs.append((p << 5) + (zoom + 1) + inputCount)
                                     next.append(LevelRecord(
-                                        x: cx, y: cy, fx: Float(cx), fy: Float(cy), ref: UInt32(inputCount + Int(c)),
+                                        x: cx, y: cy, ref: UInt32(inputCount + Int(c)),
                                         count: UInt32(total)))
                                 } else {
                                     next.append(origin)
@@ -338,4 +338,9 @@ func cpuNow() -> UInt64 {
     var t = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
     return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+}
+
+func residentMB() -> String {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return "?" }
+    return status.split(separator: "\n").filter { $0.hasPrefix("VmRSS") || $0.hasPrefix("VmHWM") }.joined(separator: " ")
 }

@@ -6,13 +6,14 @@ struct LevelRecord: Sendable, Equatable {
     /// The double coordinates supercluster keeps in the record (float32 values for points).
     var x: Double
     var y: Double
-    /// The float32 coordinates the level's search tree stores.
-    var fx: Float
-    var fy: Float
     /// The entity reference.
     var ref: UInt32
     /// Points in the record.
     var count: UInt32
+
+    /// The float32 coordinates the level's search tree stores (exactly `x`, `y` for points).
+    @inline(__always) var fx: Float { Float(x) }
+    @inline(__always) var fy: Float { Float(y) }
 }
 
 /// For every record of a level, the records within the clustering radius of it: exactly the records

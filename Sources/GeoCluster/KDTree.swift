@@ -41,7 +41,7 @@ struct KDTree: Sendable {
     ///
     /// - Parameter threads: With 2 or more, the two halves below the root are sorted at the same
     ///   time (each in its own copy, then copied back); the layout is the same.
-    init(items: [KDItem], nodeSize: Int, threads: Int = 1) {
+    init(items: consuming [KDItem], nodeSize: Int, threads: Int = 1) {
         self.items = items
         self.nodeSize = max(2, min(65_535, nodeSize))
         let size = self.nodeSize
