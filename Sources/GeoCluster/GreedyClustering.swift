@@ -209,28 +209,46 @@ extension ClusterHierarchy {
         trees = [KDTree](repeating: KDTree(nodeSize: nodeSize), count: options.maxZoom + 2 - options.minZoom)
         var pending = startTree(level)
         let trace = ProcessInfo.processInfo.environment["MERIDIAN_CLUSTER_TRACE"] != nil
+        var cells = CellIndex(level: level, radius: options.projectedRadius(atZoom: options.maxZoom))
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
             let t0 = cpuNow()
-            let neighbours = NeighbourTable(level: level, radius: options.projectedRadius(atZoom: zoom))
+            let neighbours = cells.neighbours(count: level.count, radius: options.projectedRadius(atZoom: zoom))
             let t1 = cpuNow()
             let levelTree = pending.value() ?? LevelTree(level, nodeSize: nodeSize, threads: 1)
             let t2 = cpuNow()
-            defer {
-                let t3 = cpuNow()
-                if trace { print("z\(zoom) n \(level.count) edges \(neighbours.targets.count) grid \((t1 - t0) / 1_000_000) wait \((t2 - t1) / 1_000_000) greedy \((t3 - t2) / 1_000_000) clusters \(clusterID.count) rss \(residentMB())") }
-            }
             trees[zoom + 1 - options.minZoom] = levelTree.tree
             let start = clusterID.count
-            let (next, changed) = greedyPass(level, neighbours: neighbours, ranks: levelTree.ranks, zoom: zoom)
+            let pass = greedyPass(level, neighbours: neighbours, ranks: levelTree.ranks, zoom: zoom)
             clusterRanges[zoom - options.minZoom] = start..<clusterID.count
-            if changed {
-                pending = startTree(next)
+            if pass.changed {
+                pending = startTree(pass.next)
             } else {
                 pending = Pending(async: false) { levelTree }
             }
-            level = next
+            let t3 = cpuNow()
+            if zoom > options.minZoom {
+                cells.advance(
+                    to: pass.next, newPosition: pass.newPosition, clusters: pass.clusters,
+                    radius: options.projectedRadius(atZoom: zoom - 1))
+            }
+            let t4 = cpuNow()
+            if trace { print("z\(zoom) n \(level.count) edges \(neighbours.targets.count) sweep \((t1 - t0) / 1_000_000) wait \((t2 - t1) / 1_000_000) greedy \((t3 - t2) / 1_000_000) cells \((t4 - t3) / 1_000_000) clusters \(clusterID.count) rss \(residentMB())") }
+            level = pass.next
         }
         trees[0] = (pending.value() ?? LevelTree(level, nodeSize: nodeSize, threads: 1)).tree
+    }
+
+    /// The outcome of one greedy pass.
+    struct GreedyPass {
+        /// The next level.
+        var next: [LevelRecord]
+        /// Whether it differs from the level it came from.
+        var changed: Bool
+        /// Where each record of the old level went in the next (`UInt32.max`: absorbed or replaced by
+        /// a cluster).
+        var newPosition: [UInt32]
+        /// The positions of the new clusters in the next level.
+        var clusters: [UInt32]
     }
 
     /// supercluster's greedy pass over a level with precomputed neighbour lists.
@@ -238,9 +256,11 @@ extension ClusterHierarchy {
     /// - Returns: The next level, and whether it differs from this one.
     private mutating func greedyPass(
         _ level: [LevelRecord], neighbours: NeighbourTable, ranks: [UInt32], zoom: Int
-    ) -> ([LevelRecord], Bool) {
+    ) -> GreedyPass {
         let n = level.count
         var processed = [Bool](repeating: false, count: n)
+        var newPosition = [UInt32](repeating: .max, count: n)
+        var clusterPositions = [UInt32]()
         var next = [LevelRecord]()
         next.reserveCapacity(n)
         var members = [UInt32]()
@@ -255,16 +275,21 @@ extension ClusterHierarchy {
                 neighbours.targets.withUnsafeBufferPointer { targets in
                     ranks.withUnsafeBufferPointer { ranks in
                         processed.withUnsafeMutableBufferPointer { processed in
+                          newPosition.withUnsafeMutableBufferPointer { newPosition in
                             // Records without neighbours that nothing absorbed are copied in runs.
                             var run = 0
                             for p in 0..<n {
                                 let lo = Int(offsets[p]), hi = Int(offsets[p + 1])
                                 if lo == hi && !processed[p] { continue }
-                                if run < p { next.append(contentsOf: level[run..<p]) }
+                                if run < p {
+                                    for i in run..<p { newPosition[i] = UInt32(next.count + i - run) }
+                                    next.append(contentsOf: level[run..<p])
+                                }
                                 run = p + 1
                                 if processed[p] { continue }
                                 processed[p] = true
                                 if lo == hi {
+                                    newPosition[p] = UInt32(next.count)
                                     next.append(level[p])
                                     continue
                                 }
@@ -282,6 +307,7 @@ extension ClusterHierarchy {
                                     }
                                 }
                                 if members.isEmpty {
+                                    newPosition[p] = UInt32(next.count)
                                     next.append(origin)
                                     continue
                                 }
@@ -304,18 +330,25 @@ extension ClusterHierarchy {
                                     let cx = wx / Double(total), cy = wy / Double(total)
                                     formed.append(LevelRecord(x: cx, y: cy, ref: origin.ref, count: UInt32(total)))
                                     formedIDs.append((p << 5) + (zoom + 1) + inputCount)
+                                    clusterPositions.append(UInt32(next.count))
                                     next.append(LevelRecord(
                                         x: cx, y: cy, ref: UInt32(inputCount + Int(c)),
                                         count: UInt32(total)))
                                 } else {
+                                    newPosition[p] = UInt32(next.count)
                                     next.append(origin)
                                     for q in members {
                                         processed[Int(q)] = true
+                                        newPosition[Int(q)] = UInt32(next.count)
                                         next.append(level[Int(q)])
                                     }
                                 }
                             }
-                            if run < n { next.append(contentsOf: level[run..<n]) }
+                            if run < n {
+                                for i in run..<n { newPosition[i] = UInt32(next.count + i - run) }
+                                next.append(contentsOf: level[run..<n])
+                            }
+                          }
                         }
                     }
                 }
@@ -330,7 +363,7 @@ extension ClusterHierarchy {
             clusterParent.append(-1)
             clusterOrigin.append(record.ref)
         }
-        return (next, changed)
+        return GreedyPass(next: next, changed: changed, newPosition: newPosition, clusters: clusterPositions)
     }
 }
 

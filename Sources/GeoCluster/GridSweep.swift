@@ -16,48 +16,237 @@ struct LevelRecord: Sendable, Equatable {
     @inline(__always) var fy: Float { Float(y) }
 }
 
-/// For every record of a level, the records within the clustering radius of it: exactly the records
-/// supercluster's `within(record.x, record.y, r)` returns (minus the record itself), found by a sweep
-/// over a grid instead of one tree query per record.
+/// A record of a level in grid-cell order: its cell, its double coordinates and its level position.
+struct CellEntry: Sendable, Equatable {
+    var cx: Int32
+    var cy: Int32
+    var x: Double
+    var y: Double
+    var position: UInt32
+
+    /// Row-major order of the cells: row, then column.
+    @inline(__always) var key: Int64 { Int64(cy) << 32 | Int64(Int(cx) + (1 << 31)) }
+}
+
+/// The records of a level sorted by square grid cell, kept from one zoom to the next.
 ///
-/// Records are binned by their float32 coordinates into square cells at least as wide as the radius
-/// plus the largest float32 rounding of a record (so a neighbour is never more than one cell away),
-/// the cells are radix-sorted row by row, and each cell is paired with itself, its east neighbour and
-/// the three cells of the next row, found by pointers that only move forward. Each candidate pair is
-/// tested both ways with supercluster's exact test, `(fx_q − x_p)² + (fy_q − y_p)² ≤ r²` in double,
-/// which is not symmetric for clusters (double centre, float32 tree copy).
-///
-/// - Complexity: O(n + m) for m candidate pairs, plus a radix sort of n 64-bit keys.
+/// Cells are at least as wide as the clustering radius plus the largest float32 rounding of a record,
+/// so a neighbour is never more than one cell away. Going one zoom down doubles the radius; the cells
+/// then double too, and the new order follows from the old one by merging pairs of rows (cell
+/// coordinates halve) and merging in the new clusters, with no full sort.
+struct CellIndex {
+    /// The entries in row-major cell order.
+    private(set) var entries: [CellEntry] = []
+    /// Cells are 2^-shift wide.
+    private(set) var shift = 0
+    /// An upper bound of |float32(v) − v| over the coordinates of every record so far.
+    private var rounding = 0.0
+    /// Whether some cell is near the clamping limit, where halving and recomputing could disagree.
+    private var extreme = false
+
+    /// The cell size exponent for a radius: the largest `shift` with 2^-shift ≥ reach, within ±30.
+    private static func shift(forReach reach: Double) -> Int {
+        guard reach > 0 && reach.isFinite else { return reach > 0 ? -30 : 30 }
+        var shift = Int(max(-40, min(40, (-log2(reach)).rounded(.down))))
+        shift = max(-30, min(30, shift))
+        while shift > -30 && Double(sign: .plus, exponent: -shift, significand: 1) < reach { shift -= 1 }
+        return shift
+    }
+
+    @inline(__always)
+    private static func cell(_ v: Float, scale: Double) -> Int32 {
+        let limit = Double(1 << 30)
+        return Int32(max(-limit, min(limit, (Double(v) * scale).rounded(.down))))
+    }
+
+    /// Sorts a whole level into cells for a radius.
+    init(level: [LevelRecord], radius r: Double) {
+        for record in level {
+            rounding = max(rounding, abs(Double(record.fx) - record.x), abs(Double(record.fy) - record.y))
+        }
+        rebuild(level, radius: r)
+    }
+
+    private mutating func rebuild(_ level: [LevelRecord], radius r: Double) {
+        shift = CellIndex.shift(forReach: r + rounding)
+        let scale = Double(sign: .plus, exponent: shift, significand: 1)
+        let n = level.count
+        var keys = [UInt64](repeating: 0, count: n)
+        var cells = [CellEntry]()
+        cells.reserveCapacity(n)
+        for (i, record) in level.enumerated() {
+            let entry = CellEntry(
+                cx: CellIndex.cell(record.fx, scale: scale), cy: CellIndex.cell(record.fy, scale: scale),
+                x: record.x, y: record.y, position: UInt32(i))
+            keys[i] = UInt64(bitPattern: entry.key) ^ (1 << 63)  // order-preserving for negative rows
+            cells.append(entry)
+        }
+        var order = [UInt32]()
+        RadixSort.sort(keys: &keys, payload: &order, bits: 64)
+        entries = order.map { cells[Int($0)] }
+        extreme = cells.contains { abs(Int($0.cx)) >= 1 << 29 || abs(Int($0.cy)) >= 1 << 29 }
+    }
+
+    /// Moves the index to the next level: `newPosition[p]` is where record `p` of the old level went
+    /// (`UInt32.max` if it was absorbed or became a cluster), `clusters` are the new level's new
+    /// records, and `r` the next zoom's radius.
+    mutating func advance(to level: [LevelRecord], newPosition: [UInt32], clusters: [UInt32], radius r: Double) {
+        for p in clusters {
+            let record = level[Int(p)]
+            rounding = max(rounding, abs(Double(record.fx) - record.x), abs(Double(record.fy) - record.y))
+        }
+        let wanted = CellIndex.shift(forReach: r + rounding)
+        guard wanted == shift - 1 && !extreme else {
+            rebuild(level, radius: r)
+            return
+        }
+        shift = wanted
+        let scale = Double(sign: .plus, exponent: shift, significand: 1)
+        // The new clusters, sorted by their cells.
+        var added = clusters.map { p -> CellEntry in
+            let record = level[Int(p)]
+            return CellEntry(
+                cx: CellIndex.cell(record.fx, scale: scale), cy: CellIndex.cell(record.fy, scale: scale),
+                x: record.x, y: record.y, position: p)
+        }
+        added.sort { $0.key < $1.key }
+        // One pass: the survivors with halved cells (rows 2j and 2j+1 merge into row j, columns
+        // halve) merged with the new clusters.
+        let old = entries
+        let capacity = old.count + added.count
+        entries = [CellEntry](unsafeUninitializedCapacity: capacity) { out, written in
+            var count = 0
+            old.withUnsafeBufferPointer { old in
+                added.withUnsafeBufferPointer { added in
+                    newPosition.withUnsafeBufferPointer { newPosition in
+                        var nextAdded = 0
+                        @inline(__always)
+                        func emit(_ e: CellEntry) {
+                            let p = newPosition[Int(e.position)]
+                            guard p != UInt32.max else { return }
+                            let moved = CellEntry(cx: e.cx >> 1, cy: e.cy >> 1, x: e.x, y: e.y, position: p)
+                            let key = moved.key
+                            while nextAdded < added.count && added[nextAdded].key < key {
+                                out.initializeElement(at: count, to: added[nextAdded])
+                                count += 1
+                                nextAdded += 1
+                            }
+                            out.initializeElement(at: count, to: moved)
+                            count += 1
+                        }
+                        var i = 0
+                        let n = old.count
+                        while i < n {
+                            let row = old[i].cy
+                            var end = i + 1
+                            while end < n && old[end].cy == row { end += 1 }
+                            var otherEnd = end
+                            if end < n && old[end].cy >> 1 == row >> 1 {
+                                let other = old[end].cy
+                                while otherEnd < n && old[otherEnd].cy == other { otherEnd += 1 }
+                            }
+                            var a = i, b = end
+                            while a < end && b < otherEnd {
+                                if old[a].cx >> 1 <= old[b].cx >> 1 {
+                                    emit(old[a])
+                                    a += 1
+                                } else {
+                                    emit(old[b])
+                                    b += 1
+                                }
+                            }
+                            while a < end {
+                                emit(old[a])
+                                a += 1
+                            }
+                            while b < otherEnd {
+                                emit(old[b])
+                                b += 1
+                            }
+                            i = otherEnd
+                        }
+                        while nextAdded < added.count {
+                            out.initializeElement(at: count, to: added[nextAdded])
+                            count += 1
+                            nextAdded += 1
+                        }
+                    }
+                }
+            }
+            written = count
+        }
+    }
+
+    /// For every record, the records within radius `r` of it: exactly the records supercluster's
+    /// `within(record.x, record.y, r)` returns (minus the record itself).
+    ///
+    /// Each cell is paired with itself, its east neighbour and the three cells of the next row, found
+    /// by pointers that only move forward. Each candidate pair is tested both ways with supercluster's
+    /// exact test, `(fx_q − x_p)² + (fy_q − y_p)² ≤ r²` in double, which is not symmetric for clusters
+    /// (double centre, float32 tree copy).
+    ///
+    /// - Complexity: O(n + m) for m candidate pairs.
+    func neighbours(count n: Int, radius r: Double) -> NeighbourTable {
+        var pairs = [(UInt32, UInt32)]()
+        let r2 = r * r
+        entries.withUnsafeBufferPointer { sorted in
+            let count = sorted.count
+            @inline(__always)
+            func test(_ i: Int, _ j: Int) {
+                let p = sorted[i], q = sorted[j]
+                var dx = Double(Float(q.x)) - p.x
+                var dy = Double(Float(q.y)) - p.y
+                if dx * dx + dy * dy <= r2 { pairs.append((p.position, q.position)) }
+                dx = Double(Float(p.x)) - q.x
+                dy = Double(Float(p.y)) - q.y
+                if dx * dx + dy * dy <= r2 { pairs.append((q.position, p.position)) }
+            }
+            var start = 0
+            var up = 0  // the first entry whose key may lie in the next row's window
+            while start < count {
+                let key = sorted[start].key
+                var end = start + 1
+                while end < count && sorted[end].key == key { end += 1 }
+                // Pairs inside the cell.
+                if end - start > 1 {
+                    for i in start..<(end - 1) {
+                        for j in (i + 1)..<end { test(i, j) }
+                    }
+                }
+                // The cell to the east: the next run, if its key is key + 1.
+                if end < count && sorted[end].key == key + 1 {
+                    var eastEnd = end + 1
+                    while eastEnd < count && sorted[eastEnd].key == key + 1 { eastEnd += 1 }
+                    for i in start..<end {
+                        for j in end..<eastEnd { test(i, j) }
+                    }
+                }
+                // The three cells of the next row.
+                let low = key + (1 << 32) - 1, high = key + (1 << 32) + 1
+                if up < end { up = end }
+                while up < count && sorted[up].key < low { up += 1 }
+                var j = up
+                while j < count && sorted[j].key <= high {
+                    for i in start..<end { test(i, j) }
+                    j += 1
+                }
+                start = end
+            }
+        }
+        return NeighbourTable(count: n, pairs: pairs)
+    }
+}
+
+/// For every record of a level, the records within the clustering radius of it, as adjacency lists.
 struct NeighbourTable {
     /// `targets[offsets[p] ..< offsets[p + 1]]` are the neighbours of record `p`, in no particular
     /// order.
     var offsets: [Int32]
     var targets: [UInt32]
 
-    init(level: [LevelRecord], radius r: Double) {
-        let n = level.count
-        offsets = [Int32](repeating: 0, count: n + 1)
-        targets = []
-        guard n > 1 else { return }
-        var keys = [UInt64](repeating: 0, count: n)
-        var keyBits = 0
-        var rowStep: UInt64 = 0
-        level.withUnsafeBufferPointer { level in
-            keys.withUnsafeMutableBufferPointer { keys in
-                (keyBits, rowStep) = NeighbourTable.cellKeys(level, reach: r, into: keys)
-            }
-        }
-        var order = [UInt32](repeating: 0, count: n)
-        RadixSort.sort(keys: &keys, payload: &order, bits: keyBits)
-        var pairs = [(UInt32, UInt32)]()
-        level.withUnsafeBufferPointer { level in
-            keys.withUnsafeBufferPointer { keys in
-                order.withUnsafeBufferPointer { order in
-                    pairs = NeighbourTable.sweep(level, keys: keys, order: order, rowStep: rowStep, radius: r)
-                }
-            }
-        }
-        // Group the pairs by source (counting sort).
+    /// Groups directed pairs (record, neighbour) by record.
+    init(count n: Int, pairs: [(UInt32, UInt32)]) {
+        var offsets = [Int32](repeating: 0, count: n + 1)
         var targets = [UInt32](repeating: 0, count: pairs.count)
         offsets.withUnsafeMutableBufferPointer { offsets in
             for (s, _) in pairs { offsets[Int(s) + 1] &+= 1 }
@@ -70,102 +259,8 @@ struct NeighbourTable {
                 }
             }
         }
+        self.offsets = offsets
         self.targets = targets
-    }
-
-    /// Row-major cell keys of the records; returns the number of key bits and the key step of one row.
-    private static func cellKeys(
-        _ level: UnsafeBufferPointer<LevelRecord>, reach r: Double, into keys: UnsafeMutableBufferPointer<UInt64>
-    ) -> (Int, UInt64) {
-        let n = level.count
-        // Cell size: a power of two no smaller than r plus the largest float32 rounding.
-        var rounding = 0.0
-        for record in level {
-            rounding = max(rounding, abs(Double(record.fx) - record.x), abs(Double(record.fy) - record.y))
-        }
-        let reach = r + rounding
-        var shift = reach > 0 && reach.isFinite ? Int(max(-40, min(40, (-log2(reach)).rounded(.down)))) : 30
-        shift = max(-30, min(30, shift))
-        // Guard against a rounding of log2 that would make the cell smaller than the reach.
-        while shift > -30 && Double(sign: .plus, exponent: -shift, significand: 1) < reach { shift -= 1 }
-        let scale = Double(sign: .plus, exponent: shift, significand: 1)
-        // Cell coordinates, clamped so that they fit in 31 bits whatever the input.
-        let limit = Double(1 << 30)
-        var minX = Int64.max, maxX = Int64.min, minY = Int64.max, maxY = Int64.min
-        for i in 0..<n {
-            let cx = Int64(max(-limit, min(limit, (Double(level[i].fx) * scale).rounded(.down))))
-            let cy = Int64(max(-limit, min(limit, (Double(level[i].fy) * scale).rounded(.down))))
-            minX = min(minX, cx)
-            maxX = max(maxX, cx)
-            minY = min(minY, cy)
-            maxY = max(maxY, cy)
-            // Stash the cells; the key needs the minima first.
-            keys[i] = UInt64(UInt32(truncatingIfNeeded: cx + (1 << 31))) << 32 | UInt64(UInt32(truncatingIfNeeded: cy + (1 << 31)))
-        }
-        // Key = row << xBits | (column + 1): the +1 and the spare bit keep column ± 1 inside the row.
-        let xBits = 64 - UInt64(maxX - minX + 2).leadingZeroBitCount
-        let yBits = 64 - UInt64(maxY - minY).leadingZeroBitCount
-        let offsetX = UInt64(minX + (1 << 31)), offsetY = UInt64(minY + (1 << 31))
-        for i in 0..<n {
-            let cx = keys[i] >> 32, cy = keys[i] & 0xFFFF_FFFF
-            keys[i] = (cy &- offsetY) << UInt64(xBits) | (cx &- offsetX &+ 1)
-        }
-        return (xBits + yBits, UInt64(1) << UInt64(xBits))
-    }
-
-    /// Candidate pairs from each cell and its half neighbourhood (itself, east, and the three cells of
-    /// the next row), tested both ways.
-    private static func sweep(
-        _ level: UnsafeBufferPointer<LevelRecord>, keys: UnsafeBufferPointer<UInt64>,
-        order: UnsafeBufferPointer<UInt32>, rowStep: UInt64, radius r: Double
-    ) -> [(UInt32, UInt32)] {
-        let n = level.count
-        let r2 = r * r
-        var pairs = [(UInt32, UInt32)]()
-        // The records in cell order, so that the sweep reads memory in order.
-        let sorted = order.map { level[Int($0)] }
-        @inline(__always)
-        func test(_ i: Int, _ j: Int) {
-            let p = sorted[i], q = sorted[j]
-            var dx = Double(q.fx) - p.x
-            var dy = Double(q.fy) - p.y
-            if dx * dx + dy * dy <= r2 { pairs.append((order[i], order[j])) }
-            dx = Double(p.fx) - q.x
-            dy = Double(p.fy) - q.y
-            if dx * dx + dy * dy <= r2 { pairs.append((order[j], order[i])) }
-        }
-        var start = 0
-        var up = 0  // the first entry whose key may lie in the next row's window
-        while start < n {
-            let key = keys[start]
-            var end = start + 1
-            while end < n && keys[end] == key { end += 1 }
-            // Pairs inside the cell.
-            if end - start > 1 {
-                for i in start..<(end - 1) {
-                    for j in (i + 1)..<end { test(i, j) }
-                }
-            }
-            // The cell to the east: the next run, if its key is key + 1.
-            if end < n && keys[end] == key + 1 {
-                var eastEnd = end + 1
-                while eastEnd < n && keys[eastEnd] == key + 1 { eastEnd += 1 }
-                for i in start..<end {
-                    for j in end..<eastEnd { test(i, j) }
-                }
-            }
-            // The three cells of the next row.
-            let low = key + rowStep - 1, high = key + rowStep + 1
-            if up < end { up = end }
-            while up < n && keys[up] < low { up += 1 }
-            var j = up
-            while j < n && keys[j] <= high {
-                for i in start..<end { test(i, j) }
-                j += 1
-            }
-            start = end
-        }
-        return pairs
     }
 }
 
