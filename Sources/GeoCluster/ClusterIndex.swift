@@ -69,15 +69,22 @@ public struct ClusterIndex<Element> {
         clusteringIdentifier: ((Element) -> String?)? = nil,
         build: ClusterBuildOptions = ClusterBuildOptions()
     ) throws(GeoError) {
+        try self.init(
+            elements, coordinates: elements.map { coordinate($0) ?? Coordinate(latitude: .nan, longitude: .nan) },
+            options: options, clusteringIdentifier: clusteringIdentifier, build: build)
+    }
+
+    /// Builds an index from elements and their coordinates (NaN for none).
+    init(
+        _ elements: [Element], coordinates: [Coordinate], options: ClusterOptions,
+        clusteringIdentifier: ((Element) -> String?)?, build: ClusterBuildOptions
+    ) throws(GeoError) {
         let options = try options.validated()
         guard elements.count < 1 << 31 else {
             throw GeoError(.invalidArgument, "\(elements.count) elements are more than the 2^31 an index holds")
         }
         self.elements = elements
         self.options = options
-        let t0 = cpuNow()
-        let coordinates = elements.map { coordinate($0) ?? Coordinate(latitude: .nan, longitude: .nan) }
-        if ProcessInfo.processInfo.environment["MERIDIAN_CLUSTER_TRACE"] != nil { print("map \((cpuNow() - t0) / 1_000_000)") }
         self.coordinates = coordinates
         guard let clusteringIdentifier else {
             let t1 = cpuNow()
@@ -164,6 +171,7 @@ extension ClusterIndex where Element == Coordinate {
     public init(
         _ coordinates: [Coordinate], options: ClusterOptions = .default, build: ClusterBuildOptions = ClusterBuildOptions()
     ) throws(GeoError) {
-        try self.init(coordinates, options: options, coordinate: { $0 }, build: build)
+        // The coordinates are their own coordinate list: one buffer, shared.
+        try self.init(coordinates, coordinates: coordinates, options: options, clusteringIdentifier: nil, build: build)
     }
 }

@@ -204,7 +204,7 @@ extension ClusterHierarchy {
         let nodeSize = options.nodeSize
         let concurrent = threads > 1
         func startTree(_ level: [LevelRecord]) -> Pending<LevelTree> {
-            Pending(async: concurrent) { LevelTree(level, nodeSize: nodeSize, threads: 1) }
+            Pending(async: concurrent) { LevelTree(level, nodeSize: nodeSize, threads: threads) }
         }
         trees = [KDTree](repeating: KDTree(nodeSize: nodeSize), count: options.maxZoom + 2 - options.minZoom)
         var pending = startTree(level)
