@@ -28,6 +28,7 @@ enum ClusterCommand: Subcommand {
           --max-zoom M    highest zoom with clusters, 0-30 (default 16)
           --min-zoom M    lowest zoom with clusters (default 0)
           --min-points P  fewest points in a cluster (default 2)
+          --json          accepted for symmetry with the other commands; the output is always JSON
 
         Example:
           meridian cluster --input places.geojson --zoom 3 --bbox -30,30,40,70
@@ -35,6 +36,7 @@ enum ClusterCommand: Subcommand {
         """
 
     static func run(_ arguments: inout Arguments, console: Console) throws(UsageError) -> Int32 {
+        _ = arguments.flag("json")  // the output is always JSON
         guard let path = arguments.option("input") else { throw UsageError("--input FILE is required") }
         var options = ClusterOptions()
         if let v = try arguments.number("radius") { options.radius = v }
