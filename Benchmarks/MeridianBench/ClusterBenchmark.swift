@@ -63,14 +63,16 @@ enum ClusterBenchmark {
         }
         var kept: ClusterIndex<Coordinate>?
         var buildCPU = [Double]()
-        var buildRSS = 0
+        // Peak RSS of the first build in this process (later builds also see what the allocator
+        // kept from the ones before).
+        var buildRSS = -1
         let buildTimes = Bench.measure(runs: runs, warmUp: false) {
             kept = nil
-            let canReset = resetPeakRSS()
+            let canReset = buildRSS < 0 && resetPeakRSS()
             let cpu = processCPUTime()
             kept = makeIndex(build)
             buildCPU.append(processCPUTime() - cpu)
-            if canReset { buildRSS = max(buildRSS, Bench.peakRSS()) }
+            if buildRSS < 0 { buildRSS = canReset ? Bench.peakRSS() : 0 }
         }
         guard let index = kept else {
             FileHandle.standardError.write(Data("meridian-bench cluster: invalid options\n".utf8))

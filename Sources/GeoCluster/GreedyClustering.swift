@@ -204,7 +204,7 @@ extension ClusterHierarchy {
         let nodeSize = options.nodeSize
         let concurrent = threads > 1
         func startTree(_ level: [LevelRecord]) -> Pending<LevelTree> {
-            Pending(async: concurrent) { LevelTree(level, nodeSize: nodeSize, threads: threads) }
+            Pending(async: concurrent) { LevelTree(level, nodeSize: nodeSize, threads: 1) }
         }
         trees = [KDTree](repeating: KDTree(nodeSize: nodeSize), count: options.maxZoom + 2 - options.minZoom)
         var pending = startTree(level)
@@ -212,7 +212,7 @@ extension ClusterHierarchy {
         var cells = CellIndex(level: level, radius: options.projectedRadius(atZoom: options.maxZoom))
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
             let t0 = cpuNow()
-            let neighbours = cells.neighbours(count: level.count, radius: options.projectedRadius(atZoom: zoom))
+            let neighbours = cells.neighbours(level: level, radius: options.projectedRadius(atZoom: zoom))
             let t1 = cpuNow()
             let levelTree = pending.value() ?? LevelTree(level, nodeSize: nodeSize, threads: 1)
             let t2 = cpuNow()

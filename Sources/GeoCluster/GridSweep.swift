@@ -16,16 +16,30 @@ struct LevelRecord: Sendable, Equatable {
     @inline(__always) var fy: Float { Float(y) }
 }
 
-/// A record of a level in grid-cell order: its cell, its double coordinates and its level position.
+/// A record of a level in grid-cell order: its float32 coordinates and its level position. The top
+/// bit of `tagged` marks a record whose double coordinates are not its float32 ones (a cluster).
 struct CellEntry: Sendable, Equatable {
-    var cx: Int32
-    var cy: Int32
-    var x: Double
-    var y: Double
-    var position: UInt32
+    var fx: Float
+    var fy: Float
+    var tagged: UInt32
 
-    /// Row-major order of the cells: row, then column.
-    @inline(__always) var key: Int64 { Int64(cy) << 32 | Int64(Int(cx) + (1 << 31)) }
+    static let inexact: UInt32 = 1 << 31
+
+    @inline(__always) var position: UInt32 { tagged & ~CellEntry.inexact }
+    @inline(__always) var isExact: Bool { tagged & CellEntry.inexact == 0 }
+
+    init(_ record: LevelRecord, position: UInt32) {
+        fx = record.fx
+        fy = record.fy
+        let exact = Double(fx) == record.x && Double(fy) == record.y
+        tagged = position | (exact ? 0 : CellEntry.inexact)
+    }
+
+    init(fx: Float, fy: Float, tagged: UInt32) {
+        self.fx = fx
+        self.fy = fy
+        self.tagged = tagged
+    }
 }
 
 /// The records of a level sorted by square grid cell, kept from one zoom to the next.
@@ -54,9 +68,15 @@ struct CellIndex {
     }
 
     @inline(__always)
-    private static func cell(_ v: Float, scale: Double) -> Int32 {
+    private static func cell(_ v: Float, scale: Double) -> Int64 {
         let limit = Double(1 << 30)
-        return Int32(max(-limit, min(limit, (Double(v) * scale).rounded(.down))))
+        return Int64(max(-limit, min(limit, (Double(v) * scale).rounded(.down))))
+    }
+
+    /// Row-major order of cells: row, then column.
+    @inline(__always)
+    private static func key(_ e: CellEntry, scale: Double) -> Int64 {
+        cell(e.fy, scale: scale) << 32 | (cell(e.fx, scale: scale) + (1 << 31))
     }
 
     /// Sorts a whole level into cells for a radius.
@@ -72,19 +92,16 @@ struct CellIndex {
         let scale = Double(sign: .plus, exponent: shift, significand: 1)
         let n = level.count
         var keys = [UInt64](repeating: 0, count: n)
-        var cells = [CellEntry]()
-        cells.reserveCapacity(n)
-        for (i, record) in level.enumerated() {
-            let entry = CellEntry(
-                cx: CellIndex.cell(record.fx, scale: scale), cy: CellIndex.cell(record.fy, scale: scale),
-                x: record.x, y: record.y, position: UInt32(i))
-            keys[i] = UInt64(bitPattern: entry.key) ^ (1 << 63)  // order-preserving for negative rows
-            cells.append(entry)
+        let cells = level.enumerated().map { CellEntry($0.element, position: UInt32($0.offset)) }
+        extreme = false
+        for (i, entry) in cells.enumerated() {
+            keys[i] = UInt64(bitPattern: CellIndex.key(entry, scale: scale)) ^ (1 << 63)  // order-preserving
+            let cx = CellIndex.cell(entry.fx, scale: scale), cy = CellIndex.cell(entry.fy, scale: scale)
+            if abs(cx) >= 1 << 29 || abs(cy) >= 1 << 29 { extreme = true }
         }
         var order = [UInt32]()
         RadixSort.sort(keys: &keys, payload: &order, bits: 64)
         entries = order.map { cells[Int($0)] }
-        extreme = cells.contains { abs(Int($0.cx)) >= 1 << 29 || abs(Int($0.cy)) >= 1 << 29 }
     }
 
     /// Moves the index to the next level: `newPosition[p]` is where record `p` of the old level went
@@ -100,15 +117,12 @@ struct CellIndex {
             rebuild(level, radius: r)
             return
         }
+        let oldScale = Double(sign: .plus, exponent: shift, significand: 1)
         shift = wanted
         let scale = Double(sign: .plus, exponent: shift, significand: 1)
         // The new clusters, sorted by their cells.
-        var added = clusters.map { p -> CellEntry in
-            let record = level[Int(p)]
-            return CellEntry(
-                cx: CellIndex.cell(record.fx, scale: scale), cy: CellIndex.cell(record.fy, scale: scale),
-                x: record.x, y: record.y, position: p)
-        }
+        var added = clusters.map { p in (key: Int64(0), entry: CellEntry(level[Int(p)], position: p)) }
+        for i in added.indices { added[i].key = CellIndex.key(added[i].entry, scale: scale) }
         added.sort { $0.key < $1.key }
         // One pass: the survivors with halved cells (rows 2j and 2j+1 merge into row j, columns
         // halve) merged with the new clusters.
@@ -124,30 +138,32 @@ struct CellIndex {
                         func emit(_ e: CellEntry) {
                             let p = newPosition[Int(e.position)]
                             guard p != UInt32.max else { return }
-                            let moved = CellEntry(cx: e.cx >> 1, cy: e.cy >> 1, x: e.x, y: e.y, position: p)
-                            let key = moved.key
+                            let moved = CellEntry(fx: e.fx, fy: e.fy, tagged: p | (e.tagged & CellEntry.inexact))
+                            let key = CellIndex.key(moved, scale: scale)
                             while nextAdded < added.count && added[nextAdded].key < key {
-                                out.initializeElement(at: count, to: added[nextAdded])
+                                out.initializeElement(at: count, to: added[nextAdded].entry)
                                 count += 1
                                 nextAdded += 1
                             }
                             out.initializeElement(at: count, to: moved)
                             count += 1
                         }
+                        @inline(__always)
+                        func column(_ e: CellEntry) -> Int64 { CellIndex.cell(e.fx, scale: scale) }
                         var i = 0
                         let n = old.count
                         while i < n {
-                            let row = old[i].cy
+                            let row = CellIndex.cell(old[i].fy, scale: oldScale)
                             var end = i + 1
-                            while end < n && old[end].cy == row { end += 1 }
+                            while end < n && CellIndex.cell(old[end].fy, scale: oldScale) == row { end += 1 }
                             var otherEnd = end
-                            if end < n && old[end].cy >> 1 == row >> 1 {
-                                let other = old[end].cy
-                                while otherEnd < n && old[otherEnd].cy == other { otherEnd += 1 }
+                            if end < n, CellIndex.cell(old[end].fy, scale: scale) == CellIndex.cell(old[i].fy, scale: scale) {
+                                let other = CellIndex.cell(old[end].fy, scale: oldScale)
+                                while otherEnd < n && CellIndex.cell(old[otherEnd].fy, scale: oldScale) == other { otherEnd += 1 }
                             }
                             var a = i, b = end
                             while a < end && b < otherEnd {
-                                if old[a].cx >> 1 <= old[b].cx >> 1 {
+                                if column(old[a]) <= column(old[b]) {
                                     emit(old[a])
                                     a += 1
                                 } else {
@@ -166,7 +182,7 @@ struct CellIndex {
                             i = otherEnd
                         }
                         while nextAdded < added.count {
-                            out.initializeElement(at: count, to: added[nextAdded])
+                            out.initializeElement(at: count, to: added[nextAdded].entry)
                             count += 1
                             nextAdded += 1
                         }
@@ -183,57 +199,78 @@ struct CellIndex {
     /// Each cell is paired with itself, its east neighbour and the three cells of the next row, found
     /// by pointers that only move forward. Each candidate pair is tested both ways with supercluster's
     /// exact test, `(fx_q − x_p)² + (fy_q − y_p)² ≤ r²` in double, which is not symmetric for clusters
-    /// (double centre, float32 tree copy).
+    /// (double centre, float32 tree copy). A cluster's double centre is read from the level only when
+    /// its float32 copy leaves the outcome in doubt.
     ///
     /// - Complexity: O(n + m) for m candidate pairs.
-    func neighbours(count n: Int, radius r: Double) -> NeighbourTable {
+    func neighbours(level: [LevelRecord], radius r: Double) -> NeighbourTable {
         var pairs = [(UInt32, UInt32)]()
         let r2 = r * r
-        entries.withUnsafeBufferPointer { sorted in
-            let count = sorted.count
-            @inline(__always)
-            func test(_ i: Int, _ j: Int) {
-                let p = sorted[i], q = sorted[j]
-                var dx = Double(Float(q.x)) - p.x
-                var dy = Double(Float(q.y)) - p.y
-                if dx * dx + dy * dy <= r2 { pairs.append((p.position, q.position)) }
-                dx = Double(Float(p.x)) - q.x
-                dy = Double(Float(p.y)) - q.y
-                if dx * dx + dy * dy <= r2 { pairs.append((q.position, p.position)) }
-            }
-            var start = 0
-            var up = 0  // the first entry whose key may lie in the next row's window
-            while start < count {
-                let key = sorted[start].key
-                var end = start + 1
-                while end < count && sorted[end].key == key { end += 1 }
-                // Pairs inside the cell.
-                if end - start > 1 {
-                    for i in start..<(end - 1) {
-                        for j in (i + 1)..<end { test(i, j) }
+        // A cluster's centre is within √2 · rounding of its float32 copy.
+        let margin = 1.5 * rounding
+        let sure = max(0, r - margin), unsure = r + margin
+        let accept = sure * sure * (1 - 1e-12), reject = unsure * unsure * (1 + 1e-12)
+        let scale = Double(sign: .plus, exponent: shift, significand: 1)
+        let keys = entries.map { CellIndex.key($0, scale: scale) }
+        level.withUnsafeBufferPointer { level in
+            entries.withUnsafeBufferPointer { sorted in
+                keys.withUnsafeBufferPointer { keys in
+                    let count = sorted.count
+                    /// supercluster's test with `p` as the query centre.
+                    @inline(__always)
+                    func within(_ p: CellEntry, _ q: CellEntry) -> Bool {
+                        var dx = Double(q.fx) - Double(p.fx)
+                        var dy = Double(q.fy) - Double(p.fy)
+                        let d2 = dx * dx + dy * dy
+                        if p.isExact { return d2 <= r2 }
+                        if d2 <= accept { return true }
+                        if d2 > reject { return false }
+                        let centre = level[Int(p.position)]
+                        dx = Double(q.fx) - centre.x
+                        dy = Double(q.fy) - centre.y
+                        return dx * dx + dy * dy <= r2
+                    }
+                    @inline(__always)
+                    func test(_ i: Int, _ j: Int) {
+                        let p = sorted[i], q = sorted[j]
+                        if within(p, q) { pairs.append((p.position, q.position)) }
+                        if within(q, p) { pairs.append((q.position, p.position)) }
+                    }
+                    var start = 0
+                    var up = 0  // the first entry whose key may lie in the next row's window
+                    while start < count {
+                        let key = keys[start]
+                        var end = start + 1
+                        while end < count && keys[end] == key { end += 1 }
+                        // Pairs inside the cell.
+                        if end - start > 1 {
+                            for i in start..<(end - 1) {
+                                for j in (i + 1)..<end { test(i, j) }
+                            }
+                        }
+                        // The cell to the east: the next run, if its key is key + 1.
+                        if end < count && keys[end] == key + 1 {
+                            var eastEnd = end + 1
+                            while eastEnd < count && keys[eastEnd] == key + 1 { eastEnd += 1 }
+                            for i in start..<end {
+                                for j in end..<eastEnd { test(i, j) }
+                            }
+                        }
+                        // The three cells of the next row.
+                        let low = key + (1 << 32) - 1, high = key + (1 << 32) + 1
+                        if up < end { up = end }
+                        while up < count && keys[up] < low { up += 1 }
+                        var j = up
+                        while j < count && keys[j] <= high {
+                            for i in start..<end { test(i, j) }
+                            j += 1
+                        }
+                        start = end
                     }
                 }
-                // The cell to the east: the next run, if its key is key + 1.
-                if end < count && sorted[end].key == key + 1 {
-                    var eastEnd = end + 1
-                    while eastEnd < count && sorted[eastEnd].key == key + 1 { eastEnd += 1 }
-                    for i in start..<end {
-                        for j in end..<eastEnd { test(i, j) }
-                    }
-                }
-                // The three cells of the next row.
-                let low = key + (1 << 32) - 1, high = key + (1 << 32) + 1
-                if up < end { up = end }
-                while up < count && sorted[up].key < low { up += 1 }
-                var j = up
-                while j < count && sorted[j].key <= high {
-                    for i in start..<end { test(i, j) }
-                    j += 1
-                }
-                start = end
             }
         }
-        return NeighbourTable(count: n, pairs: pairs)
+        return NeighbourTable(count: level.count, pairs: pairs)
     }
 }
 

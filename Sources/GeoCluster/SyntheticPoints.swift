@@ -36,18 +36,36 @@ public enum SyntheticPoints {
     public static func coordinates(_ kind: Kind, count: Int, seed: UInt64) -> [Coordinate] {
         var result = [Coordinate]()
         result.reserveCapacity(max(0, count))
-        generate(kind, count: count, seed: seed) { _, coordinate in result.append(coordinate) }
+        draw(kind, count: count, seed: seed) { lon, lat in
+            result.append(Coordinate(latitude: rounded7(lat), longitude: rounded7(lon)))
+        }
         return result
     }
 
     private static func generate(_ kind: Kind, count: Int, seed: UInt64, _ body: (String, Coordinate) -> Void) {
-        var rng = SplitMix64(seed: seed)
-        func emit(_ lon: Double, _ lat: Double) {
+        draw(kind, count: count, seed: seed) { lon, lat in
             var lonText = format7(lon), latText = format7(lat)
             if lonText == "-0.0000000" { lonText = "0.0000000" }
             if latText == "-0.0000000" { latText = "0.0000000" }
             body(lonText + "," + latText + "\n", Coordinate(latitude: Double(latText) ?? .nan, longitude: Double(lonText) ?? .nan))
         }
+    }
+
+    /// The value `%.7f` prints, parsed back: printed into a stack buffer and read with `strtod`, with
+    /// no strings made. (Minus zero reads as minus zero; as a coordinate it equals zero.)
+    private static func rounded7(_ value: Double) -> Double {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> Double in
+            guard let base = buffer.baseAddress else { return .nan }
+            let written = withVaList([value]) { vsnprintf(base, 64, "%.7f", $0) }
+            guard written > 0 && written < 64 else { return Double(String(format: "%.7f", value)) ?? .nan }
+            let parsed = strtod(base, nil)
+            return parsed == 0 ? 0 : parsed
+        }
+    }
+
+    /// The raw longitude and latitude draws of gen_points.py, before printing.
+    private static func draw(_ kind: Kind, count: Int, seed: UInt64, _ emit: (Double, Double) -> Void) {
+        var rng = SplitMix64(seed: seed)
         switch kind {
         case .uniform:
             for _ in 0..<max(0, count) {
