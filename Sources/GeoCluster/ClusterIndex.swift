@@ -87,13 +87,11 @@ public struct ClusterIndex<Element> {
         self.options = options
         self.coordinates = coordinates
         guard let clusteringIdentifier else {
-            let t1 = cpuNow()
             partitions = [
                 Partition(
                     identifier: nil, members: nil, idOffset: 0,
                     hierarchy: ClusterHierarchy(options: options, coordinates: coordinates, build: build))
             ]
-            if ProcessInfo.processInfo.environment["MERIDIAN_CLUSTER_TRACE"] != nil { print("hierarchy \((cpuNow() - t1) / 1_000_000)") }
             return
         }
         // Group by identifier, in order of first appearance; nil is a group of its own.

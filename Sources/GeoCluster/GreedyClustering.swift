@@ -33,7 +33,6 @@ extension ClusterHierarchy {
             trees = [KDTree](repeating: makeTree(level), count: zoomCount)
             return
         }
-        if ProcessInfo.processInfo.environment["MERIDIAN_CLUSTER_TRACE"] != nil { print("projected \(level.count)") }
         switch build.neighbourSearch {
         case .treeQueries:
             buildWithTreeQueries(level)
@@ -143,9 +142,9 @@ struct LevelTree: Sendable {
     var ranks: [UInt32]
 
     /// Builds the tree of a level and converts its payloads from level positions to entity refs.
-    init(_ level: [LevelRecord], nodeSize: Int, threads: Int) {
+    init(_ level: [LevelRecord], nodeSize: Int) {
         let items = level.enumerated().map { KDItem(x: $0.element.fx, y: $0.element.fy, ref: UInt32($0.offset)) }
-        var tree = KDTree(items: items, nodeSize: nodeSize, threads: threads)
+        var tree = KDTree(items: items, nodeSize: nodeSize)
         let byTreePosition = tree.visitRanks()
         var ranks = [UInt32](repeating: 0, count: level.count)
         ranks.withUnsafeMutableBufferPointer { ranks in
@@ -204,18 +203,14 @@ extension ClusterHierarchy {
         let nodeSize = options.nodeSize
         let concurrent = threads > 1
         func startTree(_ level: [LevelRecord]) -> Pending<LevelTree> {
-            Pending(async: concurrent) { LevelTree(level, nodeSize: nodeSize, threads: 1) }
+            Pending(async: concurrent) { LevelTree(level, nodeSize: nodeSize) }
         }
         trees = [KDTree](repeating: KDTree(nodeSize: nodeSize), count: options.maxZoom + 2 - options.minZoom)
         var pending = startTree(level)
-        let trace = ProcessInfo.processInfo.environment["MERIDIAN_CLUSTER_TRACE"] != nil
         var cells = CellIndex(level: level, radius: options.projectedRadius(atZoom: options.maxZoom))
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
-            let t0 = cpuNow()
             let neighbours = cells.neighbours(level: level, radius: options.projectedRadius(atZoom: zoom))
-            let t1 = cpuNow()
-            let levelTree = pending.value() ?? LevelTree(level, nodeSize: nodeSize, threads: 1)
-            let t2 = cpuNow()
+            let levelTree = pending.value() ?? LevelTree(level, nodeSize: nodeSize)
             trees[zoom + 1 - options.minZoom] = levelTree.tree
             let start = clusterID.count
             let pass = greedyPass(level, neighbours: neighbours, ranks: levelTree.ranks, zoom: zoom)
@@ -225,17 +220,14 @@ extension ClusterHierarchy {
             } else {
                 pending = Pending(async: false) { levelTree }
             }
-            let t3 = cpuNow()
             if zoom > options.minZoom {
                 cells.advance(
                     to: pass.next, newPosition: pass.newPosition, clusters: pass.clusters,
                     radius: options.projectedRadius(atZoom: zoom - 1))
             }
-            let t4 = cpuNow()
-            if trace { print("z\(zoom) n \(level.count) edges \(neighbours.targets.count) sweep \((t1 - t0) / 1_000_000) wait \((t2 - t1) / 1_000_000) greedy \((t3 - t2) / 1_000_000) cells \((t4 - t3) / 1_000_000) clusters \(clusterID.count) rss \(residentMB())") }
             level = pass.next
         }
-        trees[0] = (pending.value() ?? LevelTree(level, nodeSize: nodeSize, threads: 1)).tree
+        trees[0] = (pending.value() ?? LevelTree(level, nodeSize: nodeSize)).tree
     }
 
     /// The outcome of one greedy pass.
@@ -365,15 +357,4 @@ extension ClusterHierarchy {
         }
         return GreedyPass(next: next, changed: changed, newPosition: newPosition, clusters: clusterPositions)
     }
-}
-
-func cpuNow() -> UInt64 {
-    var t = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-    return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
-}
-
-func residentMB() -> String {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return "?" }
-    return status.split(separator: "\n").filter { $0.hasPrefix("VmRSS") || $0.hasPrefix("VmHWM") }.joined(separator: " ")
 }

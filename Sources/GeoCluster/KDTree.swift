@@ -38,48 +38,16 @@ struct KDTree: Sendable {
     }
 
     /// Builds the tree from items in data order.
-    ///
-    /// - Parameter threads: With 2 or more, the two halves below the root are sorted at the same
-    ///   time (each in its own copy, then copied back); the layout is the same.
-    init(items: consuming [KDItem], nodeSize: Int, threads: Int = 1) {
+    init(items: consuming [KDItem], nodeSize: Int) {
         self.items = items
         self.nodeSize = max(2, min(65_535, nodeSize))
         let size = self.nodeSize
         let count = self.items.count
         guard count > 0 else { return }
-        let hi = count - 1
-        guard threads > 1 && hi > 1 << 16 else {
-            self.items.withUnsafeMutableBufferPointer { buffer in
-                guard let base = buffer.baseAddress else { return }
-                KDTree.sort(base, lo: 0, hi: hi, axis: 0, nodeSize: size)
-            }
-            return
-        }
-        let m = hi >> 1
         self.items.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            KDTree.select(base, k: m, left: 0, right: hi, axis: 0)
+            KDTree.sort(base, lo: 0, hi: count - 1, axis: 0, nodeSize: size)
         }
-        let right = Array(self.items[(m + 1)...])
-        let sortedRight = Pending(async: true) { KDTree.sorted(right, axis: 1, nodeSize: size) }
-        self.items.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            KDTree.sort(base, lo: 0, hi: m - 1, axis: 1, nodeSize: size)
-        }
-        if let sorted = sortedRight.value() {
-            self.items.replaceSubrange((m + 1)..., with: sorted)
-        }
-    }
-
-    /// A range of items sorted as a subtree starting with `axis`.
-    private static func sorted(_ items: [KDItem], axis: Int, nodeSize: Int) -> [KDItem] {
-        var items = items
-        let count = items.count
-        items.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress, count > 0 else { return }
-            KDTree.sort(base, lo: 0, hi: count - 1, axis: axis, nodeSize: nodeSize)
-        }
-        return items
     }
 
     // MARK: - Building

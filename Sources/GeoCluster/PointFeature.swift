@@ -38,9 +38,9 @@ public struct PointFeature: Hashable, Sendable {
     public static func readCSV(_ text: String) throws(GeoError) -> [PointFeature] {
         var result = [PointFeature]()
         var lineNumber = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             lineNumber += 1
-            let trimmed = line.hasSuffix("\r") ? line.dropLast() : line[...]
+            let trimmed = line
             if trimmed.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             let fields = trimmed.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false)
             let lonText = fields[0].trimmingCharacters(in: .whitespaces)

@@ -150,19 +150,6 @@ struct ClusterIndexTests {
         #expect(Set(circle.map(\.coordinate)).count == 5)
     }
 
-    @Test func spiderfyLayoutSpacing() {
-        let layout = SpiderfyLayout()
-        let circle = layout.offsets(count: 6)
-        for (a, b) in zip(circle, circle.dropFirst() + [circle[0]]) {
-            #expect(abs(hypot(a.x - b.x, a.y - b.y) - hypot(circle[0].x - circle[1].x, circle[0].y - circle[1].y)) < 1e-9)
-        }
-        let spiral = layout.offsets(count: 50)
-        for (a, b) in zip(spiral, spiral.dropFirst()) {
-            #expect(hypot(b.x - a.x, b.y - a.y) > layout.spiralSpacing * 0.8)
-        }
-        #expect(Set(spiral.map { "\($0.x),\($0.y)" }).count == 50)
-    }
-
     /// Boxes, regions and map rectangles across the 180th meridian (supercluster #69/#71).
     @Test func antimeridian() throws {
         let east = (0..<5).map { Coordinate(latitude: -17 + Double($0) * 0.01, longitude: 179.5) }

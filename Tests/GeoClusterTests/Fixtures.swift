@@ -2,6 +2,7 @@ import Foundation
 import GeoCluster
 import GeoCore
 import _GeoTestSupport
+import Synchronization
 
 /// A GeoJSON feature of supercluster's `places.json` fixture.
 struct Place: Hashable, Sendable {
@@ -13,8 +14,25 @@ struct Place: Hashable, Sendable {
 enum Fixtures {
     static let directory = "points/supercluster/"
 
-    /// The 163 features of `places.json` (one without geometry).
+    /// The 163 features of `places.json` (one without geometry), read once.
     static func places() throws -> [Place] {
+        if let cached = placesCache { return cached }
+        return try readPlaces()
+    }
+
+    private static let placesCache: [Place]? = try? readPlaces()
+
+    /// A reference file, parsed once per process.
+    static func reference(_ name: String) throws -> JSONValue {
+        if let cached = referenceCache.withLock({ $0[name] }) { return cached }
+        let value = try SharedData.json(directory + name)
+        referenceCache.withLock { $0[name] = value }
+        return value
+    }
+
+    private static let referenceCache = Mutex<[String: JSONValue]>([:])
+
+    private static func readPlaces() throws -> [Place] {
         let json = try SharedData.json(directory + "places.json")
         return (json["features"]?.arrayValue ?? []).map { feature in
             var coordinate: Coordinate?

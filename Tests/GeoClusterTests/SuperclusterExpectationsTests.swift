@@ -10,7 +10,7 @@ struct SuperclusterExpectationsTests {
     let cases: [String: JSONValue]
 
     init() throws {
-        let json = try SharedData.json(Fixtures.directory + "supercluster_expectations.json")
+        let json = try Fixtures.reference("supercluster_expectations.json")
         var cases = [String: JSONValue]()
         for c in json["cases"]?.arrayValue ?? [] {
             if let id = c["id"]?.stringValue { cases[id] = c }

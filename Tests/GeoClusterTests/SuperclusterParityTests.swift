@@ -12,9 +12,11 @@ struct PlacesParityTests {
     let reference: JSONValue
     let index: ClusterIndex<Place>
 
+    static let sharedIndex = try? Fixtures.placesIndex()
+
     init() throws {
-        reference = try SharedData.json(Fixtures.directory + "ref-places.json")
-        index = try Fixtures.placesIndex()
+        reference = try Fixtures.reference("ref-places.json")
+        index = try #require(Self.sharedIndex)
     }
 
     func worldClusters(_ index: ClusterIndex<Place>, zoom: Double) -> [ClusterFeature<Place>] {
@@ -244,7 +246,7 @@ struct PlacesParityTests {
 
     /// `places-z0-0-0.json`: supercluster's own fixture for `getTile(0, 0, 0)`, deep-equal.
     @Test func tileFixture() throws {
-        let fixture = try SharedData.json(Fixtures.directory + "places-z0-0-0.json")
+        let fixture = try Fixtures.reference("places-z0-0-0.json")
         let expected = try #require(fixture["features"]?.arrayValue)
         let tile = try #require(index.tile(z: 0, x: 0, y: 0))
         try #require(tile.features.count == expected.count)
@@ -272,7 +274,7 @@ struct PlacesParityTests {
 struct TenThousandPointsParityTests {
     @Test(arguments: ["ref-uniform-10k.json", "ref-clustered-10k.json"])
     func everyZoom(_ file: String) throws {
-        let reference = try SharedData.json(Fixtures.directory + file)
+        let reference = try Fixtures.reference(file)
         let input = try #require(reference["input"]?.stringValue)
         let points = try Fixtures.csvPoints(input)
         #expect(points.count == reference["n"]?.intValue)
