@@ -51,6 +51,8 @@ struct CellEntry: Sendable, Equatable {
 struct CellIndex {
     /// The entries in row-major cell order.
     private(set) var entries: [CellEntry] = []
+    /// The cell key of each entry: row << 32 | (column + 2³¹).
+    private(set) var keys: [Int64] = []
     /// Cells are 2^-shift wide.
     private(set) var shift = 0
     /// An upper bound of |float32(v) − v| over the coordinates of every record so far.
@@ -102,6 +104,7 @@ struct CellIndex {
         var order = [UInt32]()
         RadixSort.sort(keys: &keys, payload: &order, bits: 64)
         entries = order.map { cells[Int($0)] }
+        self.keys = keys.map { Int64(bitPattern: $0 ^ (1 << 63)) }
     }
 
     /// Moves the index to the next level: `newPosition[p]` is where record `p` of the old level went
@@ -117,7 +120,6 @@ struct CellIndex {
             rebuild(level, radius: r)
             return
         }
-        let oldScale = Double(sign: .plus, exponent: shift, significand: 1)
         shift = wanted
         let scale = Double(sign: .plus, exponent: shift, significand: 1)
         // The new clusters, sorted by their cells.
@@ -125,72 +127,84 @@ struct CellIndex {
         for i in added.indices { added[i].key = CellIndex.key(added[i].entry, scale: scale) }
         added.sort { $0.key < $1.key }
         // One pass: the survivors with halved cells (rows 2j and 2j+1 merge into row j, columns
-        // halve) merged with the new clusters.
-        let old = entries
+        // halve, all in integers) merged with the new clusters.
+        let old = entries, oldKeys = keys
         let capacity = old.count + added.count
+        var newKeys = [Int64]()
+        newKeys.reserveCapacity(capacity)
         entries = [CellEntry](unsafeUninitializedCapacity: capacity) { out, written in
             var count = 0
             old.withUnsafeBufferPointer { old in
-                added.withUnsafeBufferPointer { added in
-                    newPosition.withUnsafeBufferPointer { newPosition in
-                        var nextAdded = 0
-                        @inline(__always)
-                        func emit(_ e: CellEntry) {
-                            let p = newPosition[Int(e.position)]
-                            guard p != UInt32.max else { return }
-                            let moved = CellEntry(fx: e.fx, fy: e.fy, tagged: p | (e.tagged & CellEntry.inexact))
-                            let key = CellIndex.key(moved, scale: scale)
-                            while nextAdded < added.count && added[nextAdded].key < key {
+                oldKeys.withUnsafeBufferPointer { oldKeys in
+                    added.withUnsafeBufferPointer { added in
+                        newPosition.withUnsafeBufferPointer { newPosition in
+                            var nextAdded = 0
+                            @inline(__always)
+                            func halved(_ key: Int64) -> Int64 {
+                                let row = key >> 32, column = (key & 0xFFFF_FFFF) - (1 << 31)
+                                return (row >> 1) << 32 | ((column >> 1) + (1 << 31))
+                            }
+                            @inline(__always)
+                            func emit(_ i: Int) {
+                                let e = old[i]
+                                let p = newPosition[Int(e.position)]
+                                guard p != UInt32.max else { return }
+                                let key = halved(oldKeys[i])
+                                while nextAdded < added.count && added[nextAdded].key < key {
+                                    out.initializeElement(at: count, to: added[nextAdded].entry)
+                                    newKeys.append(added[nextAdded].key)
+                                    count += 1
+                                    nextAdded += 1
+                                }
+                                out.initializeElement(
+                                    at: count, to: CellEntry(fx: e.fx, fy: e.fy, tagged: p | (e.tagged & CellEntry.inexact)))
+                                newKeys.append(key)
+                                count += 1
+                            }
+                            var i = 0
+                            let n = old.count
+                            while i < n {
+                                let row = oldKeys[i] >> 32
+                                var end = i + 1
+                                while end < n && oldKeys[end] >> 32 == row { end += 1 }
+                                var otherEnd = end
+                                if end < n && (oldKeys[end] >> 32) >> 1 == row >> 1 {
+                                    let other = oldKeys[end] >> 32
+                                    while otherEnd < n && oldKeys[otherEnd] >> 32 == other { otherEnd += 1 }
+                                }
+                                var a = i, b = end
+                                while a < end && b < otherEnd {
+                                    if halved(oldKeys[a]) <= halved(oldKeys[b]) {
+                                        emit(a)
+                                        a += 1
+                                    } else {
+                                        emit(b)
+                                        b += 1
+                                    }
+                                }
+                                while a < end {
+                                    emit(a)
+                                    a += 1
+                                }
+                                while b < otherEnd {
+                                    emit(b)
+                                    b += 1
+                                }
+                                i = otherEnd
+                            }
+                            while nextAdded < added.count {
                                 out.initializeElement(at: count, to: added[nextAdded].entry)
+                                newKeys.append(added[nextAdded].key)
                                 count += 1
                                 nextAdded += 1
                             }
-                            out.initializeElement(at: count, to: moved)
-                            count += 1
-                        }
-                        @inline(__always)
-                        func column(_ e: CellEntry) -> Int64 { CellIndex.cell(e.fx, scale: scale) }
-                        var i = 0
-                        let n = old.count
-                        while i < n {
-                            let row = CellIndex.cell(old[i].fy, scale: oldScale)
-                            var end = i + 1
-                            while end < n && CellIndex.cell(old[end].fy, scale: oldScale) == row { end += 1 }
-                            var otherEnd = end
-                            if end < n, CellIndex.cell(old[end].fy, scale: scale) == CellIndex.cell(old[i].fy, scale: scale) {
-                                let other = CellIndex.cell(old[end].fy, scale: oldScale)
-                                while otherEnd < n && CellIndex.cell(old[otherEnd].fy, scale: oldScale) == other { otherEnd += 1 }
-                            }
-                            var a = i, b = end
-                            while a < end && b < otherEnd {
-                                if column(old[a]) <= column(old[b]) {
-                                    emit(old[a])
-                                    a += 1
-                                } else {
-                                    emit(old[b])
-                                    b += 1
-                                }
-                            }
-                            while a < end {
-                                emit(old[a])
-                                a += 1
-                            }
-                            while b < otherEnd {
-                                emit(old[b])
-                                b += 1
-                            }
-                            i = otherEnd
-                        }
-                        while nextAdded < added.count {
-                            out.initializeElement(at: count, to: added[nextAdded].entry)
-                            count += 1
-                            nextAdded += 1
                         }
                     }
                 }
             }
             written = count
         }
+        keys = newKeys
     }
 
     /// For every record, the records within radius `r` of it: exactly the records supercluster's
@@ -210,8 +224,6 @@ struct CellIndex {
         let margin = 1.5 * rounding
         let sure = max(0, r - margin), unsure = r + margin
         let accept = sure * sure * (1 - 1e-12), reject = unsure * unsure * (1 + 1e-12)
-        let scale = Double(sign: .plus, exponent: shift, significand: 1)
-        let keys = entries.map { CellIndex.key($0, scale: scale) }
         level.withUnsafeBufferPointer { level in
             entries.withUnsafeBufferPointer { sorted in
                 keys.withUnsafeBufferPointer { keys in
