@@ -131,80 +131,92 @@ struct CellIndex {
         let old = entries, oldKeys = keys
         let capacity = old.count + added.count
         var newKeys = [Int64]()
-        newKeys.reserveCapacity(capacity)
         entries = [CellEntry](unsafeUninitializedCapacity: capacity) { out, written in
-            var count = 0
-            old.withUnsafeBufferPointer { old in
-                oldKeys.withUnsafeBufferPointer { oldKeys in
-                    added.withUnsafeBufferPointer { added in
-                        newPosition.withUnsafeBufferPointer { newPosition in
-                            var nextAdded = 0
-                            @inline(__always)
-                            func halved(_ key: Int64) -> Int64 {
-                                let row = key >> 32, column = (key & 0xFFFF_FFFF) - (1 << 31)
-                                return (row >> 1) << 32 | ((column >> 1) + (1 << 31))
+            newKeys = [Int64](unsafeUninitializedCapacity: capacity) { outKeys, writtenKeys in
+                let count = CellIndex.mergeHalved(
+                    old: old, oldKeys: oldKeys, added: added, newPosition: newPosition, into: out, keys: outKeys)
+                writtenKeys = count
+            }
+            written = newKeys.count
+        }
+        keys = newKeys
+    }
+
+    /// Writes the survivors of `old` with halved cells (rows 2j and 2j+1 merge into row j, columns
+    /// halve, all in integer keys) merged with the sorted new clusters; returns how many were written.
+    private static func mergeHalved(
+        old: [CellEntry], oldKeys: [Int64], added: [(key: Int64, entry: CellEntry)], newPosition: [UInt32],
+        into out: UnsafeMutableBufferPointer<CellEntry>, keys outKeys: UnsafeMutableBufferPointer<Int64>
+    ) -> Int {
+        var count = 0
+        old.withUnsafeBufferPointer { old in
+            oldKeys.withUnsafeBufferPointer { oldKeys in
+                added.withUnsafeBufferPointer { added in
+                    newPosition.withUnsafeBufferPointer { newPosition in
+                        var nextAdded = 0
+                        @inline(__always)
+                        func halved(_ key: Int64) -> Int64 {
+                            let row = key >> 32, column = (key & 0xFFFF_FFFF) - (1 << 31)
+                            return (row >> 1) << 32 | ((column >> 1) + (1 << 31))
+                        }
+                        @inline(__always)
+                        func put(_ entry: CellEntry, _ key: Int64) {
+                            out.initializeElement(at: count, to: entry)
+                            outKeys.initializeElement(at: count, to: key)
+                            count += 1
+                        }
+                        @inline(__always)
+                        func emit(_ i: Int) {
+                            let e = old[i]
+                            let p = newPosition[Int(e.position)]
+                            guard p != UInt32.max else { return }
+                            let key = halved(oldKeys[i])
+                            while nextAdded < added.count && added[nextAdded].key < key {
+                                put(added[nextAdded].entry, added[nextAdded].key)
+                                nextAdded += 1
                             }
-                            @inline(__always)
-                            func emit(_ i: Int) {
-                                let e = old[i]
-                                let p = newPosition[Int(e.position)]
-                                guard p != UInt32.max else { return }
-                                let key = halved(oldKeys[i])
-                                while nextAdded < added.count && added[nextAdded].key < key {
-                                    out.initializeElement(at: count, to: added[nextAdded].entry)
-                                    newKeys.append(added[nextAdded].key)
-                                    count += 1
-                                    nextAdded += 1
-                                }
-                                out.initializeElement(
-                                    at: count, to: CellEntry(fx: e.fx, fy: e.fy, tagged: p | (e.tagged & CellEntry.inexact)))
-                                newKeys.append(key)
-                                count += 1
+                            put(CellEntry(fx: e.fx, fy: e.fy, tagged: p | (e.tagged & CellEntry.inexact)), key)
+                        }
+                        var i = 0
+                        let n = old.count
+                        while i < n {
+                            let row = oldKeys[i] >> 32
+                            var end = i + 1
+                            while end < n && oldKeys[end] >> 32 == row { end += 1 }
+                            var otherEnd = end
+                            if end < n && (oldKeys[end] >> 32) >> 1 == row >> 1 {
+                                let other = oldKeys[end] >> 32
+                                while otherEnd < n && oldKeys[otherEnd] >> 32 == other { otherEnd += 1 }
                             }
-                            var i = 0
-                            let n = old.count
-                            while i < n {
-                                let row = oldKeys[i] >> 32
-                                var end = i + 1
-                                while end < n && oldKeys[end] >> 32 == row { end += 1 }
-                                var otherEnd = end
-                                if end < n && (oldKeys[end] >> 32) >> 1 == row >> 1 {
-                                    let other = oldKeys[end] >> 32
-                                    while otherEnd < n && oldKeys[otherEnd] >> 32 == other { otherEnd += 1 }
-                                }
-                                var a = i, b = end
-                                while a < end && b < otherEnd {
-                                    if halved(oldKeys[a]) <= halved(oldKeys[b]) {
-                                        emit(a)
-                                        a += 1
-                                    } else {
-                                        emit(b)
-                                        b += 1
-                                    }
-                                }
-                                while a < end {
+                            var a = i, b = end
+                            while a < end && b < otherEnd {
+                                if halved(oldKeys[a]) <= halved(oldKeys[b]) {
                                     emit(a)
                                     a += 1
-                                }
-                                while b < otherEnd {
+                                } else {
                                     emit(b)
                                     b += 1
                                 }
-                                i = otherEnd
                             }
-                            while nextAdded < added.count {
-                                out.initializeElement(at: count, to: added[nextAdded].entry)
-                                newKeys.append(added[nextAdded].key)
-                                count += 1
-                                nextAdded += 1
+                            while a < end {
+                                emit(a)
+                                a += 1
                             }
+                            while b < otherEnd {
+                                emit(b)
+                                b += 1
+                            }
+                            i = otherEnd
+                        }
+                        while nextAdded < added.count {
+                            put(added[nextAdded].entry, added[nextAdded].key)
+                            nextAdded += 1
                         }
                     }
                 }
             }
-            written = count
         }
-        keys = newKeys
+        return count
     }
 
     /// For every record, the records within radius `r` of it: exactly the records supercluster's
