@@ -13,7 +13,10 @@ struct ClusterHierarchy: Sendable {
     /// supercluster's `N`: the number of input elements, including those without a coordinate.
     @usableFromInline let inputCount: Int
 
-    /// Float32 projected coordinates of the input points (NaN for elements without a coordinate).
+    /// The input coordinates (NaN for elements without one); an array shared with the index.
+    var coordinates: [Coordinate] = []
+    /// Float32 projected coordinates of the input points, kept only while supercluster's own method
+    /// builds the levels (otherwise empty, and computed from ``coordinates`` when needed).
     var pointX: [Float] = []
     var pointY: [Float] = []
     /// The cluster (table index) each input point was absorbed into, or −1.
@@ -55,8 +58,19 @@ struct ClusterHierarchy: Sendable {
     @inline(__always)
     func position(_ ref: UInt32) -> (x: Double, y: Double) {
         let i = Int(ref)
-        if i < inputCount { return (Double(pointX[i]), Double(pointY[i])) }
+        if i < inputCount {
+            if i < pointX.count { return (Double(pointX[i]), Double(pointY[i])) }
+            let (x, y) = projected(i)
+            return (Double(x), Double(y))
+        }
         return (clusterX[i - inputCount], clusterY[i - inputCount])
+    }
+
+    /// supercluster's float32 projection of input point `i`.
+    @inline(__always)
+    func projected(_ i: Int) -> (x: Float, y: Float) {
+        let c = coordinates[i]
+        return (Float(SuperclusterProjection.x(longitude: c.longitude)), Float(SuperclusterProjection.y(latitude: c.latitude)))
     }
 
     /// The parent cluster (table index) of an entity, or −1.

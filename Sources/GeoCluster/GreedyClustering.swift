@@ -15,16 +15,12 @@ extension ClusterHierarchy {
     /// - Complexity: O(n log n) per zoom.
     init(options: ClusterOptions, coordinates: [Coordinate], clusters: Bool = true, build: ClusterBuildOptions) {
         self.init(options: options, inputCount: coordinates.count)
+        self.coordinates = coordinates
         let n = coordinates.count
-        pointX = [Float](repeating: .nan, count: n)
-        pointY = [Float](repeating: .nan, count: n)
         pointParent = [Int32](repeating: -1, count: n)
         var level = [UInt32]()
         level.reserveCapacity(n)
-        for (i, c) in coordinates.enumerated() {
-            guard c.latitude.isFinite, c.longitude.isFinite else { continue }
-            pointX[i] = Float(SuperclusterProjection.x(longitude: c.longitude))
-            pointY[i] = Float(SuperclusterProjection.y(latitude: c.latitude))
+        for (i, c) in coordinates.enumerated() where c.latitude.isFinite && c.longitude.isFinite {
             level.append(UInt32(i))
         }
         let zoomCount = options.maxZoom + 2 - options.minZoom
@@ -35,7 +31,13 @@ extension ClusterHierarchy {
         }
         switch build.neighbourSearch {
         case .treeQueries:
+            // supercluster keeps the float32 projection in every record; so does this path.
+            pointX = [Float](repeating: .nan, count: n)
+            pointY = [Float](repeating: .nan, count: n)
+            for ref in level { (pointX[Int(ref)], pointY[Int(ref)]) = projected(Int(ref)) }
             buildWithTreeQueries(level)
+            pointX = []
+            pointY = []
         case .gridSweep:
             buildWithGridSweep(level, threads: max(1, build.maximumThreads))
         }
@@ -68,7 +70,8 @@ extension ClusterHierarchy {
         for ref in level {
             let i = Int(ref)
             if i < inputCount {
-                items.append(KDItem(x: pointX[i], y: pointY[i], ref: ref))
+                let (x, y) = i < pointX.count ? (pointX[i], pointY[i]) : projected(i)
+                items.append(KDItem(x: x, y: y, ref: ref))
             } else {
                 items.append(KDItem(x: Float(clusterX[i - inputCount]), y: Float(clusterY[i - inputCount]), ref: ref))
             }
@@ -142,9 +145,9 @@ struct LevelTree: Sendable {
     var ranks: [UInt32]
 
     /// Builds the tree of a level and converts its payloads from level positions to entity refs.
-    init(_ level: [LevelRecord], nodeSize: Int) {
+    init(_ level: [LevelRecord], nodeSize: Int, threads: Int = 1) {
         let items = level.enumerated().map { KDItem(x: $0.element.fx, y: $0.element.fy, ref: UInt32($0.offset)) }
-        var tree = KDTree(items: items, nodeSize: nodeSize)
+        var tree = KDTree(items: items, nodeSize: nodeSize, threads: threads)
         let byTreePosition = tree.visitRanks()
         var ranks = [UInt32](repeating: 0, count: level.count)
         ranks.withUnsafeMutableBufferPointer { ranks in
@@ -197,13 +200,13 @@ extension ClusterHierarchy {
     /// claimed neighbours) in supercluster's order.
     fileprivate mutating func buildWithGridSweep(_ points: [UInt32], threads: Int) {
         var level = points.map { ref in
-            let i = Int(ref)
-            return LevelRecord(x: Double(pointX[i]), y: Double(pointY[i]), ref: ref, count: 1)
+            let (x, y) = projected(Int(ref))
+            return LevelRecord(x: Double(x), y: Double(y), ref: ref, count: 1)
         }
         let nodeSize = options.nodeSize
         let concurrent = threads > 1
         func startTree(_ level: [LevelRecord]) -> Pending<LevelTree> {
-            Pending(async: concurrent) { LevelTree(level, nodeSize: nodeSize) }
+            Pending(async: concurrent) { LevelTree(level, nodeSize: nodeSize, threads: threads) }
         }
         trees = [KDTree](repeating: KDTree(nodeSize: nodeSize), count: options.maxZoom + 2 - options.minZoom)
         var pending = startTree(level)
