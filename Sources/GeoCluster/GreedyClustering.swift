@@ -145,9 +145,9 @@ struct LevelTree: Sendable {
     var ranks: [UInt32]
 
     /// Builds the tree of a level and converts its payloads from level positions to entity refs.
-    init(_ level: [LevelRecord], nodeSize: Int, threads: Int = 1) {
+    init(_ level: [LevelRecord], nodeSize: Int) {
         let items = level.enumerated().map { KDItem(x: $0.element.fx, y: $0.element.fy, ref: UInt32($0.offset)) }
-        var tree = KDTree(items: items, nodeSize: nodeSize, threads: threads)
+        var tree = KDTree(items: items, nodeSize: nodeSize)
         let byTreePosition = tree.visitRanks()
         var ranks = [UInt32](repeating: 0, count: level.count)
         ranks.withUnsafeMutableBufferPointer { ranks in
@@ -206,7 +206,7 @@ extension ClusterHierarchy {
         let nodeSize = options.nodeSize
         let concurrent = threads > 1
         func startTree(_ level: [LevelRecord]) -> Pending<LevelTree> {
-            Pending(async: concurrent) { LevelTree(level, nodeSize: nodeSize, threads: threads) }
+            Pending(async: concurrent) { LevelTree(level, nodeSize: nodeSize) }
         }
         trees = [KDTree](repeating: KDTree(nodeSize: nodeSize), count: options.maxZoom + 2 - options.minZoom)
         var pending = startTree(level)

@@ -38,50 +38,16 @@ struct KDTree: Sendable {
     }
 
     /// Builds the tree from items in data order.
-    ///
-    /// - Parameter threads: With 2 or more, the half above the root's median is sorted on another
-    ///   thread (in its own copy, then copied back) while this one sorts the half below; the layout
-    ///   is the same.
-    init(items: consuming [KDItem], nodeSize: Int, threads: Int = 1) {
+    init(items: consuming [KDItem], nodeSize: Int) {
         self.items = items
         self.nodeSize = max(2, min(65_535, nodeSize))
         let size = self.nodeSize
         let count = self.items.count
         guard count > 0 else { return }
-        let hi = count - 1
-        guard threads > 1 && hi > 1 << 16 else {
-            self.items.withUnsafeMutableBufferPointer { buffer in
-                guard let base = buffer.baseAddress else { return }
-                KDTree.sort(base, lo: 0, hi: hi, axis: 0, nodeSize: size)
-            }
-            return
-        }
-        let m = hi >> 1
         self.items.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            KDTree.select(base, k: m, left: 0, right: hi, axis: 0)
+            KDTree.sort(base, lo: 0, hi: count - 1, axis: 0, nodeSize: size)
         }
-        let upper = Array(self.items[(m + 1)...])
-        let sortedUpper = Pending(async: true) { KDTree.sorted(upper, axis: 1, nodeSize: size) }
-        self.items.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            KDTree.sort(base, lo: 0, hi: m - 1, axis: 1, nodeSize: size)
-        }
-        let sorted = sortedUpper.value() ?? KDTree.sorted(upper, axis: 1, nodeSize: size)
-        self.items.withUnsafeMutableBufferPointer { buffer in
-            for (offset, item) in sorted.enumerated() { buffer[m + 1 + offset] = item }
-        }
-    }
-
-    /// Items sorted as a subtree whose root splits on `axis`.
-    private static func sorted(_ items: [KDItem], axis: Int, nodeSize: Int) -> [KDItem] {
-        var items = items
-        let count = items.count
-        items.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress, count > 0 else { return }
-            KDTree.sort(base, lo: 0, hi: count - 1, axis: axis, nodeSize: nodeSize)
-        }
-        return items
     }
 
     // MARK: - Building
