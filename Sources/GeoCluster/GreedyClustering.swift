@@ -212,23 +212,30 @@ extension ClusterHierarchy {
         var pending = startTree(level)
         var cells = CellIndex(level: level, radius: options.projectedRadius(atZoom: options.maxZoom))
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
-            let neighbours = cells.neighbours(level: level, radius: options.projectedRadius(atZoom: zoom))
-            let levelTree = pending.value() ?? LevelTree(level, nodeSize: nodeSize)
-            trees[zoom + 1 - options.minZoom] = levelTree.tree
-            let start = clusterID.count
-            let pass = greedyPass(level, neighbours: neighbours, ranks: levelTree.ranks, zoom: zoom)
-            clusterRanges[zoom - options.minZoom] = start..<clusterID.count
-            if pass.changed {
-                pending = startTree(pass.next)
-            } else {
-                pending = Pending(async: false) { levelTree }
-            }
-            if zoom > options.minZoom {
-                cells.advance(
-                    to: pass.next, newPosition: pass.newPosition, clusters: pass.clusters,
-                    radius: options.projectedRadius(atZoom: zoom - 1))
+            // Scoped so that the old level, its neighbour lists and ranks are freed before the cells
+            // move on.
+            let pass: GreedyPass
+            do {
+                let neighbours = cells.neighbours(level: level, radius: options.projectedRadius(atZoom: zoom))
+                let levelTree = pending.value() ?? LevelTree(level, nodeSize: nodeSize)
+                trees[zoom + 1 - options.minZoom] = levelTree.tree
+                let start = clusterID.count
+                pass = greedyPass(level, neighbours: neighbours, ranks: levelTree.ranks, zoom: zoom)
+                clusterRanges[zoom - options.minZoom] = start..<clusterID.count
+                if pass.changed {
+                    pending = startTree(pass.next)
+                } else {
+                    let tree = levelTree
+                    pending = Pending(async: false) { tree }
+                }
             }
             level = pass.next
+            if zoom > options.minZoom {
+                cells.advance(
+                    to: level, newPosition: pass.newPosition, clusters: pass.clusters,
+                    radius: options.projectedRadius(atZoom: zoom - 1))
+            }
+            if level.count >= 1 << 17 { HeapTrim.releaseFreePages() }
         }
         trees[0] = (pending.value() ?? LevelTree(level, nodeSize: nodeSize)).tree
     }
@@ -359,5 +366,29 @@ extension ClusterHierarchy {
             clusterOrigin.append(record.ref)
         }
         return GreedyPass(next: next, changed: changed, newPosition: newPosition, clusters: clusterPositions)
+    }
+}
+
+/// Hands the pages of freed memory back to the system between zoom levels.
+///
+/// glibc's allocator serves blocks of up to 32 MB from its heap once a block that size has been
+/// freed, and keeps freed heap pages resident; a build frees a level's buffers (tens of MB) at every
+/// zoom, so without this the resident size grows by what the allocator keeps rather than by what
+/// the index holds. `malloc_trim` is looked up at run time (it is not in the Glibc module); elsewhere
+/// this does nothing.
+enum HeapTrim {
+    private typealias Trim = @convention(c) (Int) -> Int32
+
+    private static let trim: Trim? = {
+        #if canImport(Glibc)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
+        return unsafeBitCast(symbol, to: Trim.self)
+        #else
+        return nil
+        #endif
+    }()
+
+    static func releaseFreePages() {
+        _ = trim?(0)
     }
 }
