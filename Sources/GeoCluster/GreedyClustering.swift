@@ -148,14 +148,15 @@ struct LevelTree: Sendable {
     init(_ level: [LevelRecord], nodeSize: Int) {
         let items = level.enumerated().map { KDItem(x: $0.element.fx, y: $0.element.fy, ref: UInt32($0.offset)) }
         var tree = KDTree(items: items, nodeSize: nodeSize)
-        let byTreePosition = tree.visitRanks()
+        // One walk in visit order gives each level position its rank and each item its entity.
         var ranks = [UInt32](repeating: 0, count: level.count)
+        let size = tree.nodeSize
         ranks.withUnsafeMutableBufferPointer { ranks in
             level.withUnsafeBufferPointer { level in
                 tree.items.withUnsafeMutableBufferPointer { items in
-                    for t in 0..<items.count {
+                    KDTree.forEachInVisitOrder(count: items.count, nodeSize: size) { t, rank in
                         let position = Int(items[t].ref)
-                        ranks[position] = byTreePosition[t]
+                        ranks[position] = rank
                         items[t].ref = level[position].ref
                     }
                 }

@@ -259,25 +259,31 @@ struct KDTree: Sendable {
     /// results in increasing rank.
     func visitRanks() -> [UInt32] {
         var ranks = [UInt32](repeating: 0, count: items.count)
-        guard !items.isEmpty else { return ranks }
+        KDTree.forEachInVisitOrder(count: items.count, nodeSize: nodeSize) { position, rank in ranks[position] = rank }
+        return ranks
+    }
+
+    /// Calls `body` with every position of a tree of `count` items and its visit rank, in visit
+    /// order (the layout depends only on the count and the leaf size).
+    static func forEachInVisitOrder(count: Int, nodeSize: Int, _ body: (Int, UInt32) -> Void) {
+        guard count > 0 else { return }
         var next: UInt32 = 0
-        var stack: [(Int, Int)] = [(0, items.count - 1)]
+        var stack: [(Int, Int)] = [(0, count - 1)]
         while let (lo, hi) = stack.popLast() {
             if hi - lo <= nodeSize {
                 guard lo <= hi else { continue }
                 for i in lo...hi {
-                    ranks[i] = next
+                    body(i, next)
                     next &+= 1
                 }
                 continue
             }
             let m = (lo + hi) >> 1
-            ranks[m] = next
+            body(m, next)
             next &+= 1
             if lo <= m - 1 { stack.append((lo, m - 1)) }
             if m + 1 <= hi { stack.append((m + 1, hi)) }
         }
-        return ranks
     }
 }
 
