@@ -173,7 +173,7 @@ struct ClusterHierarchy: Sendable {
 
     /// supercluster's `getChildren`: the entities a cluster was formed from, in supercluster's order.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/notFound`` for an id no cluster has.
+    /// - Throws: `GeoError.Kind.notFound` for an id no cluster has.
     func children(ofCluster id: Int) throws(GeoError) -> [UInt32] {
         guard let c = cluster(withID: id) else {
             throw GeoError(.notFound, "no cluster with id \(id)")

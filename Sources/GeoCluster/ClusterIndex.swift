@@ -60,7 +60,7 @@ public struct ClusterIndex<Element> {
     ///   - clusteringIdentifier: An element's category; only elements with the same identifier
     ///     merge, and elements with `nil` stay unclustered. Omit it to cluster everything together.
     ///   - build: Threads and neighbour search used while building; they do not change the result.
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for invalid options (see
+    /// - Throws: `GeoError.Kind.invalidArgument` for invalid options (see
     ///   ``ClusterOptions/validated()``) or more than 2³¹ elements.
     /// - Complexity: O(n log n) per zoom level.
     public init(
@@ -165,7 +165,7 @@ extension ClusterIndex: Sendable where Element: Sendable {}
 extension ClusterIndex where Element == Coordinate {
     /// Builds an index of coordinates.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for invalid options.
+    /// - Throws: `GeoError.Kind.invalidArgument` for invalid options.
     public init(
         _ coordinates: [Coordinate], options: ClusterOptions = .default, build: ClusterBuildOptions = ClusterBuildOptions()
     ) throws(GeoError) {

@@ -35,7 +35,7 @@ extension ClusterIndex {
         clusters(west: box.west, south: box.south, east: box.east, north: box.north, zoom: zoom)
     }
 
-    /// The clusters and points inside a coordinate region at a zoom (its ``CoordinateRegion/boundingBox``;
+    /// The clusters and points inside a coordinate region at a zoom (its `CoordinateRegion.boundingBox`;
     /// regions across the 180th meridian work).
     public func clusters(in region: CoordinateRegion, zoom: Double) -> [ClusterFeature<Element>] {
         clusters(in: region.boundingBox, zoom: zoom)
@@ -90,7 +90,7 @@ extension ClusterIndex {
     /// The clusters and points a cluster was formed from at the next zoom, in supercluster's
     /// `getChildren` order.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/notFound`` for an id that no cluster of this index has.
+    /// - Throws: `GeoError.Kind.notFound` for an id that no cluster of this index has.
     /// - Complexity: O(√n + k).
     public func children(of id: Int) throws(GeoError) -> [ClusterFeature<Element>] {
         guard let (partition, local) = locate(id) else { throw GeoError(.notFound, "no cluster with id \(id)") }
@@ -108,7 +108,7 @@ extension ClusterIndex {
     ///   - limit: The most points to return (default 10; `nil` or 0 also mean 10 as in supercluster;
     ///     `Int.max` returns all).
     ///   - offset: How many points to skip first (default 0; negative counts as 0).
-    /// - Throws: ``GeoError/Kind-swift.struct/notFound`` for an unknown id.
+    /// - Throws: `GeoError.Kind.notFound` for an unknown id.
     public func leaves(of id: Int, limit: Int? = 10, offset: Int = 0) throws(GeoError) -> [ClusterPoint<Element>] {
         guard let (partition, local) = locate(id) else { throw GeoError(.notFound, "no cluster with id \(id)") }
         let limit = (limit ?? 0) == 0 ? 10 : (limit ?? 10)
@@ -123,7 +123,7 @@ extension ClusterIndex {
     /// The zoom at which a cluster splits into more than one feature, as supercluster's
     /// `getClusterExpansionZoom` (at most `maxZoom + 1`). Zoom the map there when the cluster is tapped.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/notFound`` for an unknown id.
+    /// - Throws: `GeoError.Kind.notFound` for an unknown id.
     public func expansionZoom(of id: Int) throws(GeoError) -> Int {
         guard let (partition, local) = locate(id) else { throw GeoError(.notFound, "no cluster with id \(id)") }
         do {
@@ -136,7 +136,7 @@ extension ClusterIndex {
     /// The coordinates of every point of a cluster, in no particular order: the input to a convex or
     /// concave hull of the cluster's footprint.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/notFound`` for an unknown id.
+    /// - Throws: `GeoError.Kind.notFound` for an unknown id.
     /// - Complexity: O(k log n) for k points.
     public func leafCoordinates(of id: Int) throws(GeoError) -> [Coordinate] {
         guard let (partition, local) = locate(id), let c = partition.hierarchy.cluster(withID: local) else {

@@ -23,7 +23,7 @@ public struct PointFeature: Hashable, Sendable {
 
     /// Reads points from GeoJSON (text starting with `{` or `[`) or CSV.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` naming the line or feature.
+    /// - Throws: `GeoError.Kind.malformedInput` naming the line or feature.
     public static func read(_ data: Data) throws(GeoError) -> [PointFeature] {
         let first = data.first { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return try readGeoJSON(data) }
@@ -33,7 +33,7 @@ public struct PointFeature: Hashable, Sendable {
     /// Reads `lon,lat[,category]` lines (degrees; a header line whose first field is not a number is
     /// skipped, as are blank lines).
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` naming the line and its text.
+    /// - Throws: `GeoError.Kind.malformedInput` naming the line and its text.
     /// - Complexity: O(n).
     public static func readCSV(_ text: String) throws(GeoError) -> [PointFeature] {
         var result = [PointFeature]()
@@ -63,7 +63,7 @@ public struct PointFeature: Hashable, Sendable {
     /// Reads a GeoJSON FeatureCollection (or one Feature, or an array of Features) of Point features;
     /// a feature with a `null` geometry is kept without a coordinate, as supercluster keeps it.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` for invalid JSON or a feature that is
+    /// - Throws: `GeoError.Kind.malformedInput` for invalid JSON or a feature that is
     ///   not a point, naming the feature's index.
     public static func readGeoJSON(_ data: Data) throws(GeoError) -> [PointFeature] {
         let json: JSONValue

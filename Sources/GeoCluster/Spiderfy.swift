@@ -86,8 +86,8 @@ extension ClusterIndex {
     /// ``SpiderfyLayout/offsets(count:)`` from the cluster's centre at `zoom`, so they sit the same
     /// number of screen points away at that zoom.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/notFound`` for an unknown id;
-    ///   ``GeoError/Kind-swift.struct/invalidArgument`` for a zoom that is not finite.
+    /// - Throws: `GeoError.Kind.notFound` for an unknown id;
+    ///   `GeoError.Kind.invalidArgument` for a zoom that is not finite.
     /// - Complexity: O(k log n) for k points.
     public func spiderfy(_ id: Int, zoom: Double, layout: SpiderfyLayout = SpiderfyLayout()) throws(GeoError)
         -> [SpiderfyLeg<Element>]

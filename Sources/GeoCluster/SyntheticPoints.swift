@@ -4,7 +4,7 @@ import GeoCore
 /// The seeded point sets Meridian's clustering benchmark and parity tests use: a port of the
 /// reference data's `gen_points.py` that produces the identical text, line for line.
 ///
-/// Points come from ``SplitMix64`` draws: `uniform` puts longitude in [-180, 180) and latitude in
+/// Points come from `SplitMix64` draws: `uniform` puts longitude in [-180, 180) and latitude in
 /// [-80, 80) (two draws per point, longitude first, as supercluster's own benchmark); `clustered`
 /// draws `centers` Gaussian centres (longitude in [-170, 170), latitude in [-60, 70), σ log-uniform in
 /// 0.02°...2°) picked with Zipf weights 1/(k+1), and a `noise` fraction of uniform points. Each point
