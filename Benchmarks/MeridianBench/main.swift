@@ -8,6 +8,7 @@ let benchmarks: [String: ([String: String]) -> Void] = [
     "transform": TransformBenchmark.run,
     "geometry": GeometryBenchmark.run,
     "route": RouteBenchmark.run,
+    "cluster": ClusterBenchmark.run,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

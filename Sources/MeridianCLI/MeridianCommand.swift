@@ -15,6 +15,7 @@ enum MeridianCommand {
         TransformCommand.self,
         GeometryCommand.self,
         RouteCommand.self,
+        ClusterCommand.self,
     ]
 
     static func main() {

@@ -1,0 +1,73 @@
+import GeoCore
+
+/// The parameters of a ``ClusterIndex``, with supercluster's names and defaults.
+///
+/// ```swift
+/// let options = try ClusterOptions(radius: 60, maxZoom: 14).validated()
+/// ```
+public struct ClusterOptions: Hashable, Sendable, Codable {
+    /// The cluster radius in pixels of a tile ``extent`` pixels wide (default 40).
+    public var radius: Double
+    /// The width of a tile in pixels that ``radius`` is measured in (default 512).
+    public var extent: Double
+    /// The lowest zoom level with a cluster level (default 0).
+    public var minZoom: Int
+    /// The highest zoom level with clusters (default 16, at most 30); zoom `maxZoom + 1` shows every
+    /// point on its own.
+    public var maxZoom: Int
+    /// The least number of points a cluster holds (default 2). Above 2, a point with too few
+    /// neighbours claims them so that they stay unclustered at that zoom, as in supercluster.
+    public var minPoints: Int
+    /// The leaf size of the per-zoom search trees (default 64, clamped to 2...65535). It changes the
+    /// order of query results, never their content when ``minPoints`` is 2.
+    public var nodeSize: Int
+
+    /// Creates options; every parameter defaults to supercluster's default.
+    public init(
+        radius: Double = 40, extent: Double = 512, minZoom: Int = 0, maxZoom: Int = 16,
+        minPoints: Int = 2, nodeSize: Int = 64
+    ) {
+        self.radius = radius
+        self.extent = extent
+        self.minZoom = minZoom
+        self.maxZoom = maxZoom
+        self.minPoints = minPoints
+        self.nodeSize = nodeSize
+    }
+
+    /// supercluster's defaults.
+    public static let `default` = ClusterOptions()
+
+    /// These options, if they are usable.
+    ///
+    /// - Throws: `GeoError.Kind.invalidArgument` naming the option: a radius or extent
+    ///   that is not positive and finite, `maxZoom` outside 0...30 (cluster ids keep the zoom in five
+    ///   bits), `minZoom` outside 0...maxZoom, a negative `minPoints` or a `nodeSize` below 1.
+    public func validated() throws(GeoError) -> ClusterOptions {
+        guard radius.isFinite && radius > 0 else {
+            throw GeoError(.invalidArgument, "radius \(radius) is not a positive finite number of pixels")
+        }
+        guard extent.isFinite && extent > 0 else {
+            throw GeoError(.invalidArgument, "extent \(extent) is not a positive finite number of pixels")
+        }
+        guard (0...30).contains(maxZoom) else {
+            throw GeoError(.invalidArgument, "maxZoom \(maxZoom) is outside 0...30")
+        }
+        guard minZoom >= 0 && minZoom <= maxZoom else {
+            throw GeoError(.invalidArgument, "minZoom \(minZoom) is outside 0...\(maxZoom) (maxZoom)")
+        }
+        guard minPoints >= 0 else {
+            throw GeoError(.invalidArgument, "minPoints \(minPoints) is negative")
+        }
+        guard nodeSize >= 1 else {
+            throw GeoError(.invalidArgument, "nodeSize \(nodeSize) is below 1")
+        }
+        return self
+    }
+
+    /// The clustering radius at a zoom in projected units (the world is 1 wide):
+    /// `radius / (extent · 2^zoom)`.
+    func projectedRadius(atZoom zoom: Int) -> Double {
+        radius / (extent * Double(sign: .plus, exponent: zoom, significand: 1))
+    }
+}

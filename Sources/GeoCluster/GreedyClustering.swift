@@ -1,0 +1,344 @@
+import Foundation
+import GeoCore
+import Synchronization
+
+extension ClusterHierarchy {
+    /// Builds every level as supercluster's `load` does: project the points to float32, then, from
+    /// `maxZoom` down to `minZoom`, visit the previous level's records in order and merge each
+    /// unvisited record with its unvisited neighbours within the zoom's radius (supercluster §5).
+    ///
+    /// - Parameters:
+    ///   - coordinates: The coordinate of each input element, NaN for one without (it keeps its
+    ///     index and counts in `N`, as a feature without geometry does in supercluster).
+    ///   - clusters: `false` keeps every point on its own at every zoom (elements whose clustering
+    ///     identifier is `nil`).
+    /// - Complexity: O(n log n) per zoom.
+    init(options: ClusterOptions, coordinates: [Coordinate], clusters: Bool = true, build: ClusterBuildOptions) {
+        self.init(options: options, inputCount: coordinates.count)
+        self.coordinates = coordinates
+        let n = coordinates.count
+        pointParent = [Int32](repeating: -1, count: n)
+        var level = [UInt32]()
+        level.reserveCapacity(n)
+        for (i, c) in coordinates.enumerated() where c.latitude.isFinite && c.longitude.isFinite {
+            level.append(UInt32(i))
+        }
+        let zoomCount = options.maxZoom + 2 - options.minZoom
+        clusterRanges = [Range<Int>](repeating: 0..<0, count: zoomCount - 1)
+        guard clusters else {
+            trees = [KDTree](repeating: makeTree(level), count: zoomCount)
+            return
+        }
+        switch build.neighbourSearch {
+        case .treeQueries:
+            // supercluster keeps the float32 projection in every record; so does this path.
+            pointX = [Float](repeating: .nan, count: n)
+            pointY = [Float](repeating: .nan, count: n)
+            for ref in level { (pointX[Int(ref)], pointY[Int(ref)]) = projected(Int(ref)) }
+            buildWithTreeQueries(level)
+            pointX = []
+            pointY = []
+        case .gridSweep:
+            buildWithGridSweep(level, threads: max(1, build.maximumThreads))
+        }
+    }
+
+    /// supercluster's own method: one tree query per record.
+    private mutating func buildWithTreeQueries(_ points: [UInt32]) {
+        var level = points
+        var tree = makeTree(level)
+        trees = [KDTree](repeating: tree, count: options.maxZoom + 2 - options.minZoom)
+        // supercluster's per-record "last zoom processed" slot, kept per entity: at most n - 1
+        // clusters can form.
+        var marks = [Int8](repeating: .max, count: inputCount + max(0, level.count - 1))
+        for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
+            let start = clusterID.count
+            let next = clusterLevel(level, tree: tree, zoom: zoom, marks: &marks)
+            clusterRanges[zoom - options.minZoom] = start..<clusterID.count
+            if next != level {
+                tree = makeTree(next)
+            }
+            trees[zoom - options.minZoom] = tree
+            level = next
+        }
+    }
+
+    /// A tree over a level's entities.
+    func makeTree(_ level: [UInt32]) -> KDTree {
+        var items = [KDItem]()
+        items.reserveCapacity(level.count)
+        for ref in level {
+            let i = Int(ref)
+            if i < inputCount {
+                let (x, y) = i < pointX.count ? (pointX[i], pointY[i]) : projected(i)
+                items.append(KDItem(x: x, y: y, ref: ref))
+            } else {
+                items.append(KDItem(x: Float(clusterX[i - inputCount]), y: Float(clusterY[i - inputCount]), ref: ref))
+            }
+        }
+        return KDTree(items: items, nodeSize: options.nodeSize)
+    }
+
+    /// One step of supercluster's `_cluster`: the records of zoom `zoom` from those of `zoom + 1`.
+    mutating func clusterLevel(_ level: [UInt32], tree: KDTree, zoom: Int, marks: inout [Int8]) -> [UInt32] {
+        let r = options.projectedRadius(atZoom: zoom)
+        let stamp = Int8(zoom)
+        var next = [UInt32]()
+        next.reserveCapacity(level.count)
+        var neighbours = [UInt32]()
+        for (index, p) in level.enumerated() {
+            if marks[Int(p)] <= stamp { continue }
+            marks[Int(p)] = stamp
+            let (px, py) = position(p)
+            neighbours.removeAll(keepingCapacity: true)
+            tree.within(x: px, y: py, radius: r) { item in
+                if marks[Int(item.ref)] > stamp { neighbours.append(item.ref) }
+            }
+            let n0 = count(p)
+            var total = n0
+            for q in neighbours { total += count(q) }
+            if total > n0 && total >= options.minPoints {
+                let id = (index << 5) + (zoom + 1) + inputCount
+                let c = Int32(clusterID.count)
+                var wx = px * Double(n0), wy = py * Double(n0)
+                for q in neighbours {
+                    marks[Int(q)] = stamp
+                    let (qx, qy) = position(q)
+                    let k = Double(count(q))
+                    wx += qx * k
+                    wy += qy * k
+                    setParent(q, c)
+                }
+                setParent(p, c)
+                clusterX.append(wx / Double(total))
+                clusterY.append(wy / Double(total))
+                clusterCount.append(UInt32(total))
+                clusterID.append(id)
+                clusterParent.append(-1)
+                clusterOrigin.append(p)
+                next.append(UInt32(inputCount + Int(c)))
+            } else {
+                next.append(p)
+                if total > 1 {
+                    for q in neighbours {
+                        marks[Int(q)] = stamp
+                        next.append(q)
+                    }
+                }
+            }
+        }
+        return next
+    }
+
+    fileprivate mutating func setParent(_ ref: UInt32, _ c: Int32) {
+        let i = Int(ref)
+        if i < inputCount { pointParent[i] = c } else { clusterParent[i - inputCount] = c }
+    }
+}
+
+// MARK: - Grid sweep
+
+/// A tree and the visit rank of each level position, made off the clustering thread.
+struct LevelTree: Sendable {
+    var tree: KDTree
+    /// `ranks[p]`: where record `p` comes in any query's output order.
+    var ranks: [UInt32]
+
+    /// Builds the tree of a level and converts its payloads from level positions to entity refs.
+    init(_ level: [LevelRecord], nodeSize: Int) {
+        let items = level.enumerated().map { KDItem(x: $0.element.fx, y: $0.element.fy, ref: UInt32($0.offset)) }
+        var tree = KDTree(items: items, nodeSize: nodeSize)
+        // One walk in visit order gives each level position its rank and each item its entity.
+        var ranks = [UInt32](repeating: 0, count: level.count)
+        let size = tree.nodeSize
+        ranks.withUnsafeMutableBufferPointer { ranks in
+            level.withUnsafeBufferPointer { level in
+                tree.items.withUnsafeMutableBufferPointer { items in
+                    KDTree.forEachInVisitOrder(count: items.count, nodeSize: size) { t, rank in
+                        let position = Int(items[t].ref)
+                        ranks[position] = rank
+                        items[t].ref = level[position].ref
+                    }
+                }
+            }
+        }
+        self.tree = tree
+        self.ranks = ranks
+    }
+}
+
+extension ClusterHierarchy {
+    /// Builds the levels with ``NeighbourTable`` (a grid sweep) instead of tree queries. The tree of
+    /// each level is built on another thread while the next level's neighbours are found; the greedy
+    /// pass then only needs that tree's visit ranks, to sum centroids (and, above `minPoints` 2, emit
+    /// claimed neighbours) in supercluster's order.
+    fileprivate mutating func buildWithGridSweep(_ points: [UInt32], threads: Int) {
+        var level = points.map { ref in
+            let (x, y) = projected(Int(ref))
+            return LevelRecord(x: Double(x), y: Double(y), ref: ref, count: 1)
+        }
+        let nodeSize = options.nodeSize
+        let concurrent = threads > 1
+        func startTree(_ level: [LevelRecord]) -> Pending<LevelTree> {
+            Pending(async: concurrent) { LevelTree(level, nodeSize: nodeSize) }
+        }
+        trees = [KDTree](repeating: KDTree(nodeSize: nodeSize), count: options.maxZoom + 2 - options.minZoom)
+        var pending = startTree(level)
+        var cells = CellIndex(level: level, radius: options.projectedRadius(atZoom: options.maxZoom))
+        for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
+            // Scoped so that the old level, its neighbour lists and ranks are freed before the cells
+            // move on.
+            let pass: GreedyPass
+            do {
+                let neighbours = cells.neighbours(level: level, radius: options.projectedRadius(atZoom: zoom))
+                let levelTree = pending.value() ?? LevelTree(level, nodeSize: nodeSize)
+                trees[zoom + 1 - options.minZoom] = levelTree.tree
+                let start = clusterID.count
+                pass = greedyPass(level, neighbours: neighbours, ranks: levelTree.ranks, zoom: zoom)
+                clusterRanges[zoom - options.minZoom] = start..<clusterID.count
+                if pass.changed {
+                    pending = startTree(pass.next)
+                } else {
+                    let tree = levelTree
+                    pending = Pending(async: false) { tree }
+                }
+            }
+            level = pass.next
+            if zoom > options.minZoom {
+                cells.advance(
+                    to: level, newPosition: pass.newPosition, clusters: pass.clusters,
+                    radius: options.projectedRadius(atZoom: zoom - 1))
+            }
+            if level.count >= 1 << 17 { HeapTrim.releaseFreePages() }
+        }
+        trees[0] = (pending.value() ?? LevelTree(level, nodeSize: nodeSize)).tree
+    }
+
+    /// The outcome of one greedy pass.
+    struct GreedyPass {
+        /// The next level.
+        var next: [LevelRecord]
+        /// Whether it differs from the level it came from.
+        var changed: Bool
+        /// Where each record of the old level went in the next (`UInt32.max`: absorbed or replaced by
+        /// a cluster).
+        var newPosition: [UInt32]
+        /// The positions of the new clusters in the next level.
+        var clusters: [UInt32]
+    }
+
+    /// supercluster's greedy pass over a level with precomputed neighbour lists.
+    ///
+    /// - Returns: The next level, and whether it differs from this one.
+    private mutating func greedyPass(
+        _ level: [LevelRecord], neighbours: NeighbourTable, ranks: [UInt32], zoom: Int
+    ) -> GreedyPass {
+        let n = level.count
+        var processed = [Bool](repeating: false, count: n)
+        var newPosition = [UInt32](repeating: .max, count: n)
+        var clusterPositions = [UInt32]()
+        var next = [LevelRecord]()
+        next.reserveCapacity(n)
+        var members = [UInt32]()
+        var changed = false
+        let minPoints = options.minPoints
+        let firstCluster = clusterID.count
+        var formed = [LevelRecord]()  // the new clusters: centroid, origin ref (in `ref`), count
+        var formedIDs = [Int]()
+        var parents = [(UInt32, Int32)]()
+        level.withUnsafeBufferPointer { level in
+            neighbours.offsets.withUnsafeBufferPointer { offsets in
+                neighbours.targets.withUnsafeBufferPointer { targets in
+                    ranks.withUnsafeBufferPointer { ranks in
+                        processed.withUnsafeMutableBufferPointer { processed in
+                          newPosition.withUnsafeMutableBufferPointer { newPosition in
+                            // Records without neighbours that nothing absorbed are copied in runs.
+                            var run = 0
+                            for p in 0..<n {
+                                let lo = Int(offsets[p]), hi = Int(offsets[p + 1])
+                                if lo == hi && !processed[p] { continue }
+                                if run < p {
+                                    for i in run..<p { newPosition[i] = UInt32(next.count + i - run) }
+                                    next.append(contentsOf: level[run..<p])
+                                }
+                                run = p + 1
+                                if processed[p] { continue }
+                                processed[p] = true
+                                if lo == hi {
+                                    newPosition[p] = UInt32(next.count)
+                                    next.append(level[p])
+                                    continue
+                                }
+                                members.removeAll(keepingCapacity: true)
+                                let origin = level[p]
+                                let n0 = Int(origin.count)
+                                var total = n0
+                                for k in lo..<hi {
+                                    // Every earlier record has been visited, including the copied
+                                    // runs, which are not marked.
+                                    let q = targets[k]
+                                    if Int(q) > p && !processed[Int(q)] {
+                                        members.append(q)
+                                        total += Int(level[Int(q)].count)
+                                    }
+                                }
+                                if members.isEmpty {
+                                    newPosition[p] = UInt32(next.count)
+                                    next.append(origin)
+                                    continue
+                                }
+                                if members.count > 1 {
+                                    members.sort { ranks[Int($0)] < ranks[Int($1)] }
+                                }
+                                changed = true
+                                if total >= minPoints {
+                                    let c = Int32(firstCluster + formed.count)
+                                    var wx = origin.x * Double(n0), wy = origin.y * Double(n0)
+                                    for q in members {
+                                        let member = level[Int(q)]
+                                        processed[Int(q)] = true
+                                        let k = Double(member.count)
+                                        wx += member.x * k
+                                        wy += member.y * k
+                                        parents.append((member.ref, c))
+                                    }
+                                    parents.append((origin.ref, c))
+                                    let cx = wx / Double(total), cy = wy / Double(total)
+                                    formed.append(LevelRecord(x: cx, y: cy, ref: origin.ref, count: UInt32(total)))
+                                    formedIDs.append((p << 5) + (zoom + 1) + inputCount)
+                                    clusterPositions.append(UInt32(next.count))
+                                    next.append(LevelRecord(
+                                        x: cx, y: cy, ref: UInt32(inputCount + Int(c)),
+                                        count: UInt32(total)))
+                                } else {
+                                    newPosition[p] = UInt32(next.count)
+                                    next.append(origin)
+                                    for q in members {
+                                        processed[Int(q)] = true
+                                        newPosition[Int(q)] = UInt32(next.count)
+                                        next.append(level[Int(q)])
+                                    }
+                                }
+                            }
+                            if run < n {
+                                for i in run..<n { newPosition[i] = UInt32(next.count + i - run) }
+                                next.append(contentsOf: level[run..<n])
+                            }
+                          }
+                        }
+                    }
+                }
+            }
+        }
+        for (ref, c) in parents { setParent(ref, c) }
+        for (record, id) in zip(formed, formedIDs) {
+            clusterX.append(record.x)
+            clusterY.append(record.y)
+            clusterCount.append(record.count)
+            clusterID.append(id)
+            clusterParent.append(-1)
+            clusterOrigin.append(record.ref)
+        }
+        return GreedyPass(next: next, changed: changed, newPosition: newPosition, clusters: clusterPositions)
+    }
+}

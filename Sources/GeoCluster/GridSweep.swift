@@ -1,0 +1,382 @@
+import Foundation
+
+/// One record of a cluster level (supercluster's stride-6 record, less the zoom and parent slots,
+/// which the greedy pass keeps elsewhere).
+struct LevelRecord: Sendable, Equatable {
+    /// The double coordinates supercluster keeps in the record (float32 values for points).
+    var x: Double
+    var y: Double
+    /// The entity reference.
+    var ref: UInt32
+    /// Points in the record.
+    var count: UInt32
+
+    /// The float32 coordinates the level's search tree stores (exactly `x`, `y` for points).
+    @inline(__always) var fx: Float { Float(x) }
+    @inline(__always) var fy: Float { Float(y) }
+}
+
+/// A record of a level in grid-cell order: its float32 coordinates and its level position. The top
+/// bit of `tagged` marks a record whose double coordinates are not its float32 ones (a cluster).
+struct CellEntry: Sendable, Equatable {
+    var fx: Float
+    var fy: Float
+    var tagged: UInt32
+
+    static let inexact: UInt32 = 1 << 31
+
+    @inline(__always) var position: UInt32 { tagged & ~CellEntry.inexact }
+    @inline(__always) var isExact: Bool { tagged & CellEntry.inexact == 0 }
+
+    init(_ record: LevelRecord, position: UInt32) {
+        fx = record.fx
+        fy = record.fy
+        let exact = Double(fx) == record.x && Double(fy) == record.y
+        tagged = position | (exact ? 0 : CellEntry.inexact)
+    }
+
+    init(fx: Float, fy: Float, tagged: UInt32) {
+        self.fx = fx
+        self.fy = fy
+        self.tagged = tagged
+    }
+}
+
+/// The records of a level sorted by square grid cell, kept from one zoom to the next.
+///
+/// Cells are at least as wide as the clustering radius plus the largest float32 rounding of a record,
+/// so a neighbour is never more than one cell away. Going one zoom down doubles the radius; the cells
+/// then double too, and the new order follows from the old one by merging pairs of rows (cell
+/// coordinates halve) and merging in the new clusters, with no full sort.
+struct CellIndex {
+    /// The entries in row-major cell order.
+    private(set) var entries: [CellEntry] = []
+    /// The cell key of each entry: row << 32 | (column + 2³¹).
+    private(set) var keys: [Int64] = []
+    /// Cells are 2^-shift wide.
+    private(set) var shift = 0
+    /// An upper bound of |float32(v) − v| over the coordinates of every record so far.
+    private var rounding = 0.0
+    /// Whether some cell is near the clamping limit, where halving and recomputing could disagree.
+    private var extreme = false
+
+    /// The cell size exponent for a radius: the largest `shift` with 2^-shift ≥ reach, within ±30.
+    private static func shift(forReach reach: Double) -> Int {
+        guard reach > 0 && reach.isFinite else { return reach > 0 ? -30 : 30 }
+        var shift = Int(max(-40, min(40, (-log2(reach)).rounded(.down))))
+        shift = max(-30, min(30, shift))
+        while shift > -30 && Double(sign: .plus, exponent: -shift, significand: 1) < reach { shift -= 1 }
+        return shift
+    }
+
+    @inline(__always)
+    private static func cell(_ v: Float, scale: Double) -> Int64 {
+        let limit = Double(1 << 30)
+        return Int64(max(-limit, min(limit, (Double(v) * scale).rounded(.down))))
+    }
+
+    /// Row-major order of cells: row, then column.
+    @inline(__always)
+    private static func key(_ e: CellEntry, scale: Double) -> Int64 {
+        cell(e.fy, scale: scale) << 32 | (cell(e.fx, scale: scale) + (1 << 31))
+    }
+
+    /// Sorts a whole level into cells for a radius.
+    init(level: [LevelRecord], radius r: Double) {
+        for record in level {
+            rounding = max(rounding, abs(Double(record.fx) - record.x), abs(Double(record.fy) - record.y))
+        }
+        rebuild(level, radius: r)
+    }
+
+    private mutating func rebuild(_ level: [LevelRecord], radius r: Double) {
+        shift = CellIndex.shift(forReach: r + rounding)
+        let scale = Double(sign: .plus, exponent: shift, significand: 1)
+        let n = level.count
+        var keys = [UInt64](repeating: 0, count: n)
+        let cells = level.enumerated().map { CellEntry($0.element, position: UInt32($0.offset)) }
+        extreme = false
+        for (i, entry) in cells.enumerated() {
+            keys[i] = UInt64(bitPattern: CellIndex.key(entry, scale: scale)) ^ (1 << 63)  // order-preserving
+            let cx = CellIndex.cell(entry.fx, scale: scale), cy = CellIndex.cell(entry.fy, scale: scale)
+            if abs(cx) >= 1 << 29 || abs(cy) >= 1 << 29 { extreme = true }
+        }
+        var order = [UInt32]()
+        RadixSort.sort(keys: &keys, payload: &order, bits: 64)
+        entries = order.map { cells[Int($0)] }
+        self.keys = keys.map { Int64(bitPattern: $0 ^ (1 << 63)) }
+    }
+
+    /// Moves the index to the next level: `newPosition[p]` is where record `p` of the old level went
+    /// (`UInt32.max` if it was absorbed or became a cluster), `clusters` are the new level's new
+    /// records, and `r` the next zoom's radius.
+    mutating func advance(to level: [LevelRecord], newPosition: [UInt32], clusters: [UInt32], radius r: Double) {
+        for p in clusters {
+            let record = level[Int(p)]
+            rounding = max(rounding, abs(Double(record.fx) - record.x), abs(Double(record.fy) - record.y))
+        }
+        let wanted = CellIndex.shift(forReach: r + rounding)
+        guard wanted == shift - 1 && !extreme else {
+            rebuild(level, radius: r)
+            return
+        }
+        shift = wanted
+        let scale = Double(sign: .plus, exponent: shift, significand: 1)
+        // The new clusters, sorted by their cells.
+        var added = clusters.map { p in (key: Int64(0), entry: CellEntry(level[Int(p)], position: p)) }
+        for i in added.indices { added[i].key = CellIndex.key(added[i].entry, scale: scale) }
+        added.sort { $0.key < $1.key }
+        // One pass: the survivors with halved cells (rows 2j and 2j+1 merge into row j, columns
+        // halve, all in integers) merged with the new clusters.
+        let old = entries, oldKeys = keys
+        let capacity = old.count + added.count
+        var newKeys = [Int64]()
+        entries = [CellEntry](unsafeUninitializedCapacity: capacity) { out, written in
+            newKeys = [Int64](unsafeUninitializedCapacity: capacity) { outKeys, writtenKeys in
+                let count = CellIndex.mergeHalved(
+                    old: old, oldKeys: oldKeys, added: added, newPosition: newPosition, into: out, keys: outKeys)
+                writtenKeys = count
+            }
+            written = newKeys.count
+        }
+        keys = newKeys
+    }
+
+    /// Writes the survivors of `old` with halved cells (rows 2j and 2j+1 merge into row j, columns
+    /// halve, all in integer keys) merged with the sorted new clusters; returns how many were written.
+    private static func mergeHalved(
+        old: [CellEntry], oldKeys: [Int64], added: [(key: Int64, entry: CellEntry)], newPosition: [UInt32],
+        into out: UnsafeMutableBufferPointer<CellEntry>, keys outKeys: UnsafeMutableBufferPointer<Int64>
+    ) -> Int {
+        var count = 0
+        old.withUnsafeBufferPointer { old in
+            oldKeys.withUnsafeBufferPointer { oldKeys in
+                added.withUnsafeBufferPointer { added in
+                    newPosition.withUnsafeBufferPointer { newPosition in
+                        var nextAdded = 0
+                        @inline(__always)
+                        func halved(_ key: Int64) -> Int64 {
+                            let row = key >> 32, column = (key & 0xFFFF_FFFF) - (1 << 31)
+                            return (row >> 1) << 32 | ((column >> 1) + (1 << 31))
+                        }
+                        @inline(__always)
+                        func put(_ entry: CellEntry, _ key: Int64) {
+                            out.initializeElement(at: count, to: entry)
+                            outKeys.initializeElement(at: count, to: key)
+                            count += 1
+                        }
+                        @inline(__always)
+                        func emit(_ i: Int) {
+                            let e = old[i]
+                            let p = newPosition[Int(e.position)]
+                            guard p != UInt32.max else { return }
+                            let key = halved(oldKeys[i])
+                            while nextAdded < added.count && added[nextAdded].key < key {
+                                put(added[nextAdded].entry, added[nextAdded].key)
+                                nextAdded += 1
+                            }
+                            put(CellEntry(fx: e.fx, fy: e.fy, tagged: p | (e.tagged & CellEntry.inexact)), key)
+                        }
+                        var i = 0
+                        let n = old.count
+                        while i < n {
+                            let row = oldKeys[i] >> 32
+                            var end = i + 1
+                            while end < n && oldKeys[end] >> 32 == row { end += 1 }
+                            var otherEnd = end
+                            if end < n && (oldKeys[end] >> 32) >> 1 == row >> 1 {
+                                let other = oldKeys[end] >> 32
+                                while otherEnd < n && oldKeys[otherEnd] >> 32 == other { otherEnd += 1 }
+                            }
+                            var a = i, b = end
+                            while a < end && b < otherEnd {
+                                if halved(oldKeys[a]) <= halved(oldKeys[b]) {
+                                    emit(a)
+                                    a += 1
+                                } else {
+                                    emit(b)
+                                    b += 1
+                                }
+                            }
+                            while a < end {
+                                emit(a)
+                                a += 1
+                            }
+                            while b < otherEnd {
+                                emit(b)
+                                b += 1
+                            }
+                            i = otherEnd
+                        }
+                        while nextAdded < added.count {
+                            put(added[nextAdded].entry, added[nextAdded].key)
+                            nextAdded += 1
+                        }
+                    }
+                }
+            }
+        }
+        return count
+    }
+
+    /// For every record, the records within radius `r` of it: exactly the records supercluster's
+    /// `within(record.x, record.y, r)` returns (minus the record itself).
+    ///
+    /// Each cell is paired with itself, its east neighbour and the three cells of the next row, found
+    /// by pointers that only move forward. Each candidate pair is tested both ways with supercluster's
+    /// exact test, `(fx_q − x_p)² + (fy_q − y_p)² ≤ r²` in double, which is not symmetric for clusters
+    /// (double centre, float32 tree copy). A cluster's double centre is read from the level only when
+    /// its float32 copy leaves the outcome in doubt.
+    ///
+    /// - Complexity: O(n + m) for m candidate pairs.
+    func neighbours(level: [LevelRecord], radius r: Double) -> NeighbourTable {
+        var pairs = [(UInt32, UInt32)]()
+        let r2 = r * r
+        // A cluster's centre is within √2 · rounding of its float32 copy.
+        let margin = 1.5 * rounding
+        let sure = max(0, r - margin), unsure = r + margin
+        let accept = sure * sure * (1 - 1e-12), reject = unsure * unsure * (1 + 1e-12)
+        level.withUnsafeBufferPointer { level in
+            entries.withUnsafeBufferPointer { sorted in
+                keys.withUnsafeBufferPointer { keys in
+                    let count = sorted.count
+                    /// supercluster's test with `p` as the query centre.
+                    @inline(__always)
+                    func within(_ p: CellEntry, _ q: CellEntry) -> Bool {
+                        var dx = Double(q.fx) - Double(p.fx)
+                        var dy = Double(q.fy) - Double(p.fy)
+                        let d2 = dx * dx + dy * dy
+                        if p.isExact { return d2 <= r2 }
+                        if d2 <= accept { return true }
+                        if d2 > reject { return false }
+                        let centre = level[Int(p.position)]
+                        dx = Double(q.fx) - centre.x
+                        dy = Double(q.fy) - centre.y
+                        return dx * dx + dy * dy <= r2
+                    }
+                    @inline(__always)
+                    func test(_ i: Int, _ j: Int) {
+                        let p = sorted[i], q = sorted[j]
+                        if within(p, q) { pairs.append((p.position, q.position)) }
+                        if within(q, p) { pairs.append((q.position, p.position)) }
+                    }
+                    var start = 0
+                    var up = 0  // the first entry whose key may lie in the next row's window
+                    while start < count {
+                        let key = keys[start]
+                        var end = start + 1
+                        while end < count && keys[end] == key { end += 1 }
+                        // Pairs inside the cell.
+                        if end - start > 1 {
+                            for i in start..<(end - 1) {
+                                for j in (i + 1)..<end { test(i, j) }
+                            }
+                        }
+                        // The cell to the east: the next run, if its key is key + 1.
+                        if end < count && keys[end] == key + 1 {
+                            var eastEnd = end + 1
+                            while eastEnd < count && keys[eastEnd] == key + 1 { eastEnd += 1 }
+                            for i in start..<end {
+                                for j in end..<eastEnd { test(i, j) }
+                            }
+                        }
+                        // The three cells of the next row.
+                        let low = key + (1 << 32) - 1, high = key + (1 << 32) + 1
+                        if up < end { up = end }
+                        while up < count && keys[up] < low { up += 1 }
+                        var j = up
+                        while j < count && keys[j] <= high {
+                            for i in start..<end { test(i, j) }
+                            j += 1
+                        }
+                        start = end
+                    }
+                }
+            }
+        }
+        return NeighbourTable(count: level.count, pairs: pairs)
+    }
+}
+
+/// For every record of a level, the records within the clustering radius of it, as adjacency lists.
+struct NeighbourTable {
+    /// `targets[offsets[p] ..< offsets[p + 1]]` are the neighbours of record `p`, in no particular
+    /// order.
+    var offsets: [Int32]
+    var targets: [UInt32]
+
+    /// Groups directed pairs (record, neighbour) by record.
+    init(count n: Int, pairs: [(UInt32, UInt32)]) {
+        var offsets = [Int32](repeating: 0, count: n + 1)
+        var targets = [UInt32](repeating: 0, count: pairs.count)
+        offsets.withUnsafeMutableBufferPointer { offsets in
+            for (s, _) in pairs { offsets[Int(s) + 1] &+= 1 }
+            for i in 0..<n { offsets[i + 1] &+= offsets[i] }
+            var fill = [Int32](offsets[0..<n])
+            targets.withUnsafeMutableBufferPointer { targets in
+                for (s, d) in pairs {
+                    targets[Int(fill[Int(s)])] = d
+                    fill[Int(s)] &+= 1
+                }
+            }
+        }
+        self.offsets = offsets
+        self.targets = targets
+    }
+}
+
+/// Least-significant-digit radix sort of 64-bit keys with a payload of original positions.
+enum RadixSort {
+    /// Sorts `keys` ascending (stable) and sets `payload[i]` to the original position of the i-th key.
+    ///
+    /// - Parameter bits: How many low bits of the keys can be non-zero.
+    static func sort(keys: inout [UInt64], payload: inout [UInt32], bits: Int) {
+        let n = keys.count
+        payload = (0..<n).map { UInt32($0) }
+        guard n > 1, bits > 0 else { return }
+        let digitBits = 11
+        let passes = (bits + digitBits - 1) / digitBits
+        let radix = 1 << digitBits
+        let mask = UInt64(radix - 1)
+        var counts = [Int](repeating: 0, count: radix * passes)
+        for key in keys {
+            for pass in 0..<passes {
+                counts[pass * radix + Int((key >> UInt64(pass * digitBits)) & mask)] &+= 1
+            }
+        }
+        var scratchKeys = [UInt64](repeating: 0, count: n)
+        var scratchPayload = [UInt32](repeating: 0, count: n)
+        for pass in 0..<passes {
+            let base = pass * radix
+            // Skip a pass whose digit is the same for every key.
+            if counts[base ..< base + radix].contains(n) { continue }
+            var sum = 0
+            for d in 0..<radix {
+                let c = counts[base + d]
+                counts[base + d] = sum
+                sum += c
+            }
+            let shift = UInt64(pass * digitBits)
+            keys.withUnsafeBufferPointer { keys in
+                payload.withUnsafeBufferPointer { payload in
+                    scratchKeys.withUnsafeMutableBufferPointer { outKeys in
+                        scratchPayload.withUnsafeMutableBufferPointer { outPayload in
+                            counts.withUnsafeMutableBufferPointer { counts in
+                                for i in 0..<n {
+                                    let key = keys[i]
+                                    let d = base + Int((key >> shift) & mask)
+                                    let to = counts[d]
+                                    counts[d] = to + 1
+                                    outKeys[to] = key
+                                    outPayload[to] = payload[i]
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            swap(&keys, &scratchKeys)
+            swap(&payload, &scratchPayload)
+        }
+    }
+}

@@ -1,0 +1,305 @@
+import Foundation
+
+/// One entry of a ``KDTree``: float32 coordinates and a payload (a level position while the tree is
+/// built, an entity reference afterwards).
+@usableFromInline
+struct KDItem: Sendable, Hashable {
+    @usableFromInline var x: Float
+    @usableFromInline var y: Float
+    @usableFromInline var ref: UInt32
+
+    @usableFromInline
+    init(x: Float, y: Float, ref: UInt32) {
+        self.x = x
+        self.y = y
+        self.ref = ref
+    }
+}
+
+/// A static 2-d tree laid out exactly as kdbush 4 (the index supercluster 8.0.1 uses) lays it out.
+///
+/// Items are sorted in place by recursive Floyd–Rivest selection of the median (alternating x and y)
+/// until a range holds at most `nodeSize` items. Queries walk the implicit tree with an explicit LIFO
+/// stack, so they emit items in the same order kdbush does, which fixes the order of every cluster
+/// query result. Coordinates are float32; every comparison is made in double, as in kdbush.
+///
+/// - Complexity: building is O(n log n); a query is O(√n + k) for k results.
+@usableFromInline
+struct KDTree: Sendable {
+    /// The items in tree order.
+    @usableFromInline var items: [KDItem]
+    /// The leaf size: a range of at most this many items is scanned linearly.
+    @usableFromInline let nodeSize: Int
+
+    /// An empty tree.
+    init(nodeSize: Int) {
+        self.items = []
+        self.nodeSize = nodeSize
+    }
+
+    /// Builds the tree from items in data order.
+    init(items: consuming [KDItem], nodeSize: Int) {
+        self.items = items
+        self.nodeSize = max(2, min(65_535, nodeSize))
+        let size = self.nodeSize
+        let count = self.items.count
+        guard count > 0 else { return }
+        self.items.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            KDTree.sort(base, lo: 0, hi: count - 1, axis: 0, nodeSize: size)
+        }
+    }
+
+    // MARK: - Building
+
+    private static func sort(
+        _ items: UnsafeMutablePointer<KDItem>, lo: Int, hi: Int, axis: Int, nodeSize: Int
+    ) {
+        var stack: [(Int, Int, Int)] = [(lo, hi, axis)]
+        while let (lo, hi, axis) = stack.popLast() {
+            if hi - lo <= nodeSize { continue }
+            let m = (lo + hi) >> 1
+            select(items, k: m, left: lo, right: hi, axis: axis)
+            stack.append((lo, m - 1, 1 - axis))
+            stack.append((m + 1, hi, 1 - axis))
+        }
+    }
+
+    /// Floyd–Rivest selection: moves the k-th smallest item (on `axis`) of `left...right` to `k`,
+    /// smaller ones before it and larger ones after it, with kdbush's exact sequence of swaps.
+    static func select(_ items: UnsafeMutablePointer<KDItem>, k: Int, left: Int, right: Int, axis: Int) {
+        if axis == 0 {
+            select(items, k: k, left: left, right: right, axis: XAxis.self)
+        } else {
+            select(items, k: k, left: left, right: right, axis: YAxis.self)
+        }
+    }
+
+    private static func select<Axis: KDAxis>(
+        _ items: UnsafeMutablePointer<KDItem>, k: Int, left: Int, right: Int, axis: Axis.Type
+    ) {
+        var left = left, right = right
+        while right > left {
+            if right - left > 600 {
+                let n = Double(right - left + 1)
+                let m = Double(k - left + 1)
+                let z = log(n)
+                let s = 0.5 * exp(2 * z / 3)
+                let sd = 0.5 * (z * s * (n - s) / n).squareRoot() * (m - n / 2 < 0 ? -1 : 1)
+                let newLeft = max(left, Int((Double(k) - m * s / n + sd).rounded(.down)))
+                let newRight = min(right, Int((Double(k) + (n - m) * s / n + sd).rounded(.down)))
+                select(items, k: k, left: newLeft, right: newRight, axis: axis)
+            }
+            let t = Axis.key(items + k)
+            swapAt(items, left, k)
+            if Axis.key(items + right) > t { swapAt(items, left, right) }
+            var j = partition(items, left: left, right: right, pivot: t, axis: axis)
+            if Axis.key(items + left) == t {
+                swapAt(items, left, j)
+            } else {
+                j += 1
+                swapAt(items, j, right)
+            }
+            if j <= k { left = j + 1 }
+            if k <= j { right = j - 1 }
+        }
+    }
+
+    /// kdbush's Hoare partition of `left...right` around `pivot` (after its first two swaps): the
+    /// returned `j` and the final order are those of the scalar loop
+    ///
+    ///     i = left; j = right
+    ///     while i < j { swap(i, j); i += 1; j -= 1; while a[i] < t { i += 1 }; while a[j] > t { j -= 1 } }
+    ///
+    /// computed block-wise: the loop pairs the k-th untouched item (from the left) not below the pivot
+    /// with the k-th untouched item (from the right) not above it, so both lists are collected for
+    /// blocks of items without branches and swapped pairwise while the blocks cannot overlap; the
+    /// last stretch runs the scalar loop from the same state.
+    @inline(__always)
+    private static func partition<Axis: KDAxis>(
+        _ items: UnsafeMutablePointer<KDItem>, left: Int, right: Int, pivot t: Float, axis: Axis.Type
+    ) -> Int {
+        var i = left, j = right
+        // The first pair is (left, right) itself.
+        swapAt(items, i, j)
+        i += 1
+        j -= 1
+        let block = 64
+        if j - i + 1 >= 2 * block {
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * block) { buffer in
+                guard let lefts = buffer.baseAddress else { return }
+                let rights = lefts + block
+                var leftCount = 0, leftUsed = 0, rightCount = 0, rightUsed = 0
+                var nextLeft = i, nextRight = j  // the next untouched positions to scan
+                var swapped = false
+                var lastLeft = 0, lastRight = 0
+                while true {
+                    if leftUsed == leftCount {
+                        guard nextRight - nextLeft + 1 >= block else { break }
+                        leftCount = 0
+                        leftUsed = 0
+                        for p in nextLeft..<(nextLeft + block) {
+                            lefts[leftCount] = p
+                            leftCount &+= Int(unsafeBitCast(Axis.key(items + p) >= t, to: UInt8.self))
+                        }
+                        nextLeft += block
+                    }
+                    if rightUsed == rightCount {
+                        guard nextRight - nextLeft + 1 >= block else { break }
+                        rightCount = 0
+                        rightUsed = 0
+                        var p = nextRight
+                        while p > nextRight - block {
+                            rights[rightCount] = p
+                            rightCount &+= Int(unsafeBitCast(Axis.key(items + p) <= t, to: UInt8.self))
+                            p -= 1
+                        }
+                        nextRight -= block
+                    }
+                    let pairs = min(leftCount - leftUsed, rightCount - rightUsed)
+                    if pairs > 0 {
+                        for q in 0..<pairs {
+                            swapAt(items, lefts[leftUsed + q], rights[rightUsed + q])
+                        }
+                        leftUsed += pairs
+                        rightUsed += pairs
+                        lastLeft = lefts[leftUsed - 1]
+                        lastRight = rights[rightUsed - 1]
+                        swapped = true
+                    }
+                }
+                if swapped {
+                    i = lastLeft + 1
+                    j = lastRight - 1
+                }
+            }
+        }
+        while Axis.key(items + i) < t { i += 1 }
+        while Axis.key(items + j) > t { j -= 1 }
+        while i < j {
+            swapAt(items, i, j)
+            i += 1
+            j -= 1
+            while Axis.key(items + i) < t { i += 1 }
+            while Axis.key(items + j) > t { j -= 1 }
+        }
+        return j
+    }
+
+    @inline(__always)
+    private static func swapAt(_ items: UnsafeMutablePointer<KDItem>, _ a: Int, _ b: Int) {
+        let t = items[a]
+        items[a] = items[b]
+        items[b] = t
+    }
+
+    // MARK: - Queries
+
+    /// Calls `body` with every item inside the closed box, in kdbush's order.
+    @inlinable
+    func range(
+        minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (KDItem) -> Void
+    ) {
+        guard !items.isEmpty else { return }
+        items.withUnsafeBufferPointer { items in
+            var stack: [(Int, Int, Int)] = [(0, items.count - 1, 0)]
+            stack.reserveCapacity(64)
+            while let (lo, hi, axis) = stack.popLast() {
+                if hi - lo <= nodeSize {
+                    guard lo <= hi else { continue }
+                    for i in lo...hi {
+                        let item = items[i]
+                        let x = Double(item.x), y = Double(item.y)
+                        if x >= minX && x <= maxX && y >= minY && y <= maxY { body(item) }
+                    }
+                    continue
+                }
+                let m = (lo + hi) >> 1
+                let item = items[m]
+                let x = Double(item.x), y = Double(item.y)
+                if x >= minX && x <= maxX && y >= minY && y <= maxY { body(item) }
+                let value = axis == 0 ? x : y
+                if (axis == 0 ? minX : minY) <= value { stack.append((lo, m - 1, 1 - axis)) }
+                if (axis == 0 ? maxX : maxY) >= value { stack.append((m + 1, hi, 1 - axis)) }
+            }
+        }
+    }
+
+    /// Calls `body` with every item within `radius` of (`qx`, `qy`) (inclusive), in kdbush's order.
+    func within(x qx: Double, y qy: Double, radius: Double, _ body: (KDItem) -> Void) {
+        guard !items.isEmpty else { return }
+        let r2 = radius * radius
+        items.withUnsafeBufferPointer { items in
+            var stack: [(Int, Int, Int)] = [(0, items.count - 1, 0)]
+            stack.reserveCapacity(64)
+            while let (lo, hi, axis) = stack.popLast() {
+                if hi - lo <= nodeSize {
+                    guard lo <= hi else { continue }
+                    for i in lo...hi {
+                        let item = items[i]
+                        let dx = Double(item.x) - qx, dy = Double(item.y) - qy
+                        if dx * dx + dy * dy <= r2 { body(item) }
+                    }
+                    continue
+                }
+                let m = (lo + hi) >> 1
+                let item = items[m]
+                let dx = Double(item.x) - qx, dy = Double(item.y) - qy
+                if dx * dx + dy * dy <= r2 { body(item) }
+                let value = axis == 0 ? Double(item.x) : Double(item.y)
+                let q = axis == 0 ? qx : qy
+                if q - radius <= value { stack.append((lo, m - 1, 1 - axis)) }
+                if q + radius >= value { stack.append((m + 1, hi, 1 - axis)) }
+            }
+        }
+    }
+
+    /// The position of every item in the order a query visits the tree (node, then its right half,
+    /// then its left half; leaves in index order), indexed by tree position. Any query emits its
+    /// results in increasing rank.
+    func visitRanks() -> [UInt32] {
+        var ranks = [UInt32](repeating: 0, count: items.count)
+        KDTree.forEachInVisitOrder(count: items.count, nodeSize: nodeSize) { position, rank in ranks[position] = rank }
+        return ranks
+    }
+
+    /// Calls `body` with every position of a tree of `count` items and its visit rank, in visit
+    /// order (the layout depends only on the count and the leaf size).
+    static func forEachInVisitOrder(count: Int, nodeSize: Int, _ body: (Int, UInt32) -> Void) {
+        guard count > 0 else { return }
+        var next: UInt32 = 0
+        var stack: [(Int, Int)] = [(0, count - 1)]
+        while let (lo, hi) = stack.popLast() {
+            if hi - lo <= nodeSize {
+                guard lo <= hi else { continue }
+                for i in lo...hi {
+                    body(i, next)
+                    next &+= 1
+                }
+                continue
+            }
+            let m = (lo + hi) >> 1
+            body(m, next)
+            next &+= 1
+            if lo <= m - 1 { stack.append((lo, m - 1)) }
+            if m + 1 <= hi { stack.append((m + 1, hi)) }
+        }
+    }
+}
+
+/// The coordinate a tree level splits on.
+protocol KDAxis {
+    static func key(_ item: UnsafeMutablePointer<KDItem>) -> Float
+}
+
+/// Splits on x.
+enum XAxis: KDAxis {
+    @inline(__always)
+    static func key(_ item: UnsafeMutablePointer<KDItem>) -> Float { item.pointee.x }
+}
+
+/// Splits on y.
+enum YAxis: KDAxis {
+    @inline(__always)
+    static func key(_ item: UnsafeMutablePointer<KDItem>) -> Float { item.pointee.y }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import GeoCluster
+import GeoCore
+import Testing
+import _GeoTestSupport
+
+@Suite("PointFeature")
+struct PointFeatureTests {
+    @Test func csvWithHeaderAndCategories() throws {
+        let points = try PointFeature.read(Data("lon,lat,kind\n10.5,-3.25,bike\r\n\n-179.9,85,\n".utf8))
+        #expect(points.count == 2)
+        #expect(points[0].coordinate == Coordinate(latitude: -3.25, longitude: 10.5))
+        #expect(points[0].category == "bike")
+        #expect(points[1].category == nil)
+    }
+
+    @Test func csvErrorsNameTheLine() {
+        for (text, line) in [("1,2\n3\n", 2), ("1,2\n1,nan\n", 2), ("x,y\n1,2\na,b\n", 3)] {
+            do {
+                _ = try PointFeature.readCSV(text)
+                Issue.record("expected an error for \(text)")
+            } catch {
+                #expect(error.kind == .malformedInput)
+                #expect(error.line == line)
+            }
+        }
+    }
+
+    @Test func geoJSONPointsKeepPropertiesAndIDs() throws {
+        let text = """
+            {"type":"FeatureCollection","features":[
+              {"type":"Feature","id":7,"properties":{"name":"a"},"geometry":{"type":"Point","coordinates":[1.5,2.5,100]}},
+              {"type":"Feature","properties":null,"geometry":null}]}
+            """
+        let points = try PointFeature.read(Data(text.utf8))
+        #expect(points.count == 2)
+        #expect(points[0].coordinate == Coordinate(latitude: 2.5, longitude: 1.5))
+        #expect(points[0].id == 7)
+        #expect(points[0].properties["name"] == "a")
+        #expect(points[1].coordinate == nil)
+        #expect(throws: GeoError.self) {
+            try PointFeature.read(Data(#"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}}"#.utf8))
+        }
+        #expect(throws: GeoError.self) { try PointFeature.read(Data("{not json".utf8)) }
+    }
+
+    /// supercluster's fixture reads as 163 features, one without geometry.
+    @Test(.requiresSharedData) func placesFixture() throws {
+        let points = try PointFeature.read(SharedData.data("points/supercluster/places.json"))
+        #expect(points.count == 163)
+        #expect(points.filter { $0.coordinate == nil }.count == 1)
+        #expect(points[81].id == 737)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import GeoCore
+import Testing
+import _GeoTestSupport
+
+@testable import MeridianCLI
+
+@Suite("meridian cluster")
+struct ClusterCommandTests {
+    func run(_ arguments: [String], input: String = "") -> (code: Int32, output: String, error: String) {
+        let console = BufferedConsole(input: input)
+        let code = MeridianCommand.run(arguments, console: console.console)
+        return (code, console.output, console.errorOutput)
+    }
+
+    @Test func csvFromStandardInput() throws {
+        let csv = "lon,lat,category\n-178.989,0,a\n-178.99,0,a\n-178.991,0,a\n-178.992,0,a\n10,10,b\n"
+        let result = run(["cluster", "--input", "-", "--zoom", "1"], input: csv)
+        #expect(result.code == 0)
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(result.output.utf8))
+        let features = try #require(json["features"]?.arrayValue)
+        #expect(json["type"] == "FeatureCollection")
+        #expect(features.count == 2)
+        let cluster = try #require(features.first { $0["properties"]?["cluster"] == true })
+        #expect(cluster["properties"]?["point_count"] == 4)
+        #expect(cluster["properties"]?["point_count_abbreviated"] == 4)
+        #expect(cluster["properties"]?["category"] == "a")
+        // Without categories the four points are cluster 18 of supercluster's dateline test.
+        let plain = run(["cluster", "--input", "-", "--zoom", "1", "--bbox", "179,-10,-177,10"], input: "-178.989,0\n-178.99,0\n-178.991,0\n-178.992,0\n")
+        let plainJSON = try JSONDecoder().decode(JSONValue.self, from: Data(plain.output.utf8))
+        #expect(plainJSON["features"]?[0]?["properties"]?["cluster_id"] == 18)
+    }
+
+    @Test(.requiresSharedData) func tileMatchesSuperclusterFixture() throws {
+        let path = SharedData.url("points/supercluster/places.json").path
+        let result = run(["cluster", "--input", path, "--tile", "0/0/0"])
+        #expect(result.code == 0)
+        let tile = try JSONDecoder().decode(JSONValue.self, from: Data(result.output.utf8))
+        let fixture = try SharedData.json("points/supercluster/places-z0-0-0.json")
+        #expect(tile == fixture)
+    }
+
+    @Test func errors() {
+        #expect(run(["cluster", "--zoom", "1"]).code == 64)
+        #expect(run(["cluster", "--input", "-"]).code == 64)
+        #expect(run(["cluster", "--input", "-", "--zoom", "1", "--bbox", "1,2,3"]).code == 64)
+        let bad = run(["cluster", "--input", "-", "--zoom", "1"], input: "1,2\nx,y\n")
+        #expect(bad.code == 1)
+        #expect(bad.error.contains("line 2"))
+        #expect(run(["cluster", "--input", "-", "--zoom", "1", "--max-zoom", "31"], input: "1,2\n").code == 1)
+        #expect(run(["cluster", "--input", "/nonexistent/file.csv", "--zoom", "1"]).code == 1)
+    }
+}
