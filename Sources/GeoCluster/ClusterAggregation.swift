@@ -8,7 +8,7 @@ import GeoCore
 /// for case .cluster(let c) in index.clusters(in: box, zoom: 4) { print(c.id, population[c] ?? 0) }
 /// ```
 public struct ClusterAggregates<Value> {
-    private var values: [Int: Value]
+    private(set) var values: [Int: Value]
 
     init(values: [Int: Value]) { self.values = values }
 
@@ -57,5 +57,46 @@ extension ClusterIndex {
             }
         }
         return ClusterAggregates(values: result)
+    }
+}
+
+/// How a ``ClusterIndex`` folds each cluster's ``Cluster/aggregate`` from its elements while it is
+/// built: supercluster's `map` and `reduce` options, over JSON values so that clusters stay one
+/// concrete, `Codable` type.
+///
+/// ```swift
+/// let index = try ClusterIndex(bikes, coordinate: { $0.coordinate }, aggregation: .sum { $0.riders })
+/// for case .cluster(let c) in index.clusters(in: .world, zoom: 3) { print(c.aggregate ?? 0) }   // 42.0
+/// ```
+public struct ClusterAggregation<Element> {
+    /// The value of one element.
+    public var map: (Element) -> JSONValue
+    /// Merges a member's value into the accumulated one.
+    public var reduce: (inout JSONValue, JSONValue) -> Void
+
+    /// An aggregation from a `map` and a `reduce` closure, applied as in ``ClusterIndex/aggregates(map:reduce:)``.
+    public init(map: @escaping (Element) -> JSONValue, reduce: @escaping (inout JSONValue, JSONValue) -> Void) {
+        self.map = map
+        self.reduce = reduce
+    }
+
+    /// The sum of a numeric property over the cluster's elements, as a JSON number.
+    public static func sum(_ value: @escaping (Element) -> Double) -> ClusterAggregation {
+        ClusterAggregation(
+            map: { .number(value($0)) },
+            reduce: { total, next in total = .number((total.doubleValue ?? 0) + (next.doubleValue ?? 0)) })
+    }
+
+    /// How many of the cluster's elements there are of each kind, as a JSON object `{kind: count}`.
+    public static func counts(by kind: @escaping (Element) -> String) -> ClusterAggregation {
+        ClusterAggregation(
+            map: { .object([kind($0): .integer(1)]) },
+            reduce: { counts, next in
+                var merged = counts.objectValue ?? [:]
+                for (key, value) in next.objectValue ?? [:] {
+                    merged[key] = .integer((merged[key]?.intValue ?? 0) + (value.intValue ?? 0))
+                }
+                counts = .object(merged)
+            })
     }
 }

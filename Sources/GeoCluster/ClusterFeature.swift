@@ -17,13 +17,19 @@ public struct Cluster: Hashable, Sendable, Codable {
     public var pointCount: Int
     /// The clustering identifier shared by every point of the cluster, if the index has them.
     public var clusteringIdentifier: String?
+    /// The value folded from the cluster's elements by the index's ``ClusterAggregation`` (for
+    /// example a sum, or counts per kind); `nil` if the index was built without one.
+    public var aggregate: JSONValue?
 
     /// Creates a cluster value.
-    public init(id: Int, coordinate: Coordinate, pointCount: Int, clusteringIdentifier: String? = nil) {
+    public init(
+        id: Int, coordinate: Coordinate, pointCount: Int, clusteringIdentifier: String? = nil, aggregate: JSONValue? = nil
+    ) {
         self.id = id
         self.coordinate = coordinate
         self.pointCount = pointCount
         self.clusteringIdentifier = clusteringIdentifier
+        self.aggregate = aggregate
     }
 
     /// supercluster's `point_count_abbreviated` as text: the count itself below 1000, tenths of

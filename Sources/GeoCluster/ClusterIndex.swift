@@ -31,6 +31,8 @@ public struct ClusterIndex<Element> {
     @usableFromInline let coordinates: [Coordinate]
     /// One hierarchy per clustering identifier, in order of first appearance.
     @usableFromInline let partitions: [Partition]
+    /// Each cluster's ``Cluster/aggregate`` by id, when the index was built with an aggregation.
+    @usableFromInline private(set) var aggregateValues: [Int: JSONValue] = [:]
 
     /// The points of one clustering identifier and their hierarchy.
     @usableFromInline
@@ -59,6 +61,9 @@ public struct ClusterIndex<Element> {
     ///     Longitudes are not wrapped and latitudes not clamped, as in supercluster.
     ///   - clusteringIdentifier: An element's category; only elements with the same identifier
     ///     merge, and elements with `nil` stay unclustered. Omit it to cluster everything together.
+    ///   - aggregation: How each cluster's ``Cluster/aggregate`` is folded from its elements
+    ///     (supercluster's `map`/`reduce`); omit it for none. For typed values computed on demand see
+    ///     ``aggregates(map:reduce:)``.
     ///   - build: Threads and neighbour search used while building; they do not change the result.
     /// - Throws: `GeoError.Kind.invalidArgument` for invalid options (see
     ///   ``ClusterOptions/validated()``) or more than 2³¹ elements.
@@ -67,11 +72,15 @@ public struct ClusterIndex<Element> {
         _ elements: [Element], options: ClusterOptions = .default,
         coordinate: (Element) -> Coordinate?,
         clusteringIdentifier: ((Element) -> String?)? = nil,
+        aggregation: ClusterAggregation<Element>? = nil,
         build: ClusterBuildOptions = ClusterBuildOptions()
     ) throws(GeoError) {
         try self.init(
             elements, coordinates: elements.map { coordinate($0) ?? Coordinate(latitude: .nan, longitude: .nan) },
             options: options, clusteringIdentifier: clusteringIdentifier, build: build)
+        if let aggregation {
+            aggregateValues = aggregates(map: aggregation.map, reduce: aggregation.reduce).values
+        }
     }
 
     /// Builds an index from elements and their coordinates (NaN for none).
@@ -149,7 +158,8 @@ public struct ClusterIndex<Element> {
                 latitude: SuperclusterProjection.latitude(y: h.clusterY[c]),
                 longitude: SuperclusterProjection.longitude(x: h.clusterX[c])),
             pointCount: Int(h.clusterCount[c]),
-            clusteringIdentifier: partition.identifier)
+            clusteringIdentifier: partition.identifier,
+            aggregate: aggregateValues.isEmpty ? nil : aggregateValues[h.clusterID[c] + partition.idOffset])
     }
 
     @inlinable

@@ -7,11 +7,11 @@ enum ClusterCommand: Subcommand {
     static let name = "cluster"
     static let summary = "cluster points as supercluster does (GeoJSON out)"
     static let valueOptions: Set<String> = [
-        "input", "zoom", "bbox", "radius", "extent", "max-zoom", "min-zoom", "min-points", "tile",
+        "input", "zoom", "bbox", "radius", "extent", "max-zoom", "min-zoom", "min-points", "tile", "sum",
     ]
     static let help = """
         Usage: meridian cluster --input FILE --zoom Z [--bbox W,S,E,N] [--radius R] [--extent E]
-                                [--max-zoom M] [--min-points P] [--tile Z/X/Y]
+                                [--max-zoom M] [--min-points P] [--tile Z/X/Y] [--sum PROPERTY]
 
         Clusters points exactly as supercluster 8.0.1 does and writes the clusters and points at zoom Z
         inside the box (default the whole world) as a GeoJSON FeatureCollection. Clusters carry
@@ -28,6 +28,8 @@ enum ClusterCommand: Subcommand {
           --max-zoom M    highest zoom with clusters, 0-30 (default 16)
           --min-zoom M    lowest zoom with clusters (default 0)
           --min-points P  fewest points in a cluster (default 2)
+          --sum PROPERTY  give each cluster the sum of a numeric GeoJSON property of its points,
+                          under the same name (supercluster's map/reduce)
           --json          accepted for symmetry with the other commands; the output is always JSON
 
         Example:
@@ -44,6 +46,7 @@ enum ClusterCommand: Subcommand {
         if let v = try arguments.integer("max-zoom") { options.maxZoom = v }
         if let v = try arguments.integer("min-zoom") { options.minZoom = v }
         if let v = try arguments.integer("min-points") { options.minPoints = v }
+        let sumProperty = arguments.option("sum")
         let zoom = try arguments.number("zoom")
         let tile = try arguments.option("tile").map { text throws(UsageError) in
             let parts = text.split(separator: "/").compactMap { Int($0) }
@@ -79,11 +82,12 @@ enum ClusterCommand: Subcommand {
             let hasCategories = points.contains { $0.category != nil }
             let index = try ClusterIndex(
                 points, options: options, coordinate: { $0.coordinate },
-                clusteringIdentifier: hasCategories ? { $0.category } : nil)
+                clusteringIdentifier: hasCategories ? { $0.category } : nil,
+                aggregation: sumProperty.map { name in .sum { $0.properties[name]?.doubleValue ?? 0 } })
             if let tile {
-                console.print(encode(tileObject(index.tile(z: tile.z, x: tile.x, y: tile.y))))
+                console.print(encode(tileObject(index.tile(z: tile.z, x: tile.x, y: tile.y), sum: sumProperty)))
             } else if let zoom {
-                let features = index.clusters(in: box, zoom: zoom).map(geoJSON)
+                let features = index.clusters(in: box, zoom: zoom).map { geoJSON($0, sum: sumProperty) }
                 console.print(encode(["type": "FeatureCollection", "features": .array(features)]))
             }
             return ExitCode.success
@@ -93,22 +97,23 @@ enum ClusterCommand: Subcommand {
         }
     }
 
-    /// supercluster's cluster properties.
-    static func properties(_ cluster: Cluster) -> JSONValue {
+    /// supercluster's cluster properties, and the summed property under its own name.
+    static func properties(_ cluster: Cluster, sum: String?) -> JSONValue {
         var object: [String: JSONValue] = [
             "cluster": true, "cluster_id": .integer(cluster.id), "point_count": .integer(cluster.pointCount),
             "point_count_abbreviated": cluster.pointCount < 1000
                 ? .integer(cluster.pointCount) : .string(cluster.abbreviatedPointCount),
         ]
         if let category = cluster.clusteringIdentifier { object["category"] = .string(category) }
+        if let sum, let value = cluster.aggregate { object[sum] = value }
         return .object(object)
     }
 
-    static func geoJSON(_ feature: ClusterFeature<PointFeature>) -> JSONValue {
+    static func geoJSON(_ feature: ClusterFeature<PointFeature>, sum: String?) -> JSONValue {
         switch feature {
         case .cluster(let cluster):
             return [
-                "type": "Feature", "id": .integer(cluster.id), "properties": properties(cluster),
+                "type": "Feature", "id": .integer(cluster.id), "properties": properties(cluster, sum: sum),
                 "geometry": [
                     "type": "Point",
                     "coordinates": [.number(cluster.coordinate.longitude), .number(cluster.coordinate.latitude)],
@@ -129,13 +134,13 @@ enum ClusterCommand: Subcommand {
         }
     }
 
-    static func tileObject(_ tile: ClusterTile<PointFeature>?) -> JSONValue {
+    static func tileObject(_ tile: ClusterTile<PointFeature>?, sum: String?) -> JSONValue {
         guard let tile else { return .null }
         return ["features": .array(tile.features.map { feature in
             var object: [String: JSONValue] = ["type": 1, "geometry": [[.integer(feature.x), .integer(feature.y)]]]
             switch feature.feature {
             case .cluster(let cluster):
-                object["tags"] = properties(cluster)
+                object["tags"] = properties(cluster, sum: sum)
                 object["id"] = .integer(cluster.id)
             case .point(let point):
                 object["tags"] = point.element.properties

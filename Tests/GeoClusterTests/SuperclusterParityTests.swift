@@ -204,6 +204,30 @@ struct PlacesParityTests {
             #expect(clusters.map(\.pointCount) == expected.compactMap { $0["point_count"]?.intValue }, "\(key)")
             #expect(clusters.map { sums[$0] } == expected.compactMap { $0["sum"]?.intValue }, "\(key)")
         }
+        // The same sums carried by the clusters themselves, from an index built with an aggregation.
+        let carrying = try ClusterIndex(
+            Fixtures.places(), options: Fixtures.options(section["options"]), coordinate: { $0.coordinate },
+            aggregation: .sum { Double($0.properties["scalerank"]?.intValue ?? 0) })
+        for (key, zoom) in [("clusters_z0", 0.0), ("clusters_z2", 2.0)] {
+            let clusters = worldClusters(carrying, zoom: zoom).compactMap(\.cluster).sorted { $0.id < $1.id }
+            let expected = (section[key]?.arrayValue ?? []).sorted {
+                ($0["cluster_id"]?.intValue ?? 0) < ($1["cluster_id"]?.intValue ?? 0)
+            }
+            #expect(clusters.map { $0.aggregate?.doubleValue } == expected.map { $0["sum"]?.doubleValue }, "\(key)")
+        }
+    }
+
+    /// Counts per kind carried by each cluster add up to its point count.
+    @Test func countsPerKind() throws {
+        let index = try ClusterIndex(
+            Fixtures.places(), coordinate: { $0.coordinate },
+            aggregation: .counts { $0.properties["featureclass"]?.stringValue ?? "none" })
+        let clusters = worldClusters(index, zoom: 1).compactMap(\.cluster)
+        #expect(!clusters.isEmpty)
+        for c in clusters {
+            let counts = c.aggregate?.objectValue ?? [:]
+            #expect(counts.values.compactMap(\.intValue).reduce(0, +) == c.pointCount)
+        }
     }
 
     @Test func generatedIDsAreInputIndices() throws {

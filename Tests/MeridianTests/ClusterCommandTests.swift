@@ -40,6 +40,22 @@ struct ClusterCommandTests {
         #expect(tile == fixture)
     }
 
+    /// `--sum` gives clusters the sum of a GeoJSON property of their points.
+    @Test func sumOfAProperty() throws {
+        let geojson = """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","properties":{"riders":3},"geometry":{"type":"Point","coordinates":[10,10]}},
+            {"type":"Feature","properties":{"riders":4.5},"geometry":{"type":"Point","coordinates":[10.001,10]}},
+            {"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[10.002,10]}}]}
+            """
+        let result = run(["cluster", "--input", "-", "--zoom", "2", "--sum", "riders"], input: geojson)
+        #expect(result.code == 0)
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(result.output.utf8))
+        let cluster = try #require(json["features"]?[0]?["properties"])
+        #expect(cluster["point_count"] == 3)
+        #expect(cluster["riders"]?.doubleValue == 7.5)
+    }
+
     @Test func errors() {
         #expect(run(["cluster", "--zoom", "1"]).code == 64)
         #expect(run(["cluster", "--input", "-"]).code == 64)
