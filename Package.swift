@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "GeoCluster", targets: ["GeoCluster"]),
         .executable(name: "meridian", targets: ["MeridianCLI"]),
         .executable(name: "meridian-bench", targets: ["MeridianBench"]),
+        .executable(name: "meridian-demo", targets: ["MeridianDemo"]),
     ],
     targets: [
         // MARK: - C libraries (not API)
@@ -56,6 +57,9 @@ let package = Package(
             dependencies: ["Meridian", "CBaselines"],
             path: "Benchmarks/MeridianBench"
         ),
+
+        // MARK: - Examples
+        .executableTarget(name: "MeridianDemo", dependencies: ["Meridian"], path: "Examples/Demo"),
 
         // MARK: - Tests
         .target(name: "_GeoTestSupport", dependencies: ["GeoCore"]),
