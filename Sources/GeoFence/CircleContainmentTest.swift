@@ -43,17 +43,19 @@ import GeoCore
 /// allows for any radius and latitude.
 ///
 /// ### Size of the bound
-/// To first order ε ≈ (ρ / R) · |tan φc| plus a term of order e² ρ / R, R ≈ 6 371 km. The band of
-/// radii sent to `geod_inverse` is about 2εr wide:
+/// To first order ε ≈ (ρ / R) |tan φc| with R ≈ 6 371 km (the parallel's radius changes across B);
+/// on the equator that term vanishes and ε is of order (ρ / R)². Values of ε computed by this type
+/// (with ρ = 9r/8), and in brackets the width 2εr of the band of distances sent to `geod_inverse`:
 ///
 /// | r | φc = 0° | 45° | 60° | 80° |
 /// |---|---|---|---|---|
-/// | 100 m | 1.7e-7 (17 µm) | 1.8e-5 (1.8 mm) | 3.1e-5 | 1.0e-4 |
-/// | 1 km | 1.7e-6 | 1.8e-4 (18 cm) | 3.1e-4 | 1.0e-3 |
-/// | 5 km | 8.5e-6 | 8.9e-4 (4.4 m) | 1.5e-3 | 5.1e-3 |
-/// | 100 km | 1.7e-4 | 1.8e-2 | 3.1e-2 | 1.1e-1 |
+/// | 100 m | 1.6e-10 | 1.8e-5 (3.5 mm) | 3.1e-5 (6 mm) | 1.0e-4 (2 cm) |
+/// | 1 km | 1.6e-8 | 1.8e-4 (35 cm) | 3.1e-4 (61 cm) | 1.0e-3 (2 m) |
+/// | 5 km | 3.9e-7 | 8.9e-4 (8.9 m) | 1.5e-3 (15 m) | 5.0e-3 (50 m) |
+/// | 100 km | 1.6e-4 | 1.8e-2 (3.6 km) | 3.1e-2 | 1.0e-1 |
 ///
-/// (ε for ρ = 9r/8; computed by this type, see `GeofenceIndexTests`.)
+/// Only candidates that fall in that band cost a geodesic solution; `GeofenceIndexTests` and the
+/// `fence` benchmark count them.
 ///
 /// ### Rounding
 /// The thresholds are widened by a relative 1e-12 (rounding in M, P and the squares) and by 1 µm
