@@ -209,15 +209,17 @@ public actor GeofenceMonitor {
         try FixCheck.validate(location, after: lastFix?.timestamp, filter: configuration.fixFilter, now: clock())
         var updated = records
         var events = [GeofenceEvent]()
+        let path = lastFix.flatMap { PathCrossing.Path(from: $0, to: location) }
         for identifier in updated.keys.sorted() {
             guard var record = updated[identifier] else { continue }
             var changes = [TransitionRules.Change]()
-            rules.apply(fix: location, previous: lastFix, to: &record, changes: &changes)
-            record.lastEvent?.identifier = identifier
-            updated[identifier] = record
-            events += changes.map {
+            rules.apply(fix: location, path: path, condition: record.condition, tracking: &record.tracking, changes: &changes)
+            let produced = changes.map {
                 GeofenceEvent(identifier: identifier, state: $0.state, date: $0.date, location: $0.location, reason: $0.reason)
             }
+            if let last = produced.last { record.lastEvent = last }
+            updated[identifier] = record
+            events += produced
         }
         try save(updated, lastFix: location)
         records = updated
@@ -246,13 +248,14 @@ public actor GeofenceMonitor {
         for identifier in updated.keys.sorted() {
             guard var record = updated[identifier] else { continue }
             var changes = [TransitionRules.Change]()
-            rules.checkDwell(at: date, lastFix: lastFix, record: &record, changes: &changes)
-            guard !changes.isEmpty else { continue }
-            record.lastEvent?.identifier = identifier
-            updated[identifier] = record
-            events += changes.map {
+            rules.checkDwell(at: date, lastFix: lastFix, tracking: &record.tracking, changes: &changes)
+            let produced = changes.map {
                 GeofenceEvent(identifier: identifier, state: $0.state, date: $0.date, location: $0.location, reason: $0.reason)
             }
+            guard let last = produced.last else { continue }
+            record.lastEvent = last
+            updated[identifier] = record
+            events += produced
         }
         guard !events.isEmpty else { return [] }
         try save(updated, lastFix: lastFix)

@@ -26,24 +26,39 @@ enum PathCrossing {
         var deepest: Double
     }
 
-    /// The crossing of a fence by the geodesic from `a` to `b`, if the path gets at least `depth`
-    /// metres inside it.
-    static func find(_ condition: GeographicCondition, from a: Coordinate, to b: Coordinate, depth: Double) -> Result? {
-        guard a.isValid && b.isValid else { return nil }
-        let line = Geodesic.wgs84.line(from: a, to: b)
-        guard line.length > 0 && line.length.isFinite else { return nil }
-        switch condition {
-        case .circle(let circle): return circleCrossing(circle, line: line, depth: depth)
-        case .polygon(let polygon): return polygonCrossing(polygon, line: line, depth: depth)
+    /// The geodesic between two consecutive fixes, set up once for all fences.
+    struct Path: Sendable {
+        let from: Location
+        let to: Location
+        let line: GeodesicLine
+        /// The midpoint; every point of the path is within `line.length / 2` of it.
+        let middle: Coordinate
+
+        /// The path between two valid fixes, or `nil` when they coincide.
+        init?(from: Location, to: Location) {
+            guard from.coordinate.isValid && to.coordinate.isValid else { return nil }
+            let line = Geodesic.wgs84.line(from: from.coordinate, to: to.coordinate)
+            guard line.length > 0 && line.length.isFinite else { return nil }
+            self.from = from
+            self.to = to
+            self.line = line
+            middle = line.position(atDistance: line.length / 2).coordinate
         }
     }
 
-    private static func circleCrossing(_ circle: CircularGeographicCondition, line: GeodesicLine, depth: Double) -> Result? {
+    /// The crossing of a fence by a path, if the path gets at least `depth` metres inside it.
+    static func find(_ condition: GeographicCondition, along path: Path, depth: Double) -> Result? {
+        switch condition {
+        case .circle(let circle): return circleCrossing(circle, path: path, depth: depth)
+        case .polygon(let polygon): return polygonCrossing(polygon, path: path, depth: depth)
+        }
+    }
+
+    private static func circleCrossing(_ circle: CircularGeographicCondition, path: Path, depth: Double) -> Result? {
         let target = circle.radius - depth
         guard target >= 0 else { return nil }
-        // Every point of the path is within length/2 of its midpoint.
-        let middle = line.position(atDistance: line.length / 2).coordinate
-        if circle.distance(fromCenterTo: middle) - line.length / 2 > target { return nil }
+        let line = path.line
+        if circle.distance(fromCenterTo: path.middle) - line.length / 2 > target { return nil }
         let foot = line.closestPoint(to: circle.center)
         guard foot.distance <= target else { return nil }
         let inside: (Double) -> Bool = { s in
@@ -57,11 +72,12 @@ enum PathCrossing {
             deepest: foot.distance - circle.radius)
     }
 
-    private static func polygonCrossing(_ polygon: PolygonGeographicCondition, line: GeodesicLine, depth: Double) -> Result? {
+    private static func polygonCrossing(_ polygon: PolygonGeographicCondition, path: Path, depth: Double) -> Result? {
         let g = polygon.geometry
+        let line = path.line
         // Quick rejection: the path's bounding box (from its midpoint and half length) misses the
         // polygon's.
-        let middle = line.position(atDistance: line.length / 2).coordinate
+        let middle = path.middle
         let reach = EllipsoidMetric.reach(line.length / 2, around: middle.latitude)
         if middle.latitude + reach.latitude < g.minY || middle.latitude - reach.latitude > g.maxY { return nil }
         if let lonReach = reach.longitude {

@@ -26,16 +26,19 @@ struct TransitionRules: Sendable {
     /// Applies an accepted fix to one fence.
     ///
     /// - Parameters:
-    ///   - record: The fence's record; updated in place.
     ///   - fix: The new fix (already validated).
-    ///   - previous: The device's previous accepted fix, for crossings.
+    ///   - path: The geodesic from the device's previous accepted fix to this one, for crossings.
+    ///   - condition: The fence.
+    ///   - tracking: The fence's state for this device; updated in place.
     ///   - changes: Receives the events, in time order.
-    func apply(fix: Location, previous: Location?, to record: inout GeofenceRecord, changes: inout [Change]) {
-        let condition = record.condition
+    func apply(
+        fix: Location, path: PathCrossing.Path?, condition: GeographicCondition,
+        tracking: inout FenceTracking, changes: inout [Change]
+    ) {
         let accuracy = fix.horizontalAccuracy
         // Only the sign matters beyond accuracy + margin, which lets polygons skip most edges.
         let d = condition.signedDistance(from: fix.coordinate, upTo: accuracy + hysteresis)
-        let before = record.state
+        let before = tracking.state
         var after = before
         switch before {
         case .unknown:
@@ -47,51 +50,70 @@ struct TransitionRules: Sendable {
         }
 
         // A fence passed through between two fixes that are both outside it.
-        if before == .unsatisfied && after == .unsatisfied && d > accuracy && detectsCrossings, let previous {
-            let required = hysteresis + max(accuracy, previous.horizontalAccuracy)
-            if let crossing = PathCrossing.find(condition, from: previous.coordinate, to: fix.coordinate, depth: required) {
-                let uncertainty = max(accuracy, previous.horizontalAccuracy)
+        if before == .unsatisfied && after == .unsatisfied && d > accuracy && detectsCrossings, let path {
+            let uncertainty = max(accuracy, path.from.horizontalAccuracy)
+            if let crossing = PathCrossing.find(condition, along: path, depth: hysteresis + uncertainty) {
                 let reason = GeofenceEvent.Reason.crossing(
-                    from: previous.timestamp, to: fix.timestamp, deepestDistanceToBoundary: crossing.deepest)
+                    from: path.from.timestamp, to: fix.timestamp, deepestDistanceToBoundary: crossing.deepest)
+                let elapsed = fix.timestamp.timeIntervalSince(path.from.timestamp)
                 for (point, fraction, state) in [
                     (crossing.entry, crossing.entryFraction, GeofenceState.satisfied),
                     (crossing.exit, crossing.exitFraction, GeofenceState.unsatisfied),
                 ] {
-                    let date = previous.timestamp + fix.timestamp.timeIntervalSince(previous.timestamp) * fraction
+                    let date = path.from.timestamp + elapsed * fraction
                     let location = Location(coordinate: point, horizontalAccuracy: uncertainty, timestamp: date)
-                    let change = Change(state: state, date: date, location: location, reason: reason)
-                    changes.append(change)
-                    record.lastEvent = GeofenceEvent(identifier: "", state: state, date: date, location: location, reason: reason)
+                    changes.append(Change(state: state, date: date, location: location, reason: reason))
                 }
             }
         }
 
         if after != before {
             let exact = condition.signedDistance(from: fix.coordinate)
-            let change = Change(
-                state: after, date: fix.timestamp, location: fix,
-                reason: .fix(distanceToBoundary: exact, accuracy: accuracy))
-            changes.append(change)
-            record.state = after
-            record.lastEvent = GeofenceEvent(
-                identifier: "", state: after, date: fix.timestamp, location: fix, reason: change.reason)
-            record.insideSince = after == .satisfied ? fix.timestamp : nil
-            record.dwellReported = false
-        } else if after == .satisfied && record.insideSince == nil && d <= -accuracy {
+            changes.append(
+                Change(
+                    state: after, date: fix.timestamp, location: fix,
+                    reason: .fix(distanceToBoundary: exact, accuracy: accuracy)))
+            tracking.state = after
+            tracking.insideSince = after == .satisfied ? fix.timestamp : nil
+            tracking.dwellReported = false
+        } else if after == .satisfied && tracking.insideSince == nil && d <= -accuracy {
             // An assumed inside state, now confirmed by a fix: the stay starts here.
-            record.insideSince = fix.timestamp
+            tracking.insideSince = fix.timestamp
         }
-        checkDwell(at: fix.timestamp, lastFix: fix, record: &record, changes: &changes)
+        checkDwell(at: fix.timestamp, lastFix: fix, tracking: &tracking, changes: &changes)
     }
 
-    /// Produces the dwell event of a record whose stay inside has lasted the dwell time by `date`.
-    func checkDwell(at date: Date, lastFix: Location, record: inout GeofenceRecord, changes: inout [Change]) {
-        guard let dwellTime, record.state == .satisfied, !record.dwellReported,
-            let since = record.insideSince, date.timeIntervalSince(since) >= dwellTime
+    /// Produces the dwell event of a fence whose stay inside has lasted the dwell time by `date`.
+    func checkDwell(at date: Date, lastFix: Location, tracking: inout FenceTracking, changes: inout [Change]) {
+        guard let dwellTime, tracking.state == .satisfied, !tracking.dwellReported,
+            let since = tracking.insideSince, date.timeIntervalSince(since) >= dwellTime
         else { return }
-        let change = Change(state: .satisfied, date: date, location: lastFix, reason: .dwell(since: since))
-        changes.append(change)
-        record.dwellReported = true
-        record.lastEvent = GeofenceEvent(identifier: "", state: .satisfied, date: date, location: lastFix, reason: change.reason)
+        changes.append(Change(state: .satisfied, date: date, location: lastFix, reason: .dwell(since: since)))
+        tracking.dwellReported = true
+    }
+}
+
+/// One fence's state for one device: what the rules read and write.
+struct FenceTracking: Hashable, Sendable {
+    var state: GeofenceState
+    var insideSince: Date?
+    var dwellReported: Bool
+
+    init(state: GeofenceState, insideSince: Date? = nil, dwellReported: Bool = false) {
+        self.state = state
+        self.insideSince = insideSince
+        self.dwellReported = dwellReported
+    }
+}
+
+extension GeofenceRecord {
+    /// The part of the record the rules change.
+    var tracking: FenceTracking {
+        get { FenceTracking(state: state, insideSince: insideSince, dwellReported: dwellReported) }
+        set {
+            state = newValue.state
+            insideSince = newValue.insideSince
+            dwellReported = newValue.dwellReported
+        }
     }
 }

@@ -1,0 +1,333 @@
+import Foundation
+import GeoCore
+
+/// Geofences at server scale: millions of circles and polygons, batches of location updates from
+/// many devices, and the exact geodesic answer.
+///
+/// ```swift
+/// var index = try GeofenceIndex(zones.map { GeofenceIndex.Fence(identifier: $0.id, condition: .circle($0.circle)) })
+/// let result = index.evaluate(updates)          // [(device, fence, event)] in a deterministic order
+/// index.fences(containing: depot)               // positions of the fences holding a point
+/// try index.nearest(20, to: phone)              // the 20 a phone should register with its OS
+/// ```
+///
+/// ### How a point finds its fences
+/// 1. **A flat latitude/longitude grid** (`FenceGrid`) with cells about as large as the median fence
+///    lists each fence in every cell its proven bounding box touches. The grid's longitudes start in
+///    the widest gap between fences, so fences across the 180th meridian are neighbours; boxes that
+///    reach a pole cover all longitudes. Fences that would cover more than 4 096 cells (very large
+///    or polar ones) are kept in a short list that every point checks.
+/// 2. **Fences are renumbered along a Hilbert curve** of their centres, so fences near each other
+///    sit near each other in memory.
+/// 3. **Interior cells.** A circle that provably covers a whole cell is listed first in that cell;
+///    a point in the cell is inside it without a test.
+/// 4. **A cheap test with a proven bound** (``CircleContainmentTest``): the flat-earth distance with
+///    the ellipsoid's radii at the centre, with `geod_inverse` called only when the cheap answer is
+///    within the bound of the radius. Polygons use exact planar predicates.
+/// 5. **Bulk queries** (``containmentStatistics(latitudes:longitudes:threads:)``) sort the points into
+///    tiles of 32 × 32 cells first, so each tile's cells and fences stay in cache, and can use
+///    several threads.
+///
+/// The answers are exactly those of ``CircularGeographicCondition/contains(_:)`` and
+/// ``PolygonGeographicCondition/contains(_:)`` for every point and fence, at any latitude.
+///
+/// ### Devices
+/// ``evaluate(_:now:)`` keeps a state per device and fence with the semantics of
+/// ``GeofenceMonitor`` (accuracy, hysteresis, dwell, crossings, rejected fixes), sparsely: only
+/// fences a device is inside of (or undecided about) are stored, all others are outside. It
+/// therefore reports changes into and out of ``GeofenceState/satisfied`` and dwells, but not the
+/// first "outside" decision of the (possibly millions of) fences far from a new device.
+///
+/// `GeofenceIndex` is a value: copies share the immutable index and have their own device states.
+public struct GeofenceIndex: Sendable {
+    /// A fence: its identifier and its condition.
+    public struct Fence: Hashable, Sendable, Codable {
+        /// The name reported in events.
+        public var identifier: String
+        /// The circle or polygon.
+        public var condition: GeographicCondition
+
+        /// Creates a fence.
+        public init(identifier: String, condition: GeographicCondition) {
+            self.identifier = identifier
+            self.condition = condition
+        }
+    }
+
+    /// The rules ``evaluate(_:now:)`` applies.
+    public let configuration: GeofenceConfiguration
+
+    /// The conditions, by input position.
+    let conditions: [GeographicCondition]
+    /// The identifiers by input position; `nil` means the decimal position.
+    let identifiers: [String]?
+    let grid: FenceGrid
+    /// Slot of each fence (by input position) and fence of each slot. Slots: grid circles (Hilbert
+    /// order), then grid polygons (Hilbert order), then the large fences.
+    let slotOfFence: [Int32]
+    let fenceOfSlot: [Int32]
+    /// The hot data of the grid circles, by slot.
+    let circles: [CircleSlot]
+    let circleRadii: [Double]
+    let gridCircleCount: Int
+    let gridCount: Int
+
+    /// Per-device state for ``evaluate(_:now:)``.
+    var devices: [String: DeviceState] = [:]
+
+    /// The cheap test of a circle, packed for the hot loop (48 bytes).
+    struct CircleSlot: Sendable {
+        var latitude: Double
+        var longitude: Double
+        var metersPerDegreeLatitude: Double
+        var metersPerDegreeLongitude: Double
+        var insideSquared: Double
+        var outsideSquared: Double
+    }
+
+    /// The number of fences.
+    public var count: Int { conditions.count }
+
+    /// The fence at an input position.
+    ///
+    /// - Precondition: `position` is in `0..<count` (an index, as for arrays).
+    public subscript(position: Int) -> Fence {
+        Fence(identifier: identifier(of: position), condition: conditions[position])
+    }
+
+    /// The identifier of the fence at an input position.
+    func identifier(of position: Int) -> String {
+        identifiers?[position] ?? String(position)
+    }
+
+    // MARK: - Building
+
+    /// Builds an index of fences.
+    ///
+    /// - Parameters:
+    ///   - fences: Any number of circles and polygons; identifiers need not be unique (fences are
+    ///     also known by their position in this array).
+    ///   - configuration: The rules for ``evaluate(_:now:)``.
+    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a bad configuration or more than
+    ///   2³¹ − 1 fences.
+    /// - Complexity: O(n log n) for n fences, plus the cells they cover (about 16 per fence).
+    public init(_ fences: [Fence], configuration: GeofenceConfiguration = GeofenceConfiguration()) throws(GeoError) {
+        try self.init(conditions: fences.map(\.condition), identifiers: fences.map(\.identifier), configuration: configuration)
+    }
+
+    /// Builds an index of circles whose identifiers are their positions in the array (`"0"`, `"1"`, …).
+    ///
+    /// - Throws: As ``init(_:configuration:)``.
+    public init(circles: [CircularGeographicCondition], configuration: GeofenceConfiguration = GeofenceConfiguration()) throws(GeoError) {
+        try self.init(conditions: circles.map { .circle($0) }, identifiers: nil, configuration: configuration)
+    }
+
+    init(conditions: [GeographicCondition], identifiers: [String]?, configuration: GeofenceConfiguration) throws(GeoError) {
+        guard conditions.count < Int(Int32.max) else {
+            throw GeoError(.invalidArgument, "\(conditions.count) fences are more than an index holds (2^31 - 1)")
+        }
+        self.configuration = try configuration.validated()
+        self.conditions = conditions
+        self.identifiers = identifiers
+        let n = conditions.count
+
+        // Proven boxes, sizes and centres.
+        var boxes = [FenceGrid.Box](), sizes = [Double](), centres = [Coordinate]()
+        boxes.reserveCapacity(n)
+        sizes.reserveCapacity(n)
+        centres.reserveCapacity(n)
+        for condition in conditions {
+            let (box, size, centre) = Self.box(of: condition)
+            boxes.append(box)
+            sizes.append(size)
+            centres.append(centre)
+        }
+
+        // Lay out the grid; fences covering too many of its cells go to the large list, and the grid
+        // is laid out again without them.
+        var layout = FenceGrid.Layout(boxes: boxes, sizes: sizes, latitudes: centres.map(\.latitude))
+        var isLarge = [Bool](repeating: false, count: n)
+        var anyLarge = false
+        for i in 0..<n where boxes[i].span >= 360
+            || FenceGrid.cellEstimate(boxes[i], cellHeight: layout.cellHeight, cellWidth: layout.cellWidth) > 4_096
+        {
+            isLarge[i] = true
+            anyLarge = true
+        }
+        if anyLarge {
+            let kept = (0..<n).filter { !isLarge[$0] }
+            layout = FenceGrid.Layout(
+                boxes: kept.map { boxes[$0] }, sizes: kept.map { sizes[$0] }, latitudes: kept.map { centres[$0].latitude })
+        }
+
+        // Slots: grid circles, then grid polygons, each along the Hilbert curve; then large fences.
+        let extentX = Double(layout.cols) * layout.cellWidth, extentY = Double(layout.rows) * layout.cellHeight
+        func key(_ i: Int) -> UInt64 {
+            let x = FenceGrid.frameX(centres[i].longitude, origin: layout.origin) / max(extentX, 1e-12)
+            let y = (centres[i].latitude - layout.south) / max(extentY, 1e-12)
+            let qx = UInt32(max(0, min(65_535, x * 65_535))), qy = UInt32(max(0, min(65_535, y * 65_535)))
+            return UInt64(HilbertCurve.index(x: qx, y: qy)) << 32 | UInt64(i)
+        }
+        var circleKeys = [UInt64](), polygonKeys = [UInt64](), large = [Int]()
+        for i in 0..<n {
+            if isLarge[i] {
+                large.append(i)
+            } else if case .circle = conditions[i] {
+                circleKeys.append(key(i))
+            } else {
+                polygonKeys.append(key(i))
+            }
+        }
+        circleKeys.sort()
+        polygonKeys.sort()
+        var fenceOfSlot = [Int32]()
+        fenceOfSlot.reserveCapacity(n)
+        for k in circleKeys { fenceOfSlot.append(Int32(truncatingIfNeeded: k & 0xFFFF_FFFF)) }
+        for k in polygonKeys { fenceOfSlot.append(Int32(truncatingIfNeeded: k & 0xFFFF_FFFF)) }
+        for i in large { fenceOfSlot.append(Int32(truncatingIfNeeded: i)) }
+        var slotOfFence = [Int32](repeating: 0, count: n)
+        for (slot, fence) in fenceOfSlot.enumerated() { slotOfFence[Int(fence)] = Int32(truncatingIfNeeded: slot) }
+        gridCircleCount = circleKeys.count
+        gridCount = circleKeys.count + polygonKeys.count
+        self.fenceOfSlot = fenceOfSlot
+        self.slotOfFence = slotOfFence
+
+        // The cheap tests of the grid circles, and what decides their interior cells.
+        var circles = [CircleSlot](), radii = [Double]()
+        var interiorScale = [(Double, Double)]()
+        circles.reserveCapacity(gridCircleCount)
+        radii.reserveCapacity(gridCircleCount)
+        let cellMeters = layout.cellHeight * EllipsoidMetric.minimumMetersPerDegreeLatitude
+        for slot in 0..<gridCircleCount {
+            let fence = Int(fenceOfSlot[slot])
+            guard case .circle(let circle) = conditions[fence] else { continue }
+            let test = CircleContainmentTest(circle)
+            circles.append(
+                CircleSlot(
+                    latitude: circle.center.latitude, longitude: circle.center.longitude,
+                    metersPerDegreeLatitude: test.metersPerDegreeLatitude,
+                    metersPerDegreeLongitude: test.metersPerDegreeLongitude,
+                    insideSquared: test.insideSquared, outsideSquared: test.outsideSquared))
+            radii.append(circle.radius)
+            // Extremes of M and P over the box widened by a cell: every straight path from the centre
+            // to a point of a touched cell stays in it.
+            let box = boxes[fence]
+            let band = EllipsoidMetric.extremes(
+                low: (box.south - layout.cellHeight) * .pi / 180, high: (box.north + layout.cellHeight) * .pi / 180)
+            interiorScale.append((band.mMax * .pi / 180, band.pMax * .pi / 180))
+        }
+        self.circles = circles
+        circleRadii = radii
+        let gridBoxes = (0..<gridCount).map { boxes[Int(fenceOfSlot[$0])] }
+        let circleCount = gridCircleCount
+        grid = FenceGrid(
+            layout: layout, boxes: gridBoxes,
+            mayHaveInterior: { slot in slot < circleCount && radii[slot] >= cellMeters / 2 },
+            isInterior: { slot, lat0, lat1, x0, x1 in
+                // The farthest corner, by the length of the straight latitude/longitude path from
+                // the centre (an upper bound of the geodesic distance, see EllipsoidMetric).
+                let c = circles[slot]
+                let dLat = max(abs(lat0 - c.latitude), abs(lat1 - c.latitude))
+                let xc = FenceGrid.frameX(c.longitude, origin: layout.origin)
+                let dX = max(abs(x0 - xc), abs(x1 - xc))
+                guard dX < 180 else { return false }
+                let (m, p) = interiorScale[slot]
+                let u = ((m * dLat) * (m * dLat) + (p * dX) * (p * dX)).squareRoot()
+                return u * (1 + 1e-9) + 1e-6 <= radii[slot]
+            })
+    }
+
+    /// A fence's proven bounding box (every point of it, and every point of its boundary as
+    /// measured by distances, lies inside), its size in metres and its centre.
+    static func box(of condition: GeographicCondition) -> (FenceGrid.Box, Double, Coordinate) {
+        switch condition {
+        case .circle(let circle):
+            let c = circle.center
+            let reach = EllipsoidMetric.reach(circle.radius, around: c.latitude)
+            let south = max(-90, c.latitude - reach.latitude), north = min(90, c.latitude + reach.latitude)
+            guard let lon = reach.longitude else {
+                return (FenceGrid.Box(south: south, north: north, west: -180, span: 360), 2 * circle.radius, c)
+            }
+            let box = FenceGrid.Box(south: south, north: north, west: Angle.normalizedLongitude(c.longitude - lon), span: 2 * lon)
+            return (box, 2 * circle.radius, c)
+        case .polygon(let polygon):
+            let g = polygon.geometry
+            var minX = g.minX, maxX = g.maxX, minY = g.minY, maxY = g.maxY
+            var full = false
+            // Distances are measured to geodesic edges, which may bulge out of the vertices' box:
+            // each edge lies within half its length of its midpoint.
+            for edge in g.edges {
+                let mid = edge.line.position(atDistance: edge.halfLength).coordinate
+                let reach = EllipsoidMetric.reach(edge.halfLength, around: mid.latitude)
+                minY = min(minY, mid.latitude - reach.latitude)
+                maxY = max(maxY, mid.latitude + reach.latitude)
+                guard let lon = reach.longitude else {
+                    full = true
+                    continue
+                }
+                let mx = [mid.longitude, mid.longitude + 360, mid.longitude - 360].min {
+                    abs($0 - (g.minX + g.maxX) / 2) < abs($1 - (g.minX + g.maxX) / 2)
+                } ?? mid.longitude
+                minX = min(minX, mx - lon)
+                maxX = max(maxX, mx + lon)
+            }
+            let slack = 1e-9
+            let south = max(-90, minY - slack), north = min(90, maxY + slack)
+            let span = maxX - minX + 2 * slack
+            let centre = Coordinate(latitude: (g.minY + g.maxY) / 2, longitude: Angle.normalizedLongitude((g.minX + g.maxX) / 2))
+            let size = (g.maxY - g.minY) * EllipsoidMetric.minimumMetersPerDegreeLatitude
+            if full || span >= 360 {
+                return (FenceGrid.Box(south: south, north: north, west: -180, span: 360), size, centre)
+            }
+            let box = FenceGrid.Box(south: south, north: north, west: Angle.normalizedLongitude(minX - slack), span: span)
+            return (box, size, centre)
+        }
+    }
+
+    // MARK: - Containment of single points
+
+    /// The input positions of the fences that contain a point (inside or on the boundary), ascending.
+    ///
+    /// - Returns: An empty array for an invalid coordinate.
+    /// - Complexity: O(fences listed in the point's cell + large fences); a geodesic solution only for
+    ///   circles whose radius is within the cheap test's bound of the distance.
+    public func fences(containing point: Coordinate) -> [Int] {
+        guard point.isValid else { return [] }
+        var result = [Int]()
+        var exact = 0
+        forEachSlot(near: point) { slot, interior in
+            if interior || slotContains(slot, point, exactCount: &exact) { result.append(Int(fenceOfSlot[slot])) }
+        }
+        return result.sorted()
+    }
+
+    /// Calls `body` for every slot listed in the point's cell (with whether it is an interior entry)
+    /// and every large fence.
+    func forEachSlot(near point: Coordinate, _ body: (Int, Bool) -> Void) {
+        if let r = grid.row(of: point.latitude), let c = grid.column(ofFrameX: grid.frameX(point.longitude)) {
+            let cell = r * grid.cols + c
+            let start = Int(grid.cellStart[cell]), mid = Int(grid.interiorEnd[cell]), end = Int(grid.cellStart[cell + 1])
+            for k in start..<end { body(Int(grid.entries[k]), k < mid) }
+        }
+        for slot in gridCount..<conditions.count { body(slot, false) }
+    }
+
+    /// Whether the fence in a slot contains a valid point: the cheap test and, when it is undecided,
+    /// the exact geodesic.
+    func slotContains(_ slot: Int, _ point: Coordinate, exactCount: inout Int) -> Bool {
+        if slot < gridCircleCount {
+            let c = circles[slot]
+            let dLat = point.latitude - c.latitude
+            var dLon = point.longitude - c.longitude
+            if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+            let y = c.metersPerDegreeLatitude * dLat, x = c.metersPerDegreeLongitude * dLon
+            let d2 = x * x + y * y
+            if d2 <= c.insideSquared { return true }
+            if d2 > c.outsideSquared { return false }
+            exactCount += 1
+            return Geodesic.wgs84.distance(from: Coordinate(latitude: c.latitude, longitude: c.longitude), to: point)
+                <= circleRadii[slot]
+        }
+        return conditions[Int(fenceOfSlot[slot])].contains(point)
+    }
+}
