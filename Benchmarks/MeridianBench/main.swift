@@ -5,6 +5,7 @@ import Foundation
 
 let benchmarks: [String: ([String: String]) -> Void] = [
     "geodesic": GeodesicBenchmark.run,
+    "fence": FenceBenchmark.run,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

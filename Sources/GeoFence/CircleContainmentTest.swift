@@ -88,13 +88,16 @@ public struct CircleContainmentTest: Hashable, Sendable {
     ///
     /// - Complexity: O(1); a few trigonometric calls.
     public init(_ circle: CircularGeographicCondition) {
+        self.init(circle, latitude: EllipsoidMetric.Latitude(degrees: circle.center.latitude))
+    }
+
+    /// The test, given the sine and cosine of the centre's latitude.
+    init(_ circle: CircularGeographicCondition, latitude phi: EllipsoidMetric.Latitude) {
         center = circle.center
         radius = circle.radius
-        let phi = circle.center.latitude * (.pi / 180)
         let reach = radius * 9 / 8 / EllipsoidMetric.minimumMeridionalRadius
-        let band = EllipsoidMetric.extremes(low: phi - reach, high: phi + reach)
-        let mc = EllipsoidMetric.meridionalRadius(atLatitudeRadians: phi)
-        let pc = EllipsoidMetric.parallelRadius(atLatitudeRadians: phi)
+        let band = EllipsoidMetric.extremes(around: phi, halfWidth: reach)
+        let (mc, pc) = EllipsoidMetric.radii(sin: phi.sin, cos: phi.cos)
         metersPerDegreeLatitude = mc * (.pi / 180)
         metersPerDegreeLongitude = pc * (.pi / 180)
         if pc > 0 {

@@ -68,17 +68,73 @@ enum EllipsoidMetric {
         )
     }
 
+    /// A latitude with its sine and cosine, so that bands around it need no further trigonometry.
+    struct Latitude: Sendable {
+        let radians: Double
+        let sin: Double
+        let cos: Double
+
+        init(degrees: Double) {
+            radians = degrees * (.pi / 180)
+            sin = Foundation.sin(radians)
+            cos = Foundation.cos(radians)
+        }
+    }
+
+    /// M and P in metres from the sine and cosine of a latitude.
+    @inline(__always)
+    static func radii(sin s: Double, cos c: Double) -> (m: Double, p: Double) {
+        let w = 1 - eccentricitySquared * s * s
+        let n = equatorialRadius / w.squareRoot()
+        return (n * (1 - eccentricitySquared) / w, max(0, n * c))
+    }
+
+    /// ``extremes(low:high:)`` for the band [φ − δ, φ + δ], from φ's sine and cosine.
+    ///
+    /// For δ ≤ 0.01 rad the band's edges come from the angle-addition formulas with sin δ and cos δ
+    /// from their Taylor series to δ⁷ and δ⁸ (truncation below 3e-16 relative, inside the 1e-12
+    /// widening); wider bands and bands reaching a pole use ``extremes(low:high:)``.
+    static func extremes(around phi: Latitude, halfWidth delta: Double) -> (mMin: Double, mMax: Double, pMin: Double, pMax: Double) {
+        let lo = phi.radians - delta, hi = phi.radians + delta
+        guard delta >= 0 && delta <= 0.01 && lo > -.pi / 2 + 1e-9 && hi < .pi / 2 - 1e-9 else {
+            return extremes(low: lo, high: hi)
+        }
+        let d2 = delta * delta
+        let sd = delta * (1 - d2 / 6 * (1 - d2 / 20 * (1 - d2 / 42)))
+        let cd = 1 - d2 / 2 * (1 - d2 / 12 * (1 - d2 / 30))
+        let sinHi = phi.sin * cd + phi.cos * sd, cosHi = phi.cos * cd - phi.sin * sd
+        let sinLo = phi.sin * cd - phi.cos * sd, cosLo = phi.cos * cd + phi.sin * sd
+        // The |φ| closest to the equator and to a pole, as (|sin|, cos).
+        let nearest: (Double, Double)
+        let farthest: (Double, Double)
+        if lo <= 0 && hi >= 0 {
+            nearest = (0, 1)
+            farthest = phi.radians >= 0 ? (abs(sinHi), cosHi) : (abs(sinLo), cosLo)
+        } else if phi.radians > 0 {
+            (nearest, farthest) = ((sinLo, cosLo), (sinHi, cosHi))
+        } else {
+            (nearest, farthest) = ((-sinHi, cosHi), (-sinLo, cosLo))
+        }
+        let near = radii(sin: nearest.0, cos: nearest.1), far = radii(sin: farthest.0, cos: farthest.1)
+        let slack = 1e-12
+        return (near.m * (1 - slack), far.m * (1 + slack), far.p * (1 - slack), near.p * (1 + slack))
+    }
+
     /// How far in latitude and longitude (degrees) a point can be from `coordinate` when it is within
     /// a geodesic distance of it: a proven bound (facts 1 and 3 above), widened for rounding.
     ///
     /// - Returns: `longitude` is `nil` when the band reaches a pole or the distance can wrap the
     ///   Earth, meaning "any longitude".
     static func reach(_ distance: Double, around latitude: Double) -> (latitude: Double, longitude: Double?) {
+        reach(distance, around: Latitude(degrees: latitude))
+    }
+
+    /// ``reach(_:around:)`` from a latitude's sine and cosine.
+    static func reach(_ distance: Double, around phi: Latitude) -> (latitude: Double, longitude: Double?) {
         let d = max(0, distance)
         let dPhi = d / minimumMeridionalRadius  // radians
         let latitudeReach = dPhi * (180 / .pi) * (1 + 1e-9) + 1e-9
-        let phi = latitude * (.pi / 180)
-        let band = extremes(low: phi - dPhi, high: phi + dPhi)
+        let band = extremes(around: phi, halfWidth: dPhi)
         guard band.pMin > 0 else { return (latitudeReach, nil) }
         let longitudeReach = d / band.pMin * (180 / .pi) * (1 + 1e-9) + 1e-9
         return (latitudeReach, longitudeReach >= 180 ? nil : longitudeReach)

@@ -139,40 +139,55 @@ struct FenceGrid: Sendable {
                 self = .empty
                 return
             }
-            // The frame: the widest gap between boxes in longitude.
-            var intervals = [(Double, Double)]()
+            // The frame: the widest gap between boxes in longitude, found on a histogram of
+            // 0.01° bins (a bin no box touches is certainly free, so the origin, at the east end of
+            // the widest run of free bins, lies inside no box).
+            let bins = 36_000
+            var cover = [Int32](repeating: 0, count: bins + 1)
+            func mark(_ a: Double, _ b: Double) {
+                // One bin of margin on each side absorbs the rounding of the bin arithmetic.
+                let i = max(0, min(bins - 1, Int(((a + 180) * 100).rounded(.down)) - 1))
+                let j = max(0, min(bins - 1, Int(((b + 180) * 100).rounded(.down)) + 1))
+                cover[i] &+= 1
+                cover[j + 1] &-= 1
+            }
             for box in boxes {
                 if box.span >= 360 {
-                    intervals.append((-180, 180))
+                    mark(-180, 180)
                     continue
                 }
                 let east = box.west + box.span
                 if east <= 180 {
-                    intervals.append((box.west, east))
+                    mark(box.west, east)
                 } else {
-                    intervals.append((box.west, 180))
-                    intervals.append((-180, east - 360))
+                    mark(box.west, 180)
+                    mark(-180, east - 360)
                 }
             }
-            intervals.sort { $0.0 < $1.0 }
-            var origin = -180.0, bestGap = -1.0
-            if let first = intervals.first {
-                var end = first.1
-                for (start, stop) in intervals.dropFirst() {
-                    if start > end && start - end > bestGap {
-                        bestGap = start - end
-                        origin = start
+            var covered = [Bool](repeating: false, count: bins)
+            var running: Int32 = 0
+            for i in 0..<bins {
+                running &+= cover[i]
+                covered[i] = running > 0
+            }
+            // The longest run of free bins, going round the circle.
+            var bestRun = 0, bestEnd = 0, run = 0
+            if let firstCovered = covered.firstIndex(of: true) {
+                for step in 1...bins {
+                    let i = (firstCovered + step) % bins
+                    if covered[i] {
+                        if run > bestRun {
+                            bestRun = run
+                            bestEnd = i
+                        }
+                        run = 0
+                    } else {
+                        run += 1
                     }
-                    end = max(end, stop)
-                }
-                // The gap across the 180th meridian, from the last end round to the first start.
-                let wrapGap = first.0 + 360 - end
-                if wrapGap > bestGap {
-                    bestGap = wrapGap
-                    origin = first.0
                 }
             }
-            let gap = max(0, bestGap)
+            var origin = Double(bestEnd) / 100 - 180
+            let gap = Double(bestRun) / 100
             if gap <= 0 { origin = -180 }
             let width = 360 - gap
             var south = 90.0, north = -90.0
@@ -226,13 +241,12 @@ struct FenceGrid: Sendable {
     /// - Parameters:
     ///   - layout: The grid's shape.
     ///   - boxes: One per grid slot, in slot order, in true longitudes (`west` in [-180, 180]).
-    ///   - mayHaveInterior: Whether a slot can cover whole cells at all (circles large enough).
-    ///   - isInterior: Whether slot s certainly covers the cell with latitudes [lat0, lat1] and frame
-    ///     x [x0, x1].
+    ///   - interior: For a slot that may cover whole cells, and the latitudes [lat0, lat1] of a row:
+    ///     the frame x interval [from, to] such that the row's cells lying entirely inside it are
+    ///     certainly covered by the fence; `nil` if none are.
     init(
         layout: Layout, boxes: [Box],
-        mayHaveInterior: (Int) -> Bool,
-        isInterior: (_ slot: Int, _ lat0: Double, _ lat1: Double, _ x0: Double, _ x1: Double) -> Bool
+        interior: (_ slot: Int, _ lat0: Double, _ lat1: Double) -> (from: Double, to: Double)?
     ) {
         origin = layout.origin
         wraps = layout.wraps
@@ -244,58 +258,87 @@ struct FenceGrid: Sendable {
         inverseCellHeight = 1 / cellHeight
         inverseCellWidth = 1 / cellWidth
         let cellCount = rows * cols
-        var counts = [Int32](repeating: 0, count: cellCount + 1)
-        var interiorCounts = [Int32](repeating: 0, count: cellCount)
-        var frameBoxes = [Box]()
-        frameBoxes.reserveCapacity(boxes.count)
-        for box in boxes {
-            frameBoxes.append(Box(south: box.south, north: box.north, west: Self.frameX(box.west, origin: origin), span: box.span))
-        }
-        let rowsCount = rows, colsCount = cols, cellH = cellHeight, cellW = cellWidth, southEdge = south
+        let rowsCount = rows, colsCount = cols, cellH = cellHeight, southEdge = south
         let inverseH = inverseCellHeight, inverseW = inverseCellWidth
         let slack = 1e-9
-        func visit(_ body: (_ slot: Int, _ cell: Int, _ interior: Bool) -> Void) {
-            for (slot, box) in frameBoxes.enumerated() {
-                guard
-                    let rowRange = Self.rows(
-                        from: box.south, to: box.north, south: southEdge, inverseCellHeight: inverseH, rows: rowsCount)
-                else { continue }
-                let colRanges = Self.columns(west: box.west, span: box.span, inverseCellWidth: inverseW, cols: colsCount)
-                let checkInterior = mayHaveInterior(slot)
-                for r in rowRange {
-                    let lat0 = southEdge + Double(r) * cellH - slack, lat1 = southEdge + Double(r + 1) * cellH + slack
-                    for range in colRanges {
-                        for c in range {
-                            let interior =
-                                checkInterior
-                                && isInterior(slot, lat0, lat1, Double(c) * cellW - slack, Double(c + 1) * cellW + slack)
-                            body(slot, r * colsCount + c, interior)
-                        }
+
+        // Each slot's rows and columns, and per row the columns it covers whole.
+        struct Span {
+            var slot: Int32
+            var row: Int32
+            var first: Int32, last: Int32  // columns, inclusive
+            var interiorFirst: Int32, interiorLast: Int32  // empty when first > last
+        }
+        var spans = [Span]()
+        spans.reserveCapacity(boxes.count * 4)
+        for (slot, box) in boxes.enumerated() {
+            let west = Self.frameX(box.west, origin: origin)
+            guard
+                let rowRange = Self.rows(from: box.south, to: box.north, south: southEdge, inverseCellHeight: inverseH, rows: rowsCount)
+            else { continue }
+            let colRanges = Self.columns(west: west, span: box.span, inverseCellWidth: inverseW, cols: colsCount)
+            for r in rowRange {
+                let lat0 = southEdge + Double(r) * cellH - slack, lat1 = southEdge + Double(r + 1) * cellH + slack
+                var iFirst = Int32(1), iLast = Int32(0)
+                if let x = interior(slot, lat0, lat1) {
+                    // Cells [c·W − slack, (c+1)·W + slack] inside [from, to].
+                    let lo = ((x.from + slack) * inverseW).rounded(.up), hi = ((x.to - slack) * inverseW).rounded(.down) - 1
+                    if lo <= hi && hi >= 0 && lo < Double(colsCount) {
+                        iFirst = Int32(max(0, lo))
+                        iLast = Int32(min(Double(colsCount - 1), hi))
                     }
+                }
+                for range in colRanges {
+                    spans.append(
+                        Span(
+                            slot: Int32(truncatingIfNeeded: slot), row: Int32(truncatingIfNeeded: r),
+                            first: Int32(truncatingIfNeeded: range.lowerBound), last: Int32(truncatingIfNeeded: range.upperBound),
+                            interiorFirst: iFirst, interiorLast: iLast))
                 }
             }
         }
-        visit { _, cell, interior in
-            counts[cell + 1] &+= 1
-            if interior { interiorCounts[cell] &+= 1 }
-        }
-        var running: Int32 = 0
-        for i in 0..<cellCount {
-            running &+= counts[i + 1]
-            counts[i + 1] = running
-        }
+
+        var counts = [Int32](repeating: 0, count: cellCount + 1)
         var interiorEnds = [Int32](repeating: 0, count: cellCount)
-        for i in 0..<cellCount { interiorEnds[i] = counts[i] &+ interiorCounts[i] }
+        var total = 0
+        counts.withUnsafeMutableBufferPointer { counts in
+            interiorEnds.withUnsafeMutableBufferPointer { interiorCounts in
+                for span in spans {
+                    let base = Int(span.row) &* colsCount
+                    for c in Int(span.first)...Int(span.last) {
+                        counts[base &+ c &+ 1] &+= 1
+                        if c >= Int(span.interiorFirst) && c <= Int(span.interiorLast) { interiorCounts[base &+ c] &+= 1 }
+                    }
+                }
+                var running = 0
+                for i in 0..<cellCount {
+                    running &+= Int(counts[i &+ 1])
+                    counts[i &+ 1] = Int32(truncatingIfNeeded: running)
+                    interiorCounts[i] = counts[i] &+ interiorCounts[i]  // now where the cell's boundary entries start
+                }
+                total = running
+            }
+        }
+        var entries = [Int32](repeating: 0, count: total)
         var nextInterior = Array(counts.prefix(cellCount))
         var nextBoundary = interiorEnds
-        var entries = [Int32](repeating: 0, count: Int(running))
-        visit { slot, cell, interior in
-            if interior {
-                entries[Int(nextInterior[cell])] = Int32(truncatingIfNeeded: slot)
-                nextInterior[cell] &+= 1
-            } else {
-                entries[Int(nextBoundary[cell])] = Int32(truncatingIfNeeded: slot)
-                nextBoundary[cell] &+= 1
+        entries.withUnsafeMutableBufferPointer { entries in
+            nextInterior.withUnsafeMutableBufferPointer { nextInterior in
+                nextBoundary.withUnsafeMutableBufferPointer { nextBoundary in
+                    for span in spans {
+                        let base = Int(span.row) &* colsCount
+                        for c in Int(span.first)...Int(span.last) {
+                            let cell = base &+ c
+                            if c >= Int(span.interiorFirst) && c <= Int(span.interiorLast) {
+                                entries[Int(nextInterior[cell])] = span.slot
+                                nextInterior[cell] &+= 1
+                            } else {
+                                entries[Int(nextBoundary[cell])] = span.slot
+                                nextBoundary[cell] &+= 1
+                            }
+                        }
+                    }
+                }
             }
         }
         cellStart = counts

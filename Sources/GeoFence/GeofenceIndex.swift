@@ -25,7 +25,7 @@ import GeoCore
 ///    the ellipsoid's radii at the centre, with `geod_inverse` called only when the cheap answer is
 ///    within the bound of the radius. Polygons use exact planar predicates.
 /// 5. **Bulk queries** (``containmentStatistics(latitudes:longitudes:threads:)``) sort the points into
-///    tiles of 32 × 32 cells first, so each tile's cells and fences stay in cache, and can use
+///    tiles of 16 × 16 cells first, so each tile's cells and fences stay in cache, and can use
 ///    several threads.
 ///
 /// The answers are exactly those of ``CircularGeographicCondition/contains(_:)`` and
@@ -131,16 +131,40 @@ public struct GeofenceIndex: Sendable {
         self.identifiers = identifiers
         let n = conditions.count
 
-        // Proven boxes, sizes and centres.
+        // Proven boxes, sizes and centres (with the sine and cosine of the centre's latitude).
         var boxes = [FenceGrid.Box](), sizes = [Double](), centres = [Coordinate]()
+        var latitudes = [EllipsoidMetric.Latitude]()
         boxes.reserveCapacity(n)
         sizes.reserveCapacity(n)
         centres.reserveCapacity(n)
+        latitudes.reserveCapacity(n)
+        // The cheap tests of the circles, computed in input order (the conditions are large values;
+        // reading them in Hilbert order would miss the cache on every fence).
+        var tests = [CircleSlot](), radiusOf = [Double](), isCircle = [Bool]()
+        tests.reserveCapacity(n)
+        radiusOf.reserveCapacity(n)
+        isCircle.reserveCapacity(n)
         for condition in conditions {
-            let (box, size, centre) = Self.box(of: condition)
+            let (box, size, centre, latitude) = Self.box(of: condition)
             boxes.append(box)
             sizes.append(size)
             centres.append(centre)
+            latitudes.append(latitude)
+            if case .circle(let circle) = condition {
+                let test = CircleContainmentTest(circle, latitude: latitude)
+                tests.append(
+                    CircleSlot(
+                        latitude: circle.center.latitude, longitude: circle.center.longitude,
+                        metersPerDegreeLatitude: test.metersPerDegreeLatitude,
+                        metersPerDegreeLongitude: test.metersPerDegreeLongitude,
+                        insideSquared: test.insideSquared, outsideSquared: test.outsideSquared))
+                radiusOf.append(circle.radius)
+                isCircle.append(true)
+            } else {
+                tests.append(CircleSlot(latitude: 0, longitude: 0, metersPerDegreeLatitude: 0, metersPerDegreeLongitude: 0, insideSquared: -1, outsideSquared: -1))
+                radiusOf.append(0)
+                isCircle.append(false)
+            }
         }
 
         // Lay out the grid; fences covering too many of its cells go to the large list, and the grid
@@ -172,14 +196,14 @@ public struct GeofenceIndex: Sendable {
         for i in 0..<n {
             if isLarge[i] {
                 large.append(i)
-            } else if case .circle = conditions[i] {
+            } else if isCircle[i] {
                 circleKeys.append(key(i))
             } else {
                 polygonKeys.append(key(i))
             }
         }
-        circleKeys.sort()
-        polygonKeys.sort()
+        RadixSort.sortByHighHalf(&circleKeys)
+        RadixSort.sortByHighHalf(&polygonKeys)
         var fenceOfSlot = [Int32]()
         fenceOfSlot.reserveCapacity(n)
         for k in circleKeys { fenceOfSlot.append(Int32(truncatingIfNeeded: k & 0xFFFF_FFFF)) }
@@ -192,64 +216,68 @@ public struct GeofenceIndex: Sendable {
         self.fenceOfSlot = fenceOfSlot
         self.slotOfFence = slotOfFence
 
-        // The cheap tests of the grid circles, and what decides their interior cells.
-        var circles = [CircleSlot](), radii = [Double]()
-        var interiorScale = [(Double, Double)]()
+        // What decides the interior cells of circles that can cover a whole cell: the extremes of M
+        // and P over the box widened by a cell (every straight path from the centre to a point of a
+        // touched cell stays in it). Computed in input order, then gathered in slot order.
+        let cellMeters = layout.cellHeight * EllipsoidMetric.minimumMetersPerDegreeLatitude
+        var scaleOf = [(Double, Double)](repeating: (0, 0), count: n)
+        for i in 0..<n where isCircle[i] && radiusOf[i] >= cellMeters / 2 {
+            let box = boxes[i]
+            let halfWidth = (max(box.north - centres[i].latitude, centres[i].latitude - box.south) + layout.cellHeight) * .pi / 180
+            let band = EllipsoidMetric.extremes(around: latitudes[i], halfWidth: halfWidth)
+            scaleOf[i] = (band.mMax * .pi / 180, band.pMax * .pi / 180)
+        }
+        var circles = [CircleSlot](), radii = [Double](), interiorScale = [(Double, Double)]()
         circles.reserveCapacity(gridCircleCount)
         radii.reserveCapacity(gridCircleCount)
-        let cellMeters = layout.cellHeight * EllipsoidMetric.minimumMetersPerDegreeLatitude
+        interiorScale.reserveCapacity(gridCircleCount)
         for slot in 0..<gridCircleCount {
             let fence = Int(fenceOfSlot[slot])
-            guard case .circle(let circle) = conditions[fence] else { continue }
-            let test = CircleContainmentTest(circle)
-            circles.append(
-                CircleSlot(
-                    latitude: circle.center.latitude, longitude: circle.center.longitude,
-                    metersPerDegreeLatitude: test.metersPerDegreeLatitude,
-                    metersPerDegreeLongitude: test.metersPerDegreeLongitude,
-                    insideSquared: test.insideSquared, outsideSquared: test.outsideSquared))
-            radii.append(circle.radius)
-            // Extremes of M and P over the box widened by a cell: every straight path from the centre
-            // to a point of a touched cell stays in it.
-            let box = boxes[fence]
-            let band = EllipsoidMetric.extremes(
-                low: (box.south - layout.cellHeight) * .pi / 180, high: (box.north + layout.cellHeight) * .pi / 180)
-            interiorScale.append((band.mMax * .pi / 180, band.pMax * .pi / 180))
+            circles.append(tests[fence])
+            radii.append(radiusOf[fence])
+            interiorScale.append(scaleOf[fence])
         }
         self.circles = circles
         circleRadii = radii
         let gridBoxes = (0..<gridCount).map { boxes[Int(fenceOfSlot[$0])] }
         let circleCount = gridCircleCount
+        let origin = layout.origin
         grid = FenceGrid(
             layout: layout, boxes: gridBoxes,
-            mayHaveInterior: { slot in slot < circleCount && radii[slot] >= cellMeters / 2 },
-            isInterior: { slot, lat0, lat1, x0, x1 in
-                // The farthest corner, by the length of the straight latitude/longitude path from
-                // the centre (an upper bound of the geodesic distance, see EllipsoidMetric).
+            interior: { slot, lat0, lat1 in
+                // The straight latitude/longitude path from the centre to any point of the row's
+                // cells within dX of the centre in longitude is at most √((M·dLat)² + (P·dX)²) long
+                // (an upper bound of the geodesic distance, see EllipsoidMetric); solve for dX.
+                guard slot < circleCount, radii[slot] >= cellMeters / 2, interiorScale[slot].1 > 0 else { return nil }
                 let c = circles[slot]
-                let dLat = max(abs(lat0 - c.latitude), abs(lat1 - c.latitude))
-                let xc = FenceGrid.frameX(c.longitude, origin: layout.origin)
-                let dX = max(abs(x0 - xc), abs(x1 - xc))
-                guard dX < 180 else { return false }
                 let (m, p) = interiorScale[slot]
-                let u = ((m * dLat) * (m * dLat) + (p * dX) * (p * dX)).squareRoot()
-                return u * (1 + 1e-9) + 1e-6 <= radii[slot]
+                let dLat = max(abs(lat0 - c.latitude), abs(lat1 - c.latitude))
+                let reach = (radii[slot] - 1e-6) / (1 + 1e-9)
+                let budget = reach * reach - (m * dLat) * (m * dLat)
+                guard budget > 0 && p > 0 else { return nil }
+                let dX = min(179, budget.squareRoot() / p * (1 - 1e-12))
+                let xc = FenceGrid.frameX(c.longitude, origin: origin)
+                return (xc - dX, xc + dX)
             })
     }
 
     /// A fence's proven bounding box (every point of it, and every point of its boundary as
-    /// measured by distances, lies inside), its size in metres and its centre.
-    static func box(of condition: GeographicCondition) -> (FenceGrid.Box, Double, Coordinate) {
+    /// measured by distances, lies inside), its size in metres, its centre and the centre's latitude
+    /// with sine and cosine.
+    static func box(of condition: GeographicCondition) -> (FenceGrid.Box, Double, Coordinate, EllipsoidMetric.Latitude) {
         switch condition {
         case .circle(let circle):
             let c = circle.center
-            let reach = EllipsoidMetric.reach(circle.radius, around: c.latitude)
+            let phi = EllipsoidMetric.Latitude(degrees: c.latitude)
+            let reach = EllipsoidMetric.reach(circle.radius, around: phi)
             let south = max(-90, c.latitude - reach.latitude), north = min(90, c.latitude + reach.latitude)
             guard let lon = reach.longitude else {
-                return (FenceGrid.Box(south: south, north: north, west: -180, span: 360), 2 * circle.radius, c)
+                return (FenceGrid.Box(south: south, north: north, west: -180, span: 360), 2 * circle.radius, c, phi)
             }
-            let box = FenceGrid.Box(south: south, north: north, west: Angle.normalizedLongitude(c.longitude - lon), span: 2 * lon)
-            return (box, 2 * circle.radius, c)
+            var west = c.longitude - lon
+            if west < -180 { west += 360 }
+            let box = FenceGrid.Box(south: south, north: north, west: west, span: 2 * lon)
+            return (box, 2 * circle.radius, c, phi)
         case .polygon(let polygon):
             let g = polygon.geometry
             var minX = g.minX, maxX = g.maxX, minY = g.minY, maxY = g.maxY
@@ -276,11 +304,12 @@ public struct GeofenceIndex: Sendable {
             let span = maxX - minX + 2 * slack
             let centre = Coordinate(latitude: (g.minY + g.maxY) / 2, longitude: Angle.normalizedLongitude((g.minX + g.maxX) / 2))
             let size = (g.maxY - g.minY) * EllipsoidMetric.minimumMetersPerDegreeLatitude
+            let phi = EllipsoidMetric.Latitude(degrees: centre.latitude)
             if full || span >= 360 {
-                return (FenceGrid.Box(south: south, north: north, west: -180, span: 360), size, centre)
+                return (FenceGrid.Box(south: south, north: north, west: -180, span: 360), size, centre, phi)
             }
             let box = FenceGrid.Box(south: south, north: north, west: Angle.normalizedLongitude(minX - slack), span: span)
-            return (box, size, centre)
+            return (box, size, centre, phi)
         }
     }
 

@@ -34,7 +34,7 @@ extension GeofenceIndex {
     /// Counts the (point, fence) pairs with the point inside the fence, for many points at once: the
     /// server-scale question "which deliveries are in which zones".
     ///
-    /// The points are first sorted into tiles of 32 × 32 grid cells with a counting sort, so that a
+    /// The points are first sorted into tiles of 16 × 16 grid cells with a counting sort, so that a
     /// tile's cells, entries and fences stay in the processor's cache while its points are tested;
     /// with `threads` > 1 the points are split into that many contiguous parts, each sorted and
     /// tested on its own thread. The answer is exact and the same for any thread count.
@@ -89,20 +89,17 @@ extension GeofenceIndex {
         let m = range.count
         guard m > 0 else { return stats }
         let g = grid
-        let tileCols = (g.cols + 31) >> 5, tileRows = (g.rows + 31) >> 5
+        let shift = Self.tileShift, tileSize = 1 << shift
+        let tileCols = (g.cols + tileSize - 1) >> shift, tileRows = (g.rows + tileSize - 1) >> shift
         let outside = tileRows * tileCols  // the bucket of points outside the grid
         var offsets = [Int](repeating: 0, count: outside + 2)
         let bucketOf = UnsafeMutableBufferPointer<Int32>.allocate(capacity: m)
         let cellOf = UnsafeMutableBufferPointer<Int32>.allocate(capacity: m)
-        let sortedLatitude = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
-        let sortedLongitude = UnsafeMutableBufferPointer<Double>.allocate(capacity: m)
-        let sortedCell = UnsafeMutableBufferPointer<Int32>.allocate(capacity: m)
+        let sorted = UnsafeMutableBufferPointer<SortedPoint>.allocate(capacity: m)
         defer {
             bucketOf.deallocate()
             cellOf.deallocate()
-            sortedLatitude.deallocate()
-            sortedLongitude.deallocate()
-            sortedCell.deallocate()
+            sorted.deallocate()
         }
         let south = g.south, origin = g.origin, inverseH = g.inverseCellHeight, inverseW = g.inverseCellWidth
         let rowsD = Double(g.rows), colsD = Double(g.cols), cols = g.cols
@@ -124,7 +121,7 @@ extension GeofenceIndex {
                             if rf >= 0 && rf < rowsD && cf >= 0 && cf < colsD {
                                 let r = Int(rf), c = Int(cf)
                                 cell = r &* cols &+ c
-                                bucket = (r >> 5) &* tileCols &+ (c >> 5)
+                                bucket = (r >> shift) &* tileCols &+ (c >> shift)
                             }
                         } else if firstBad < 0 {
                             firstBad = i
@@ -152,9 +149,8 @@ extension GeofenceIndex {
                         let b = Int(bucketOf[i])
                         let at = next[b]
                         next[b] = at &+ 1
-                        sortedLatitude[at] = lat[range.lowerBound &+ i]
-                        sortedLongitude[at] = lon[range.lowerBound &+ i]
-                        sortedCell[at] = cellOf[i]
+                        sorted[at] = SortedPoint(
+                            latitude: lat[range.lowerBound &+ i], longitude: lon[range.lowerBound &+ i], cell: cellOf[i])
                     }
                 }
             }
@@ -167,8 +163,9 @@ extension GeofenceIndex {
                         let circleCount = gridCircleCount
                         var pairs = 0, interior = 0, candidates = 0, exact = 0
                         for i in 0..<m {
-                            let cell = Int(sortedCell[i])
-                            let la = sortedLatitude[i], lo = sortedLongitude[i]
+                            let point = sorted[i]
+                            let cell = Int(point.cell)
+                            let la = point.latitude, lo = point.longitude
                             if cell >= 0 {
                                 let start = Int(cellStart[cell]), mid = Int(interiorEnd[cell])
                                 let end = Int(cellStart[cell &+ 1])
@@ -215,6 +212,17 @@ extension GeofenceIndex {
         }
         return stats
     }
+
+    /// A point in tile order: one 24-byte record, so the sort writes one stream per tile.
+    private struct SortedPoint {
+        var latitude: Double
+        var longitude: Double
+        var cell: Int32
+    }
+
+    /// Tiles of 16 × 16 cells: measured best among 4 × 4 to 128 × 128 on the benchmark (the
+    /// tile's cells, entries and fences stay in the first-level cache).
+    static let tileShift = 4
 
     /// The exact decision for a grid circle: `geod_inverse` against the radius.
     private func exactlyInside(_ slot: Int, _ latitude: Double, _ longitude: Double) -> Bool {
