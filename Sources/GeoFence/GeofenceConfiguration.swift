@@ -151,6 +151,6 @@ enum FixCheck {
 
     /// An ISO 8601 timestamp with milliseconds, for messages.
     static func describe(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

@@ -12,6 +12,7 @@ enum MeridianCommand {
         DistanceCommand.self,
         DirectCommand.self,
         TileCommand.self,
+        FenceCommand.self,
     ]
 
     static func main() {
