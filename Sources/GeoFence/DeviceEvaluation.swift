@@ -62,7 +62,9 @@ extension GeofenceIndex {
     /// For each update only the fences that can change are looked at: those listed in the grid cells
     /// within the fix's accuracy plus the hysteresis margin, those the device is inside of or
     /// undecided about, and (for crossings) those in the cells along the path from the device's
-    /// previous fix. Every other fence is provably decisively outside and stays so.
+    /// previous fix. Every other fence is provably decisively outside and stays so. For circles the
+    /// cheap distance of ``CircleContainmentTest`` bounds the geodesic distance; `geod_inverse` is
+    /// called only when those bounds cannot decide a comparison of the rules.
     ///
     /// - Parameters:
     ///   - updates: Fixes of any number of devices; each device's fixes must be in time order.
@@ -98,7 +100,9 @@ extension GeofenceIndex {
                 var tracking = device.tracked[fence] ?? FenceTracking(state: device.lastFix == nil ? .unknown : .unsatisfied)
                 let before = tracking.state
                 var changes = [TransitionRules.Change]()
-                rules.apply(fix: fix, path: path, condition: conditions[f], tracking: &tracking, changes: &changes)
+                let bounds = signedDistanceBounds(slot: Int(slotOfFence[f]), fix.coordinate)
+                rules.apply(
+                    fix: fix, path: path, condition: conditions[f], bounds: bounds, tracking: &tracking, changes: &changes)
                 for change in changes where !(before == .unknown && change.state == .unsatisfied) {
                     let event = GeofenceEvent(
                         identifier: identifier(of: f), state: change.state, date: change.date, location: change.location,

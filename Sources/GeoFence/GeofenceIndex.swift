@@ -69,6 +69,9 @@ public struct GeofenceIndex: Sendable {
     /// The hot data of the grid circles, by slot.
     let circles: [CircleSlot]
     let circleRadii: [Double]
+    /// k_lo, k_hi and ρ = 9r/8 of each grid circle's ``CircleContainmentTest``, by slot (cold data for
+    /// ``evaluate(_:now:)``).
+    let circleRatios: [(lower: Double, upper: Double, reach: Double)]
     let gridCircleCount: Int
     let gridCount: Int
 
@@ -141,6 +144,8 @@ public struct GeofenceIndex: Sendable {
         // The cheap tests of the circles, computed in input order (the conditions are large values;
         // reading them in Hilbert order would miss the cache on every fence).
         var tests = [CircleSlot](), radiusOf = [Double](), isCircle = [Bool]()
+        var ratiosOf = [(lower: Double, upper: Double, reach: Double)]()
+        ratiosOf.reserveCapacity(n)
         tests.reserveCapacity(n)
         radiusOf.reserveCapacity(n)
         isCircle.reserveCapacity(n)
@@ -159,10 +164,12 @@ public struct GeofenceIndex: Sendable {
                         metersPerDegreeLongitude: test.metersPerDegreeLongitude,
                         insideSquared: test.insideSquared, outsideSquared: test.outsideSquared))
                 radiusOf.append(circle.radius)
+                ratiosOf.append((test.lowerRatio, test.upperRatio, circle.radius * 9 / 8))
                 isCircle.append(true)
             } else {
                 tests.append(CircleSlot(latitude: 0, longitude: 0, metersPerDegreeLatitude: 0, metersPerDegreeLongitude: 0, insideSquared: -1, outsideSquared: -1))
                 radiusOf.append(0)
+                ratiosOf.append((0, .infinity, 0))
                 isCircle.append(false)
             }
         }
@@ -228,6 +235,8 @@ public struct GeofenceIndex: Sendable {
             scaleOf[i] = (band.mMax * .pi / 180, band.pMax * .pi / 180)
         }
         var circles = [CircleSlot](), radii = [Double](), interiorScale = [(Double, Double)]()
+        var ratios = [(lower: Double, upper: Double, reach: Double)]()
+        ratios.reserveCapacity(gridCircleCount)
         circles.reserveCapacity(gridCircleCount)
         radii.reserveCapacity(gridCircleCount)
         interiorScale.reserveCapacity(gridCircleCount)
@@ -236,7 +245,9 @@ public struct GeofenceIndex: Sendable {
             circles.append(tests[fence])
             radii.append(radiusOf[fence])
             interiorScale.append(scaleOf[fence])
+            ratios.append(ratiosOf[fence])
         }
+        circleRatios = ratios
         self.circles = circles
         circleRadii = radii
         let gridBoxes = (0..<gridCount).map { boxes[Int(fenceOfSlot[$0])] }
@@ -339,6 +350,25 @@ public struct GeofenceIndex: Sendable {
             for k in start..<end { body(Int(grid.entries[k]), k < mid) }
         }
         for slot in gridCount..<conditions.count { body(slot, false) }
+    }
+
+    /// Proven bounds of the signed distance from a point to a grid circle's boundary, from the cheap
+    /// distance d of ``CircleContainmentTest``: the geodesic distance s satisfies
+    /// s ≥ min(k_lo · d, ρ) always, and s ≤ k_hi · d when |Δφ| ≤ ρ / M₀ (see the theorem there).
+    func signedDistanceBounds(slot: Int, _ point: Coordinate) -> (lower: Double, upper: Double)? {
+        guard slot < gridCircleCount else { return nil }
+        let c = circles[slot]
+        let dLat = point.latitude - c.latitude
+        var dLon = point.longitude - c.longitude
+        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+        let y = c.metersPerDegreeLatitude * dLat, x = c.metersPerDegreeLongitude * dLon
+        let d = (x * x + y * y).squareRoot() * (1 + 1e-12)
+        let (kLo, kHi, reach) = circleRatios[slot]
+        let r = circleRadii[slot]
+        let lower = min(kLo * d * (1 - 1e-12), reach) - 1e-6
+        let withinBand = abs(dLat) * (.pi / 180) * EllipsoidMetric.minimumMeridionalRadius <= reach
+        let upper = withinBand ? kHi * d + 1e-6 : .infinity
+        return (lower - r, upper - r)
     }
 
     /// Whether the fence in a slot contains a valid point: the cheap test and, when it is undecided,

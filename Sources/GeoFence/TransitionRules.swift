@@ -29,28 +29,45 @@ struct TransitionRules: Sendable {
     ///   - fix: The new fix (already validated).
     ///   - path: The geodesic from the device's previous accepted fix to this one, for crossings.
     ///   - condition: The fence.
+    ///   - bounds: Proven bounds of the fix's signed distance to the boundary, if known cheaply; the
+    ///     exact distance is computed only when they cannot decide a comparison.
     ///   - tracking: The fence's state for this device; updated in place.
     ///   - changes: Receives the events, in time order.
     func apply(
         fix: Location, path: PathCrossing.Path?, condition: GeographicCondition,
+        bounds: (lower: Double, upper: Double)? = nil,
         tracking: inout FenceTracking, changes: inout [Change]
     ) {
         let accuracy = fix.horizontalAccuracy
+        var exactValue: Double?
         // Only the sign matters beyond accuracy + margin, which lets polygons skip most edges.
-        let d = condition.signedDistance(from: fix.coordinate, upTo: accuracy + hysteresis)
+        func exact() -> Double {
+            if let exactValue { return exactValue }
+            let value = condition.signedDistance(from: fix.coordinate, upTo: accuracy + hysteresis)
+            exactValue = value
+            return value
+        }
+        /// Whether the signed distance d ≤ t.
+        func atMost(_ t: Double) -> Bool {
+            if let bounds {
+                if bounds.upper <= t { return true }
+                if bounds.lower > t { return false }
+            }
+            return exact() <= t
+        }
         let before = tracking.state
         var after = before
         switch before {
         case .unknown:
-            if d <= -accuracy { after = .satisfied } else if d > accuracy { after = .unsatisfied }
+            if atMost(-accuracy) { after = .satisfied } else if !atMost(accuracy) { after = .unsatisfied }
         case .unsatisfied:
-            if d <= -(accuracy + hysteresis) { after = .satisfied }
+            if atMost(-(accuracy + hysteresis)) { after = .satisfied }
         case .satisfied:
-            if d > accuracy + hysteresis { after = .unsatisfied }
+            if !atMost(accuracy + hysteresis) { after = .unsatisfied }
         }
 
         // A fence passed through between two fixes that are both outside it.
-        if before == .unsatisfied && after == .unsatisfied && d > accuracy && detectsCrossings, let path {
+        if before == .unsatisfied && after == .unsatisfied && detectsCrossings, let path, !atMost(accuracy) {
             let uncertainty = max(accuracy, path.from.horizontalAccuracy)
             if let crossing = PathCrossing.find(condition, along: path, depth: hysteresis + uncertainty) {
                 let reason = GeofenceEvent.Reason.crossing(
@@ -76,7 +93,7 @@ struct TransitionRules: Sendable {
             tracking.state = after
             tracking.insideSince = after == .satisfied ? fix.timestamp : nil
             tracking.dwellReported = false
-        } else if after == .satisfied && tracking.insideSince == nil && d <= -accuracy {
+        } else if after == .satisfied && tracking.insideSince == nil && atMost(-accuracy) {
             // An assumed inside state, now confirmed by a fix: the stay starts here.
             tracking.insideSince = fix.timestamp
         }
