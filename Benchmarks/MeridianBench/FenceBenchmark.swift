@@ -17,7 +17,9 @@ import GeoFence
 ///   `latitude,longitude`) instead of a generator.
 /// - `--fence-count N`, `--point-count N`, `--seed S`, `--runs R` (default 7), `--threads T`
 ///   (default: all cores), `--brute N` (points of the brute-force baseline, default 40),
-///   `--verify yes|no` (the full exact oracle, default yes).
+///   `--verify yes|no` (the full exact oracle, default yes), `--updates N` (location updates of the
+///   per-device evaluation, default 200,000: 2,000 devices on random walks from random points, steps
+///   of 0–200 m every 10–60 s, accuracy 0–30 m).
 enum FenceBenchmark {
     struct Workload {
         var description: String
@@ -70,6 +72,15 @@ enum FenceBenchmark {
                     latitudes: workload.latitudes, longitudes: workload.longitudes, threads: threads)) ?? parallelStats
         }
 
+        // Per-device evaluation: devices walking from the first points, one batch.
+        let updateCount = max(0, Int(options["updates"] ?? "") ?? 200_000)
+        let updates = walks(updateCount, from: workload, seed: 7)
+        var evaluation = GeofenceEvaluation(transitions: [], rejections: [])
+        let evaluateTimes = Bench.measure(runs: 1, warmUp: false) {
+            var copy = index
+            evaluation = copy.evaluate(updates, now: Date(timeIntervalSince1970: 2e9))
+        }
+
         // Baseline: every pair of a subset of points with geod_inverse, from C.
         let subset = evenlySpaced(bruteCount, of: workload.latitudes.count)
         let subsetLatitudes = subset.map { workload.latitudes[$0] }, subsetLongitudes = subset.map { workload.longitudes[$0] }
@@ -101,6 +112,12 @@ enum FenceBenchmark {
         let queryMs = Bench.median(single) / 1e6
         let parallelMs = Bench.median(parallel) / 1e6
         let singleSummary = Bench.summary(single)
+        let evaluateMs = Bench.median(evaluateTimes) / 1e6
+        let evaluateSummary: JSONValue = .object([
+            "updates": .integer(updates.count), "devices": .integer(Set(updates.map(\.device)).count),
+            "ms": .number(evaluateMs), "updates_per_second": .number(Double(updates.count) / max(1e-9, evaluateMs / 1e3)),
+            "transitions": .integer(evaluation.transitions.count), "rejections": .integer(evaluation.rejections.count),
+        ])
         Bench.emit([
             "schema": "meridian-bench/1",
             "name": "fence",
@@ -125,6 +142,7 @@ enum FenceBenchmark {
             "threads": .integer(threads),
             "points_per_second": .number(Double(n) / (queryMs / 1e3)),
             "points_per_second_all_cores": .number(Double(n) / (parallelMs / 1e3)),
+            "evaluate": evaluateSummary,
             "targets": .object([
                 "build_ms": 100, "query_ms": 60, "query_ms_all_cores": 30,
                 "build_within_target": .bool(buildMs <= 100), "query_within_target": .bool(queryMs <= 60),
@@ -270,6 +288,33 @@ enum FenceBenchmark {
             rows.append(Array(values.prefix(columns)))
         }
         return rows
+    }
+
+    /// Devices on random walks: 2,000 devices (fewer for small counts), each starting at a point of
+    /// the workload, with steps of 0–200 m at random bearings every 10–60 s and accuracies of 0–30 m;
+    /// the updates interleave the devices in time order.
+    static func walks(_ count: Int, from w: Workload, seed: UInt64) -> [GeofenceUpdate] {
+        guard count > 0, !w.latitudes.isEmpty else { return [] }
+        var rng = SplitMix64(seed: seed)
+        let devices = min(2_000, count)
+        var positions = (0..<devices).map { i in
+            Coordinate(latitude: w.latitudes[i % w.latitudes.count], longitude: w.longitudes[i % w.longitudes.count])
+        }
+        var times = [Double](repeating: 0, count: devices)
+        var updates = [GeofenceUpdate]()
+        updates.reserveCapacity(count)
+        for k in 0..<count {
+            let d = k % devices
+            positions[d] = positions[d].coordinate(atDistance: rng.uniform(0, 200), bearing: rng.uniform(0, 360))
+            times[d] += rng.uniform(10, 60)
+            updates.append(
+                GeofenceUpdate(
+                    device: "device-\(d)",
+                    location: Location(
+                        coordinate: positions[d], horizontalAccuracy: rng.uniform(0, 30),
+                        timestamp: Date(timeIntervalSince1970: 1.7e9 + times[d]))))
+        }
+        return updates
     }
 
     static func evenlySpaced(_ count: Int, of total: Int) -> [Int] {

@@ -45,6 +45,12 @@ public struct GeofenceEvaluation: Hashable, Sendable {
     public var transitions: [GeofenceTransition]
     /// The updates that were rejected (and changed nothing), in batch order.
     public var rejections: [GeofenceRejection]
+
+    /// Creates an evaluation result.
+    public init(transitions: [GeofenceTransition] = [], rejections: [GeofenceRejection] = []) {
+        self.transitions = transitions
+        self.rejections = rejections
+    }
 }
 
 extension GeofenceIndex {
@@ -78,45 +84,86 @@ extension GeofenceIndex {
         var rejections = [GeofenceRejection]()
         var candidates = [Int32]()
         for (index, update) in updates.enumerated() {
-            var device = devices[update.device] ?? DeviceState()
             let fix = update.location
+            let previous = devices[update.device]?.lastFix
             do throws(GeoError) {
-                try FixCheck.validate(fix, after: device.lastFix?.timestamp, filter: configuration.fixFilter, now: now)
+                try FixCheck.validate(fix, after: previous?.timestamp, filter: configuration.fixFilter, now: now)
             } catch {
                 rejections.append(GeofenceRejection(update: index, device: update.device, error: error))
                 continue
             }
-            let path = configuration.detectsCrossings ? device.lastFix.flatMap { PathCrossing.Path(from: $0, to: fix) } : nil
+            var path = PathCrossing.LazyPath(from: configuration.detectsCrossings ? previous : nil, to: fix)
             candidates.removeAll(keepingCapacity: true)
             collectFences(within: fix.horizontalAccuracy + configuration.hysteresis, of: fix.coordinate, into: &candidates)
-            if let path { collectFences(along: path, into: &candidates) }
-            candidates.append(contentsOf: device.tracked.keys)
-            candidates.sort()
-            var previous: Int32 = -1
-            var produced = [GeofenceTransition]()
-            for fence in candidates where fence != previous {
-                previous = fence
-                let f = Int(fence)
-                var tracking = device.tracked[fence] ?? FenceTracking(state: device.lastFix == nil ? .unknown : .unsatisfied)
-                let before = tracking.state
-                var changes = [TransitionRules.Change]()
-                let bounds = signedDistanceBounds(slot: Int(slotOfFence[f]), fix.coordinate)
-                rules.apply(
-                    fix: fix, path: path, condition: conditions[f], bounds: bounds, tracking: &tracking, changes: &changes)
-                for change in changes where !(before == .unknown && change.state == .unsatisfied) {
-                    let event = GeofenceEvent(
-                        identifier: identifier(of: f), state: change.state, date: change.date, location: change.location,
-                        reason: change.reason)
-                    produced.append(GeofenceTransition(update: index, device: update.device, fence: f, event: event))
+            if let previous = path.from {
+                // Fences the path from the previous fix may cross: a short path lies in a disc round
+                // its start whose radius bounds its length; a long one is followed cell by cell.
+                let bound = Self.pathLengthBound(from: previous.coordinate, to: fix.coordinate)
+                let cellMeters = grid.cellHeight * EllipsoidMetric.minimumMetersPerDegreeLatitude
+                if bound <= 2 * cellMeters {
+                    collectFences(within: bound, of: previous.coordinate, into: &candidates, includingLarge: false)
+                } else if let line = path.get() {
+                    collectFences(along: line, into: &candidates)
                 }
-                device.tracked[fence] = tracking.state == .unsatisfied ? nil : tracking
             }
-            produced.sort { a, b in a.event.date != b.event.date ? a.event.date < b.event.date : a.fence < b.fence }
-            transitions += produced
-            device.lastFix = fix
-            devices[update.device] = device
+            evaluate(index, update, path: &path, rules: rules, candidates: &candidates, into: &transitions)
         }
         return GeofenceEvaluation(transitions: transitions, rejections: rejections)
+    }
+
+    /// Applies one accepted update to its device's fences, in place.
+    private mutating func evaluate(
+        _ index: Int, _ update: GeofenceUpdate, path: inout PathCrossing.LazyPath, rules: TransitionRules,
+        candidates: inout [Int32], into transitions: inout [GeofenceTransition]
+    ) {
+        let fix = update.location
+        let conditions = conditions
+        let slotOfFence = slotOfFence
+        let identifiers = identifiers
+        var produced = [GeofenceTransition]()
+        var device = devices.removeValue(forKey: update.device) ?? DeviceState()
+        candidates.append(contentsOf: device.tracked.keys)
+        candidates.sort()
+        var previous: Int32 = -1
+        for fence in candidates where fence != previous {
+            previous = fence
+            let f = Int(fence)
+            var tracking = device.tracked[fence] ?? FenceTracking(state: device.lastFix == nil ? .unknown : .unsatisfied)
+            let before = tracking.state
+            var changes = [TransitionRules.Change]()
+            let bounds = signedDistanceBounds(slot: Int(slotOfFence[f]), fix.coordinate)
+            rules.apply(fix: fix, path: &path, condition: conditions[f], bounds: bounds, tracking: &tracking, changes: &changes)
+            for change in changes where !(before == .unknown && change.state == .unsatisfied) {
+                let event = GeofenceEvent(
+                    identifier: identifiers?[f] ?? String(f), state: change.state, date: change.date,
+                    location: change.location, reason: change.reason)
+                produced.append(GeofenceTransition(update: index, device: update.device, fence: f, event: event))
+            }
+            if tracking.state == .unsatisfied {
+                device.tracked[fence] = nil
+            } else {
+                device.tracked[fence] = tracking
+            }
+        }
+        produced.sort { a, b in a.event.date != b.event.date ? a.event.date < b.event.date : a.fence < b.fence }
+        transitions += produced
+        device.lastFix = fix
+        devices[update.device] = device
+    }
+
+    /// A proven upper bound of the geodesic distance between two points, without trigonometry on
+    /// the ellipsoid: the length of the path straight in latitude and longitude, with the largest
+    /// meridional radius and a parallel's radius of at most that times the cosine of the smaller
+    /// |latitude|.
+    static func pathLengthBound(from a: Coordinate, to b: Coordinate) -> Double {
+        let dPhi = (b.latitude - a.latitude) * (.pi / 180)
+        var dLon = abs(b.longitude - a.longitude)
+        if dLon > 180 { dLon = 360 - dLon }
+        let lowest = min(abs(a.latitude), abs(b.latitude))
+        let crossesEquator = (a.latitude < 0) != (b.latitude < 0)
+        let c = crossesEquator ? 1 : cos(lowest * (.pi / 180))
+        let r = EllipsoidMetric.maximumRadius
+        return (((r * dPhi) * (r * dPhi) + (r * c * dLon * (.pi / 180)) * (r * c * dLon * (.pi / 180))).squareRoot()) * (1 + 1e-9) + 1e-6
     }
 
     /// Lets time pass without fixes: the dwell events that fall due by `date` for every device still

@@ -209,11 +209,11 @@ public actor GeofenceMonitor {
         try FixCheck.validate(location, after: lastFix?.timestamp, filter: configuration.fixFilter, now: clock())
         var updated = records
         var events = [GeofenceEvent]()
-        let path = lastFix.flatMap { PathCrossing.Path(from: $0, to: location) }
+        var path = PathCrossing.LazyPath(from: lastFix, to: location)
         for identifier in updated.keys.sorted() {
             guard var record = updated[identifier] else { continue }
             var changes = [TransitionRules.Change]()
-            rules.apply(fix: location, path: path, condition: record.condition, tracking: &record.tracking, changes: &changes)
+            rules.apply(fix: location, path: &path, condition: record.condition, tracking: &record.tracking, changes: &changes)
             let produced = changes.map {
                 GeofenceEvent(identifier: identifier, state: $0.state, date: $0.date, location: $0.location, reason: $0.reason)
             }

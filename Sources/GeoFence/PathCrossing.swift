@@ -46,6 +46,26 @@ enum PathCrossing {
         }
     }
 
+    /// The path between a device's previous fix and the new one, set up only when a fence needs it
+    /// (most fixes change no fence that is outside, and then no geodesic line is built).
+    struct LazyPath: Sendable {
+        let from: Location?
+        let to: Location
+        private var cached: Path??
+
+        init(from: Location?, to: Location) {
+            self.from = from
+            self.to = to
+        }
+
+        mutating func get() -> Path? {
+            if let cached { return cached }
+            let path = from.flatMap { Path(from: $0, to: to) }
+            cached = .some(path)
+            return path
+        }
+    }
+
     /// The crossing of a fence by a path, if the path gets at least `depth` metres inside it.
     static func find(_ condition: GeographicCondition, along path: Path, depth: Double) -> Result? {
         switch condition {

@@ -34,7 +34,7 @@ struct TransitionRules: Sendable {
     ///   - tracking: The fence's state for this device; updated in place.
     ///   - changes: Receives the events, in time order.
     func apply(
-        fix: Location, path: PathCrossing.Path?, condition: GeographicCondition,
+        fix: Location, path lazyPath: inout PathCrossing.LazyPath, condition: GeographicCondition,
         bounds: (lower: Double, upper: Double)? = nil,
         tracking: inout FenceTracking, changes: inout [Change]
     ) {
@@ -67,7 +67,9 @@ struct TransitionRules: Sendable {
         }
 
         // A fence passed through between two fixes that are both outside it.
-        if before == .unsatisfied && after == .unsatisfied && detectsCrossings, let path, !atMost(accuracy) {
+        if before == .unsatisfied && after == .unsatisfied && detectsCrossings && lazyPath.from != nil && !atMost(accuracy),
+            let path = lazyPath.get()
+        {
             let uncertainty = max(accuracy, path.from.horizontalAccuracy)
             if let crossing = PathCrossing.find(condition, along: path, depth: hysteresis + uncertainty) {
                 let reason = GeofenceEvent.Reason.crossing(
