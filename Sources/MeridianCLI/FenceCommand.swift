@@ -39,6 +39,7 @@ enum FenceCommand: Subcommand {
           --no-crossings     do not infer fences crossed between two fixes
           --storage DIR      keep the monitor's state in DIR (default: in memory only)
           --name NAME        the monitor's name in DIR (default: meridian)
+          --json             accepted for symmetry; the output is always JSON lines
 
         Example:
           meridian fence --fences sites.csv --locations track.csv --dwell 300
@@ -81,6 +82,7 @@ enum FenceCommand: Subcommand {
     private static func prepare(_ arguments: inout Arguments, console: Console) throws(UsageError) -> Plan {
         guard let fencesPath = arguments.option("fences") else { throw UsageError("--fences FILE is required") }
         guard let locationsPath = arguments.option("locations") else { throw UsageError("--locations FILE is required") }
+        _ = arguments.flag("json")  // the output is always JSON lines
         var configuration = GeofenceConfiguration(detectsCrossings: !arguments.flag("no-crossings"))
         if let dwell = try arguments.number("dwell") { configuration.dwellTime = dwell }
         if let hysteresis = try arguments.number("hysteresis") { configuration.hysteresis = hysteresis }
