@@ -91,11 +91,10 @@ public struct GeofenceIndex: Sendable {
     /// The number of fences.
     public var count: Int { conditions.count }
 
-    /// The fence at an input position.
-    ///
-    /// - Precondition: `position` is in `0..<count` (an index, as for arrays).
-    public subscript(position: Int) -> Fence {
-        Fence(identifier: identifier(of: position), condition: conditions[position])
+    /// The fence at a position of the array the index was built from; `nil` outside `0..<count`.
+    public func fence(at position: Int) -> Fence? {
+        guard conditions.indices.contains(position) else { return nil }
+        return Fence(identifier: identifier(of: position), condition: conditions[position])
     }
 
     /// The identifier of the fence at an input position.

@@ -268,6 +268,7 @@ extension PolygonGeographicCondition: Hashable {
         lhs.exterior == rhs.exterior && lhs.holes == rhs.holes
     }
 
+    /// Hashes the rings' vertices.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(exterior)
         hasher.combine(holes)
