@@ -101,7 +101,7 @@ extension GeofenceIndex {
                 let bound = Self.pathLengthBound(from: previous.coordinate, to: fix.coordinate)
                 let cellMeters = grid.cellHeight * EllipsoidMetric.minimumMetersPerDegreeLatitude
                 if bound <= 2 * cellMeters {
-                    collectFences(within: bound, of: previous.coordinate, into: &candidates, includingLarge: false)
+                    collectFences(within: bound, of: previous.coordinate, into: &candidates)
                 } else if let line = path.get() {
                     collectFences(along: line, into: &candidates)
                 }
@@ -239,19 +239,25 @@ extension GeofenceIndex {
             }
         }
         if includingLarge {
-            for slot in gridCount..<conditions.count { result.append(fenceOfSlot[slot]) }
+            large.forEach(from: point.latitude - reach.latitude, to: point.latitude + reach.latitude) {
+                result.append(fenceOfSlot[$0])
+            }
         }
     }
 
     /// Appends the fences listed in the cells along a path: discs round points spaced at most a cell
-    /// apart cover every point of the path. (Large fences are always candidates already.)
+    /// apart cover every point of the path; and the large fences in the path's latitudes.
     func collectFences(along path: PathCrossing.Path, into result: inout [Int32]) {
-        guard grid.rows > 0 else { return }
         let latitude = path.middle.latitude * .pi / 180
         let cellMeters = min(
             grid.cellHeight * EllipsoidMetric.minimumMetersPerDegreeLatitude,
             grid.cellWidth * (.pi / 180) * max(1, EllipsoidMetric.parallelRadius(atLatitudeRadians: latitude)))
         let length = path.line.length
+        let reach = EllipsoidMetric.reach(length / 2, around: path.middle.latitude)
+        large.forEach(from: path.middle.latitude - reach.latitude, to: path.middle.latitude + reach.latitude) {
+            result.append(fenceOfSlot[$0])
+        }
+        guard grid.rows > 0 else { return }
         let count = min(100_000, max(1, Int((length / max(cellMeters, 1)).rounded(.up))))
         let spacing = length / Double(count)
         for i in 0...count {

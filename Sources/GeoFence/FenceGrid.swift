@@ -105,7 +105,10 @@ struct FenceGrid: Sendable {
             return Int(max(0, lo))...Int(min(Double(cols - 1), hi))
         }
         if east < 360 { return clamp(west, east).map { [$0] } ?? [] }
-        return [clamp(west, 360), clamp(0, east - 360)].compactMap { $0 }
+        let ranges = [clamp(west, 360), clamp(0, east - 360)].compactMap { $0 }
+        // Within a cell of all the way round, the two parts share a column: take every column once.
+        if ranges.count == 2 && ranges[1].upperBound >= ranges[0].lowerBound { return [0...(cols - 1)] }
+        return ranges
     }
 
     // MARK: - Building

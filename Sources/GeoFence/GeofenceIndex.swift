@@ -72,13 +72,21 @@ public struct GeofenceIndex: Sendable {
     /// k_lo, k_hi and ρ = 9r/8 of each grid circle's ``CircleContainmentTest``, by slot (cold data for
     /// ``evaluate(_:now:)``).
     let circleRatios: [(lower: Double, upper: Double, reach: Double)]
+    /// Slots below this use the flat test; from it to `gridCircleCount` the polar chart test.
+    let flatCircleCount: Int
     let gridCircleCount: Int
     let gridCount: Int
+    /// The centres of the grid circles, by slot.
+    let circleCenters: [Coordinate]
+    /// The fences outside the grid (slots `gridCount...`), by latitude band.
+    let large: LargeFences
 
     /// Per-device state for ``evaluate(_:now:)``.
     var devices: [String: DeviceState] = [:]
 
-    /// The cheap test of a circle, packed for the hot loop (48 bytes).
+    /// The cheap test of a circle, packed for the hot loop (48 bytes). For a circle tested in a polar
+    /// chart (``PolarCircleTest``), `latitude` and `longitude` hold the centre's chart coordinates u
+    /// and v, and `metersPerDegreeLatitude` the pole (+1 or −1).
     struct CircleSlot: Sendable {
         var latitude: Double
         var longitude: Double
@@ -145,6 +153,8 @@ public struct GeofenceIndex: Sendable {
         var tests = [CircleSlot](), radiusOf = [Double](), isCircle = [Bool]()
         var ratiosOf = [(lower: Double, upper: Double, reach: Double)]()
         ratiosOf.reserveCapacity(n)
+        var usesChart = [Bool]()
+        usesChart.reserveCapacity(n)
         tests.reserveCapacity(n)
         radiusOf.reserveCapacity(n)
         isCircle.reserveCapacity(n)
@@ -156,12 +166,25 @@ public struct GeofenceIndex: Sendable {
             latitudes.append(latitude)
             if case .circle(let circle) = condition {
                 let test = CircleContainmentTest(circle, latitude: latitude)
-                tests.append(
-                    CircleSlot(
-                        latitude: circle.center.latitude, longitude: circle.center.longitude,
-                        metersPerDegreeLatitude: test.metersPerDegreeLatitude,
-                        metersPerDegreeLongitude: test.metersPerDegreeLongitude,
-                        insideSquared: test.insideSquared, outsideSquared: test.outsideSquared))
+                // Near a pole the azimuthal chart's bound is the tighter one.
+                if abs(circle.center.latitude) > 60, let polar = PolarCircleTest(circle),
+                    polar.relativeBand < test.upperRatio / max(test.lowerRatio, 1e-300) - 1
+                {
+                    tests.append(
+                        CircleSlot(
+                            latitude: polar.u, longitude: polar.v, metersPerDegreeLatitude: polar.pole,
+                            metersPerDegreeLongitude: 0, insideSquared: polar.insideSquared,
+                            outsideSquared: polar.outsideSquared))
+                    usesChart.append(true)
+                } else {
+                    tests.append(
+                        CircleSlot(
+                            latitude: circle.center.latitude, longitude: circle.center.longitude,
+                            metersPerDegreeLatitude: test.metersPerDegreeLatitude,
+                            metersPerDegreeLongitude: test.metersPerDegreeLongitude,
+                            insideSquared: test.insideSquared, outsideSquared: test.outsideSquared))
+                    usesChart.append(false)
+                }
                 radiusOf.append(circle.radius)
                 ratiosOf.append((test.lowerRatio, test.upperRatio, circle.radius * 9 / 8))
                 isCircle.append(true)
@@ -169,6 +192,7 @@ public struct GeofenceIndex: Sendable {
                 tests.append(CircleSlot(latitude: 0, longitude: 0, metersPerDegreeLatitude: 0, metersPerDegreeLongitude: 0, insideSquared: -1, outsideSquared: -1))
                 radiusOf.append(0)
                 ratiosOf.append((0, .infinity, 0))
+                usesChart.append(false)
                 isCircle.append(false)
             }
         }
@@ -198,10 +222,12 @@ public struct GeofenceIndex: Sendable {
             let qx = UInt32(max(0, min(65_535, x * 65_535))), qy = UInt32(max(0, min(65_535, y * 65_535)))
             return UInt64(HilbertCurve.index(x: qx, y: qy)) << 32 | UInt64(i)
         }
-        var circleKeys = [UInt64](), polygonKeys = [UInt64](), large = [Int]()
+        var circleKeys = [UInt64](), chartKeys = [UInt64](), polygonKeys = [UInt64](), large = [Int]()
         for i in 0..<n {
             if isLarge[i] {
                 large.append(i)
+            } else if isCircle[i] && usesChart[i] {
+                chartKeys.append(key(i))
             } else if isCircle[i] {
                 circleKeys.append(key(i))
             } else {
@@ -209,18 +235,24 @@ public struct GeofenceIndex: Sendable {
             }
         }
         RadixSort.sortByHighHalf(&circleKeys)
+        RadixSort.sortByHighHalf(&chartKeys)
         RadixSort.sortByHighHalf(&polygonKeys)
         var fenceOfSlot = [Int32]()
         fenceOfSlot.reserveCapacity(n)
         for k in circleKeys { fenceOfSlot.append(Int32(truncatingIfNeeded: k & 0xFFFF_FFFF)) }
+        for k in chartKeys { fenceOfSlot.append(Int32(truncatingIfNeeded: k & 0xFFFF_FFFF)) }
         for k in polygonKeys { fenceOfSlot.append(Int32(truncatingIfNeeded: k & 0xFFFF_FFFF)) }
         for i in large { fenceOfSlot.append(Int32(truncatingIfNeeded: i)) }
         var slotOfFence = [Int32](repeating: 0, count: n)
         for (slot, fence) in fenceOfSlot.enumerated() { slotOfFence[Int(fence)] = Int32(truncatingIfNeeded: slot) }
-        gridCircleCount = circleKeys.count
-        gridCount = circleKeys.count + polygonKeys.count
+        flatCircleCount = circleKeys.count
+        gridCircleCount = circleKeys.count + chartKeys.count
+        gridCount = gridCircleCount + polygonKeys.count
         self.fenceOfSlot = fenceOfSlot
         self.slotOfFence = slotOfFence
+        self.large = LargeFences(
+            firstSlot: gridCount, conditions: large.map { conditions[$0] }, south: large.map { boxes[$0].south },
+            north: large.map { boxes[$0].north })
 
         // What decides the interior cells of circles that can cover a whole cell: the extremes of M
         // and P over the box widened by a cell (every straight path from the centre to a point of a
@@ -234,6 +266,8 @@ public struct GeofenceIndex: Sendable {
             scaleOf[i] = (band.mMax * .pi / 180, band.pMax * .pi / 180)
         }
         var circles = [CircleSlot](), radii = [Double](), interiorScale = [(Double, Double)]()
+        var centers = [Coordinate]()
+        centers.reserveCapacity(gridCircleCount)
         var ratios = [(lower: Double, upper: Double, reach: Double)]()
         ratios.reserveCapacity(gridCircleCount)
         circles.reserveCapacity(gridCircleCount)
@@ -245,8 +279,10 @@ public struct GeofenceIndex: Sendable {
             radii.append(radiusOf[fence])
             interiorScale.append(scaleOf[fence])
             ratios.append(ratiosOf[fence])
+            centers.append(centres[fence])
         }
         circleRatios = ratios
+        circleCenters = centers
         self.circles = circles
         circleRadii = radii
         let gridBoxes = (0..<gridCount).map { boxes[Int(fenceOfSlot[$0])] }
@@ -259,7 +295,7 @@ public struct GeofenceIndex: Sendable {
                 // cells within dX of the centre in longitude is at most √((M·dLat)² + (P·dX)²) long
                 // (an upper bound of the geodesic distance, see EllipsoidMetric); solve for dX.
                 guard slot < circleCount, radii[slot] >= cellMeters / 2, interiorScale[slot].1 > 0 else { return nil }
-                let c = circles[slot]
+                let c = centers[slot]
                 let (m, p) = interiorScale[slot]
                 let dLat = max(abs(lat0 - c.latitude), abs(lat1 - c.latitude))
                 let reach = (radii[slot] - 1e-6) / (1 + 1e-9)
@@ -348,14 +384,14 @@ public struct GeofenceIndex: Sendable {
             let start = Int(grid.cellStart[cell]), mid = Int(grid.interiorEnd[cell]), end = Int(grid.cellStart[cell + 1])
             for k in start..<end { body(Int(grid.entries[k]), k < mid) }
         }
-        for slot in gridCount..<conditions.count { body(slot, false) }
+        large.forEach(atLatitude: point.latitude) { body($0, false) }
     }
 
     /// Proven bounds of the signed distance from a point to a grid circle's boundary, from the cheap
     /// distance d of ``CircleContainmentTest``: the geodesic distance s satisfies
     /// s ≥ min(k_lo · d, ρ) always, and s ≤ k_hi · d when |Δφ| ≤ ρ / M₀ (see the theorem there).
     func signedDistanceBounds(slot: Int, _ point: Coordinate) -> (lower: Double, upper: Double)? {
-        guard slot < gridCircleCount else { return nil }
+        guard slot < flatCircleCount else { return nil }
         let c = circles[slot]
         let dLat = point.latitude - c.latitude
         var dLon = point.longitude - c.longitude
@@ -373,18 +409,28 @@ public struct GeofenceIndex: Sendable {
     /// Whether the fence in a slot contains a valid point: the cheap test and, when it is undecided,
     /// the exact geodesic.
     func slotContains(_ slot: Int, _ point: Coordinate, exactCount: inout Int) -> Bool {
+        if slot >= gridCount {
+            var charts = LargeFences.Charts(point)
+            return large.contains(slot, &charts, condition: conditions[Int(fenceOfSlot[slot])], exactCount: &exactCount)
+        }
         if slot < gridCircleCount {
             let c = circles[slot]
-            let dLat = point.latitude - c.latitude
-            var dLon = point.longitude - c.longitude
-            if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
-            let y = c.metersPerDegreeLatitude * dLat, x = c.metersPerDegreeLongitude * dLon
-            let d2 = x * x + y * y
+            let d2: Double
+            if slot < flatCircleCount {
+                let dLat = point.latitude - c.latitude
+                var dLon = point.longitude - c.longitude
+                if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+                let y = c.metersPerDegreeLatitude * dLat, x = c.metersPerDegreeLongitude * dLon
+                d2 = x * x + y * y
+            } else {
+                let (u, v) = PolarCircleTest.chart(
+                    latitude: point.latitude, longitude: point.longitude, pole: c.metersPerDegreeLatitude)
+                d2 = (u - c.latitude) * (u - c.latitude) + (v - c.longitude) * (v - c.longitude)
+            }
             if d2 <= c.insideSquared { return true }
             if d2 > c.outsideSquared { return false }
             exactCount += 1
-            return Geodesic.wgs84.distance(from: Coordinate(latitude: c.latitude, longitude: c.longitude), to: point)
-                <= circleRadii[slot]
+            return Geodesic.wgs84.distance(from: circleCenters[slot], to: point) <= circleRadii[slot]
         }
         return conditions[Int(fenceOfSlot[slot])].contains(point)
     }

@@ -160,13 +160,14 @@ extension GeofenceIndex {
             g.interiorEnd.withUnsafeBufferPointer { interiorEnd in
                 g.entries.withUnsafeBufferPointer { entries in
                     circles.withUnsafeBufferPointer { circles in
-                        let circleCount = gridCircleCount
+                        let flatCount = flatCircleCount, circleCount = gridCircleCount
                         var pairs = 0, interior = 0, candidates = 0, exact = 0
                         for i in 0..<m {
                             let point = sorted[i]
                             let cell = Int(point.cell)
                             let la = point.latitude, lo = point.longitude
                             if cell >= 0 {
+                                var chartPole = 0.0, chartU = 0.0, chartV = 0.0  // the point's chart, once per pole
                                 let start = Int(cellStart[cell]), mid = Int(interiorEnd[cell])
                                 let end = Int(cellStart[cell &+ 1])
                                 interior &+= mid &- start
@@ -175,13 +176,29 @@ extension GeofenceIndex {
                                 while k < end {
                                     let slot = Int(entries[k])
                                     k &+= 1
-                                    if slot < circleCount {
+                                    if slot < flatCount {
                                         let c = circles[slot]
                                         let dLat = la - c.latitude
                                         var dLon = lo - c.longitude
                                         if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
                                         let y = c.metersPerDegreeLatitude * dLat, x = c.metersPerDegreeLongitude * dLon
                                         let d2 = x * x + y * y
+                                        // Branch-free for the common outcomes; the undecided band is rare.
+                                        let inside = d2 <= c.insideSquared
+                                        pairs &+= inside ? 1 : 0
+                                        if _slowPath(!inside && d2 <= c.outsideSquared) {
+                                            exact &+= 1
+                                            if exactlyInside(slot, la, lo) { pairs &+= 1 }
+                                        }
+                                    } else if slot < circleCount {
+                                        // A circle near a pole, in the azimuthal chart.
+                                        let c = circles[slot]
+                                        if chartPole != c.metersPerDegreeLatitude {
+                                            chartPole = c.metersPerDegreeLatitude
+                                            (chartU, chartV) = PolarCircleTest.chart(latitude: la, longitude: lo, pole: chartPole)
+                                        }
+                                        let du = chartU - c.latitude, dv = chartV - c.longitude
+                                        let d2 = du * du + dv * dv
                                         if d2 <= c.insideSquared {
                                             pairs &+= 1
                                         } else if d2 <= c.outsideSquared {
@@ -193,12 +210,15 @@ extension GeofenceIndex {
                                     }
                                 }
                             }
-                            if gridCount < conditions.count {
-                                let point = Coordinate(latitude: la, longitude: lo)
-                                for slot in gridCount..<conditions.count {
+                            if !large.entries.isEmpty {
+                                var charts = LargeFences.Charts(Coordinate(latitude: la, longitude: lo))
+                                let b = LargeFences.band(la)
+                                for k in Int(large.bandStart[b])..<Int(large.bandStart[b &+ 1]) {
+                                    let slot = Int(large.entries[k])
                                     candidates &+= 1
-                                    if case .circle = conditions[Int(fenceOfSlot[slot])] { exact &+= 1 }
-                                    if conditions[Int(fenceOfSlot[slot])].contains(point) { pairs &+= 1 }
+                                    if large.contains(slot, &charts, condition: conditions[Int(fenceOfSlot[slot])], exactCount: &exact) {
+                                        pairs &+= 1
+                                    }
                                 }
                             }
                         }
@@ -226,9 +246,7 @@ extension GeofenceIndex {
 
     /// The exact decision for a grid circle: `geod_inverse` against the radius.
     private func exactlyInside(_ slot: Int, _ latitude: Double, _ longitude: Double) -> Bool {
-        let c = circles[slot]
-        return Geodesic.wgs84.distance(
-            from: Coordinate(latitude: c.latitude, longitude: c.longitude),
-            to: Coordinate(latitude: latitude, longitude: longitude)) <= circleRadii[slot]
+        Geodesic.wgs84.distance(from: circleCenters[slot], to: Coordinate(latitude: latitude, longitude: longitude))
+            <= circleRadii[slot]
     }
 }

@@ -103,6 +103,31 @@ struct GeofenceIndexTests {
         #expect(stats.points == points.count)
     }
 
+    /// Fences and points crowded round the north pole (uniform in latitude and longitude above
+    /// 84.5°): grid circles tested in the polar chart, polar caps in the large list; every count
+    /// agrees with brute force, and few pairs need a geodesic solution.
+    @Test func polarRegionMatchesBruteForce() throws {
+        var rng = SplitMix64(seed: 12)
+        let circles = try (0..<300).map { _ in
+            try CircularGeographicCondition(
+                center: Coordinate(latitude: rng.uniform(84.5, 90), longitude: rng.uniform(-180, 180)),
+                radius: exp(rng.uniform(log(50), log(20_000))))
+        }
+        let index = try GeofenceIndex(circles: circles)
+        #expect(index.gridCircleCount > index.flatCircleCount)
+        let points = (0..<1_500).map { _ in Coordinate(latitude: rng.uniform(84.5, 90), longitude: rng.uniform(-180, 180)) }
+        var brute = 0
+        for (j, p) in points.enumerated() {
+            let inside = circles.indices.filter { circles[$0].contains(p) }
+            brute += inside.count
+            if j % 10 == 0 { #expect(index.fences(containing: p) == inside) }
+        }
+        let stats = try index.containmentStatistics(latitudes: points.map(\.latitude), longitudes: points.map(\.longitude))
+        #expect(stats.pairs == brute)
+        #expect(brute > 50)
+        #expect(stats.exactEvaluations * 10 < stats.candidates)
+    }
+
     @Test func badBulkInputIsReported() throws {
         let index = try GeofenceIndex(try makeFences(10, seed: 5, worldwide: false))
         do {
