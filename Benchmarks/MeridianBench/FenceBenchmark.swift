@@ -206,9 +206,11 @@ enum FenceBenchmark {
         let radii = LocalPlane.radiiOfCurvature(atLatitudeRadians: phi)
         let halfLat = 500_000 / (radii.meridional * .pi / 180)
         let halfLon = min(180, 500_000 / (radii.primeVertical * cos(phi) * .pi / 180))
+        // Near a pole the box is cut at the pole (not folded onto it).
+        let south = max(-90, center.latitude - halfLat), north = min(90, center.latitude + halfLat)
         func inBox() -> Coordinate {
             Coordinate(
-                latitude: max(-90, min(90, center.latitude + rng.uniform(-halfLat, halfLat))),
+                latitude: rng.uniform(south, north),
                 longitude: Angle.normalizedLongitude(center.longitude + rng.uniform(-halfLon, halfLon)))
         }
         func radius() -> Double { exp(rng.uniform(log(50), log(5_000))) }

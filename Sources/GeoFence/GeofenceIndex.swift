@@ -411,7 +411,7 @@ public struct GeofenceIndex: Sendable {
     func slotContains(_ slot: Int, _ point: Coordinate, exactCount: inout Int) -> Bool {
         if slot >= gridCount {
             var charts = LargeFences.Charts(point)
-            return large.contains(slot, &charts, condition: conditions[Int(fenceOfSlot[slot])], exactCount: &exactCount)
+            return large.contains(slot, &charts, exactCount: &exactCount)
         }
         if slot < gridCircleCount {
             let c = circles[slot]

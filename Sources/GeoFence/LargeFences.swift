@@ -2,8 +2,8 @@ import Foundation
 import GeoCore
 
 /// The fences the grid does not hold (boxes reaching a pole, or covering more than 4 096 cells),
-/// listed by 1° latitude bands so that a point looks only at those whose box spans its latitude,
-/// each with the cheapest proven test that works for it.
+/// listed by latitude bands of 0.05° (5.5 km) so that a point looks only at those whose box spans
+/// its latitude, each with the cheapest proven test that works for it.
 struct LargeFences: Sendable {
     /// How a large fence is tested.
     enum Test: Sendable {
@@ -12,17 +12,21 @@ struct LargeFences: Sendable {
         /// Any other circle: the latitude bound, the flat-earth test, then `geod_inverse`.
         case circle(CircleContainmentTest)
         /// A polygon: its exact predicate.
-        case polygon
+        case polygon(PolygonGeographicCondition)
     }
 
     /// The tests, by slot − `firstSlot`.
     let tests: [Test]
     let firstSlot: Int
-    /// Slots of band b (latitudes [b − 90, b − 89)): `entries[bandStart[b] ..< bandStart[b + 1]]`.
+    /// Slots of band b (latitudes [b/20 − 90, (b + 1)/20 − 90)): `entries[bandStart[b] ..< bandStart[b + 1]]`.
     let bandStart: [Int32]
     let entries: [Int32]
 
-    static let empty = LargeFences(tests: [], firstSlot: 0, bandStart: [Int32](repeating: 0, count: 181), entries: [])
+    /// Bands per degree of latitude.
+    static let bandsPerDegree = 20.0
+    static let bandCount = 3_600
+
+    static let empty = LargeFences(tests: [], firstSlot: 0, bandStart: [Int32](repeating: 0, count: bandCount + 1), entries: [])
 
     private init(tests: [Test], firstSlot: Int, bandStart: [Int32], entries: [Int32]) {
         self.tests = tests
@@ -39,27 +43,27 @@ struct LargeFences: Sendable {
             case .circle(let circle):
                 if let polar = PolarCircleTest(circle) { return .polar(polar) }
                 return .circle(CircleContainmentTest(circle))
-            case .polygon: return .polygon
+            case .polygon(let polygon): return .polygon(polygon)
             }
         }
-        var lists = [[Int32]](repeating: [], count: 180)
+        var lists = [[Int32]](repeating: [], count: Self.bandCount)
         for i in conditions.indices {
             for b in Self.band(south[i])...Self.band(north[i]) {
                 lists[b].append(Int32(truncatingIfNeeded: firstSlot + i))
             }
         }
-        var start = [Int32](repeating: 0, count: 181)
-        for b in 0..<180 { start[b + 1] = start[b] &+ Int32(truncatingIfNeeded: lists[b].count) }
+        var start = [Int32](repeating: 0, count: Self.bandCount + 1)
+        for b in 0..<Self.bandCount { start[b + 1] = start[b] &+ Int32(truncatingIfNeeded: lists[b].count) }
         bandStart = start
         entries = lists.flatMap { $0 }
     }
 
-    /// The band of a latitude, in 0..<180.
+    /// The band of a latitude, in 0..<bandCount.
     @inline(__always)
     static func band(_ latitude: Double) -> Int {
-        let b = (latitude + 90).rounded(.down)
+        let b = ((latitude + 90) * bandsPerDegree).rounded(.down)
         guard b >= 0 else { return 0 }
-        return b >= 179 ? 179 : Int(b)
+        return b >= Double(bandCount - 1) ? bandCount - 1 : Int(b)
     }
 
     /// Calls `body` with the slot of every large fence whose box spans a latitude.
@@ -102,7 +106,7 @@ struct LargeFences: Sendable {
     }
 
     /// Whether the large fence in a slot contains a valid point; counts geodesic solutions.
-    func contains(_ slot: Int, _ charts: inout Charts, condition: GeographicCondition, exactCount: inout Int) -> Bool {
+    func contains(_ slot: Int, _ charts: inout Charts, exactCount: inout Int) -> Bool {
         let point = charts.point
         switch tests[slot - firstSlot] {
         case .polar(let test):
@@ -125,8 +129,8 @@ struct LargeFences: Sendable {
                 exactCount += 1
                 return Geodesic.wgs84.distance(from: test.center, to: point) <= test.radius
             }
-        case .polygon:
-            return condition.contains(point)
+        case .polygon(let polygon):
+            return polygon.contains(point)
         }
     }
 }

@@ -216,7 +216,7 @@ extension GeofenceIndex {
                                 for k in Int(large.bandStart[b])..<Int(large.bandStart[b &+ 1]) {
                                     let slot = Int(large.entries[k])
                                     candidates &+= 1
-                                    if large.contains(slot, &charts, condition: conditions[Int(fenceOfSlot[slot])], exactCount: &exact) {
+                                    if large.contains(slot, &charts, exactCount: &exact) {
                                         pairs &+= 1
                                     }
                                 }
