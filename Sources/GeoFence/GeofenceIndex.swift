@@ -14,16 +14,19 @@ import GeoCore
 /// ### How a point finds its fences
 /// 1. **A flat latitude/longitude grid** (`FenceGrid`) with cells about as large as the median fence
 ///    lists each fence in every cell its proven bounding box touches. The grid's longitudes start in
-///    the widest gap between fences, so fences across the 180th meridian are neighbours; boxes that
-///    reach a pole cover all longitudes. Fences that would cover more than 4 096 cells (very large
-///    or polar ones) are kept in a short list that every point checks.
+///    the widest gap between fences, so fences across the 180th meridian are neighbours. Fences
+///    whose box reaches a pole or would cover more than 4 096 cells are listed instead by latitude
+///    bands of 0.05°, which a point checks for its own latitude.
 /// 2. **Fences are renumbered along a Hilbert curve** of their centres, so fences near each other
 ///    sit near each other in memory.
 /// 3. **Interior cells.** A circle that provably covers a whole cell is listed first in that cell;
 ///    a point in the cell is inside it without a test.
 /// 4. **A cheap test with a proven bound** (``CircleContainmentTest``): the flat-earth distance with
 ///    the ellipsoid's radii at the centre, with `geod_inverse` called only when the cheap answer is
-///    within the bound of the radius. Polygons use exact planar predicates.
+///    within the bound of the radius. Within a few degrees of a pole, where that bound widens, the
+///    same kind of proven bound in an azimuthal chart round the pole (u = ψ cos λ, v = ψ sin λ, ψ the
+///    colatitude; `PolarCircleTest`) is used when it is the tighter one. Polygons use exact planar
+///    predicates.
 /// 5. **Bulk queries** (``containmentStatistics(latitudes:longitudes:threads:)``) sort the points into
 ///    tiles of 16 × 16 cells first, so each tile's cells and fences stay in cache, and can use
 ///    several threads.
