@@ -253,6 +253,8 @@ struct GeofenceIndexTests {
         let circle = try CircularGeographicCondition(center: Coordinate(latitude: 10, longitude: 10), radius: 100)
         var index = try GeofenceIndex(circles: [circle], configuration: GeofenceConfiguration(dwellTime: 60))
         #expect(index.state(of: "d", fence: 0) == .unknown)
+        #expect(index.count == 1 && index.fence(at: 0)?.identifier == "0" && index.fence(at: 0)?.condition == .circle(circle))
+        #expect(index.fence(at: 1) == nil && index.fence(at: -1) == nil)
         let result = index.evaluate([GeofenceUpdate(device: "d", location: Location(latitude: 10, longitude: 10, timestamp: referenceDate))])
         #expect(result.transitions.map(\.event.state) == [.satisfied])
         #expect(result.transitions.first?.event.identifier == "0")
