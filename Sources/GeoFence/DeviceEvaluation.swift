@@ -83,6 +83,16 @@ extension GeofenceIndex {
         var transitions = [GeofenceTransition]()
         var rejections = [GeofenceRejection]()
         var candidates = [Int32]()
+        // Which fences an update has looked at already: a stamp per fence, renewed per update, kept
+        // between batches.
+        var seen = evaluationStamps
+        evaluationStamps = []
+        if seen.count != conditions.count { seen = [UInt32](repeating: 0, count: conditions.count) }
+        var generation = evaluationGeneration
+        defer {
+            evaluationStamps = seen
+            evaluationGeneration = generation
+        }
         for (index, update) in updates.enumerated() {
             let fix = update.location
             let previous = devices[update.device]?.lastFix
@@ -95,26 +105,34 @@ extension GeofenceIndex {
             var path = PathCrossing.LazyPath(from: configuration.detectsCrossings ? previous : nil, to: fix)
             candidates.removeAll(keepingCapacity: true)
             collectFences(within: fix.horizontalAccuracy + configuration.hysteresis, of: fix.coordinate, into: &candidates)
+            var pathBound = 0.0
             if let previous = path.from {
                 // Fences the path from the previous fix may cross: a short path lies in a disc round
                 // its start whose radius bounds its length; a long one is followed cell by cell.
-                let bound = Self.pathLengthBound(from: previous.coordinate, to: fix.coordinate)
+                pathBound = Self.pathLengthBound(from: previous.coordinate, to: fix.coordinate)
                 let cellMeters = grid.cellHeight * EllipsoidMetric.minimumMetersPerDegreeLatitude
-                if bound <= 2 * cellMeters {
-                    collectFences(within: bound, of: previous.coordinate, into: &candidates)
+                if pathBound <= 2 * cellMeters {
+                    collectFences(within: pathBound, of: previous.coordinate, into: &candidates)
                 } else if let line = path.get() {
                     collectFences(along: line, into: &candidates)
                 }
             }
-            evaluate(index, update, path: &path, rules: rules, candidates: &candidates, into: &transitions)
+            evaluate(
+                index, update, path: &path, pathBound: pathBound, rules: rules, candidates: &candidates,
+                seen: &seen, generation: &generation, into: &transitions)
         }
         return GeofenceEvaluation(transitions: transitions, rejections: rejections)
     }
 
     /// Applies one accepted update to its device's fences, in place.
+    ///
+    /// A fence the device is outside of, whose cheap bounds prove the fix is farther outside than
+    /// the path could reach back in (so neither an entry nor a crossing is possible), is skipped
+    /// without running the rules: it would stay outside with no event.
     private mutating func evaluate(
-        _ index: Int, _ update: GeofenceUpdate, path: inout PathCrossing.LazyPath, rules: TransitionRules,
-        candidates: inout [Int32], into transitions: inout [GeofenceTransition]
+        _ index: Int, _ update: GeofenceUpdate, path: inout PathCrossing.LazyPath, pathBound: Double,
+        rules: TransitionRules, candidates: inout [Int32], seen: inout [UInt32], generation: inout UInt32,
+        into transitions: inout [GeofenceTransition]
     ) {
         let fix = update.location
         let conditions = conditions
@@ -123,16 +141,35 @@ extension GeofenceIndex {
         var produced = [GeofenceTransition]()
         var device = devices.removeValue(forKey: update.device) ?? DeviceState()
         candidates.append(contentsOf: device.tracked.keys)
-        candidates.sort()
-        var previous: Int32 = -1
-        for fence in candidates where fence != previous {
-            previous = fence
+        generation &+= 1
+        if generation == 0 {
+            for i in seen.indices { seen[i] = 0 }
+            generation = 1
+        }
+        let accuracy = fix.horizontalAccuracy
+        let entryDepth = -(accuracy + configuration.hysteresis)
+        // A crossing needs the path h + the larger accuracy deep; every point of the path is within
+        // `pathBound` of the fix.
+        let crossingReach =
+            path.from.map { pathBound - configuration.hysteresis - max(accuracy, $0.horizontalAccuracy) } ?? -.infinity
+        for fence in candidates {
             let f = Int(fence)
-            var tracking = device.tracked[fence] ?? FenceTracking(state: device.lastFix == nil ? .unknown : .unsatisfied)
+            guard seen[f] != generation else { continue }
+            seen[f] = generation
+            let tracked = device.tracked[fence]
+            let bounds = signedDistanceBounds(slot: Int(slotOfFence[f]), fix.coordinate)
+            if tracked == nil, let bounds {
+                if device.lastFix == nil {
+                    if bounds.lower > accuracy { continue }  // decided outside at once, nothing to store
+                } else if bounds.lower > entryDepth && bounds.lower > crossingReach {
+                    continue  // stays outside, no crossing
+                }
+            }
+            var tracking = tracked ?? FenceTracking(state: device.lastFix == nil ? .unknown : .unsatisfied)
             let before = tracking.state
             var changes = [TransitionRules.Change]()
-            let bounds = signedDistanceBounds(slot: Int(slotOfFence[f]), fix.coordinate)
-            rules.apply(fix: fix, path: &path, condition: conditions[f], bounds: bounds, tracking: &tracking, changes: &changes)
+            rules.apply(
+                fix: fix, path: &path, condition: { conditions[f] }, bounds: bounds, tracking: &tracking, changes: &changes)
             for change in changes where !(before == .unknown && change.state == .unsatisfied) {
                 let event = GeofenceEvent(
                     identifier: identifiers?[f] ?? String(f), state: change.state, date: change.date,

@@ -86,6 +86,9 @@ public struct GeofenceIndex: Sendable {
 
     /// Per-device state for ``evaluate(_:now:)``.
     var devices: [String: DeviceState] = [:]
+    /// Scratch of ``evaluate(_:now:)``: which fences the current update has looked at.
+    var evaluationStamps: [UInt32] = []
+    var evaluationGeneration: UInt32 = 0
 
     /// The cheap test of a circle, packed for the hot loop (48 bytes). For a circle tested in a polar
     /// chart (``PolarCircleTest``), `latitude` and `longitude` hold the centre's chart coordinates u

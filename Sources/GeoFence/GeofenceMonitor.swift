@@ -213,7 +213,8 @@ public actor GeofenceMonitor {
         for identifier in updated.keys.sorted() {
             guard var record = updated[identifier] else { continue }
             var changes = [TransitionRules.Change]()
-            rules.apply(fix: location, path: &path, condition: record.condition, tracking: &record.tracking, changes: &changes)
+            let condition = record.condition
+            rules.apply(fix: location, path: &path, condition: { condition }, tracking: &record.tracking, changes: &changes)
             let produced = changes.map {
                 GeofenceEvent(identifier: identifier, state: $0.state, date: $0.date, location: $0.location, reason: $0.reason)
             }

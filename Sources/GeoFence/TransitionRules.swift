@@ -28,22 +28,31 @@ struct TransitionRules: Sendable {
     /// - Parameters:
     ///   - fix: The new fix (already validated).
     ///   - path: The geodesic from the device's previous accepted fix to this one, for crossings.
-    ///   - condition: The fence.
+    ///   - condition: The fence (fetched only if needed).
     ///   - bounds: Proven bounds of the fix's signed distance to the boundary, if known cheaply; the
     ///     exact distance is computed only when they cannot decide a comparison.
     ///   - tracking: The fence's state for this device; updated in place.
     ///   - changes: Receives the events, in time order.
     func apply(
-        fix: Location, path lazyPath: inout PathCrossing.LazyPath, condition: GeographicCondition,
+        fix: Location, path lazyPath: inout PathCrossing.LazyPath, condition fence: () -> GeographicCondition,
         bounds: (lower: Double, upper: Double)? = nil,
         tracking: inout FenceTracking, changes: inout [Change]
     ) {
+        // The condition is fetched only when the bounds cannot decide (it is a large value, and the
+        // index keeps millions of them).
+        var fetched: GeographicCondition?
+        func condition() -> GeographicCondition {
+            if let fetched { return fetched }
+            let value = fence()
+            fetched = value
+            return value
+        }
         let accuracy = fix.horizontalAccuracy
         var exactValue: Double?
         // Only the sign matters beyond accuracy + margin, which lets polygons skip most edges.
         func exact() -> Double {
             if let exactValue { return exactValue }
-            let value = condition.signedDistance(from: fix.coordinate, upTo: accuracy + hysteresis)
+            let value = condition().signedDistance(from: fix.coordinate, upTo: accuracy + hysteresis)
             exactValue = value
             return value
         }
@@ -71,7 +80,7 @@ struct TransitionRules: Sendable {
             let path = lazyPath.get()
         {
             let uncertainty = max(accuracy, path.from.horizontalAccuracy)
-            if let crossing = PathCrossing.find(condition, along: path, depth: hysteresis + uncertainty) {
+            if let crossing = PathCrossing.find(condition(), along: path, depth: hysteresis + uncertainty) {
                 let reason = GeofenceEvent.Reason.crossing(
                     from: path.from.timestamp, to: fix.timestamp, deepestDistanceToBoundary: crossing.deepest)
                 let elapsed = fix.timestamp.timeIntervalSince(path.from.timestamp)
@@ -87,7 +96,7 @@ struct TransitionRules: Sendable {
         }
 
         if after != before {
-            let exact = condition.signedDistance(from: fix.coordinate)
+            let exact = condition().signedDistance(from: fix.coordinate)
             changes.append(
                 Change(
                     state: after, date: fix.timestamp, location: fix,
