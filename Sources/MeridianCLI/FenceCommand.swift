@@ -347,8 +347,8 @@ struct LocationLog {
     }
 
     /// GPX logs are read by GeoRoute's GPX reader, which GeoFence does not depend on; this is where
-    /// the command hands a `.gpx` file to it (track points with their times and, where present,
-    /// accuracy from `hdop`-derived extensions become fixes, each with its line).
+    /// the command hands a `.gpx` file to it: each timed track point becomes a fix (accuracy 0
+    /// unless the reader provides one) with the line of its `<trkpt>` element, in file order.
     static func gpx(_ data: Data, path: String) throws(GeoError) -> LocationLog {
         throw GeoError(.malformedInput, "\(path): GPX location logs need GeoRoute's GPX reader, which this build does not include; convert the log to CSV 'timestamp,latitude,longitude,accuracy'")
     }
