@@ -6,12 +6,6 @@ import Testing
 
 @Suite("GeofenceStore: persistence")
 struct GeofenceStoreTests {
-    /// The standard CRC-32 check value (e.g. zlib's `crc32(0, "123456789", 9)`).
-    @Test func crc32CheckValue() {
-        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
-        #expect(CRC32.checksum([UInt8]()) == 0)
-    }
-
     /// A monitor with some history: two fences, one entered (with a last event), a last fix.
     private func populate(_ directory: URL, name: String = "notes") async throws -> [String: GeofenceRecord] {
         let monitor = try GeofenceMonitor(name: name, storage: .directory(directory))
