@@ -9,6 +9,7 @@ let benchmarks: [String: ([String: String]) -> Void] = [
     "geometry": GeometryBenchmark.run,
     "route": RouteBenchmark.run,
     "cluster": ClusterBenchmark.run,
+    "fence": FenceBenchmark.run,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

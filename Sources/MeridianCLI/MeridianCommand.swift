@@ -16,6 +16,7 @@ enum MeridianCommand {
         GeometryCommand.self,
         RouteCommand.self,
         ClusterCommand.self,
+        FenceCommand.self,
     ]
 
     static func main() {
