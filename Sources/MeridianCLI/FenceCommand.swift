@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import GeoFence
+import GeoRoute
 import Synchronization
 
 /// `meridian fence --fences FILE --locations FILE`: replays a location log through a geofence
@@ -30,7 +31,8 @@ enum FenceCommand: Subcommand {
         identifier is the feature's id or its 'identifier' or 'name' property.
 
         Locations FILE: CSV 'timestamp,latitude,longitude,accuracy' (header optional; timestamp in
-        ISO 8601 or seconds since 1970; accuracy in metres, 0 if the column is missing).
+        ISO 8601 or seconds since 1970; accuracy in metres, 0 if the column is missing), or GPX
+        (.gpx: every timed track point is a fix, named by the line of its <trkpt>).
 
         Options:
           --dwell S          report a dwell after S seconds inside a fence
@@ -346,11 +348,68 @@ struct LocationLog {
         return csv(String(decoding: data, as: UTF8.self))
     }
 
-    /// GPX logs are read by GeoRoute's GPX reader, which GeoFence does not depend on; this is where
-    /// the command hands a `.gpx` file to it: each timed track point becomes a fix (accuracy 0
-    /// unless the reader provides one) with the line of its `<trkpt>` element, in file order.
+    /// A GPX log through GeoRoute's GPX reader: every track point with a time becomes a fix, in file
+    /// order, labelled with the line of its `<trkpt>` element; accuracy is 0 unless the file gives one.
+    /// Track points without `<time>` cannot be replayed and are reported as problems.
     static func gpx(_ data: Data, path: String) throws(GeoError) -> LocationLog {
-        throw GeoError(.malformedInput, "\(path): GPX location logs need GeoRoute's GPX reader, which this build does not include; convert the log to CSV 'timestamp,latitude,longitude,accuracy'")
+        let document = try GPX.read(data)
+        let lines = trackPointLines(in: data)
+        var log = LocationLog()
+        var ordinal = 0
+        for track in document.tracks {
+            for segment in track.segments {
+                for location in segment {
+                    let line = ordinal < lines.count ? lines[ordinal] : 0
+                    ordinal += 1
+                    if location.timestamp == GPX.missingTime {
+                        log.problems.append("line \(line): track point \(ordinal) has no <time>")
+                    } else {
+                        log.fixes.append((line, location))
+                    }
+                }
+            }
+        }
+        if ordinal == 0 { log.problems.append("\(path): the GPX file has no track points") }
+        return log
+    }
+
+    /// The one-based line of every `<trkpt` start tag outside comments and CDATA, in document order
+    /// (the order GPX.read returns track points in).
+    static func trackPointLines(in data: Data) -> [Int] {
+        let bytes = [UInt8](data)
+        var result = [Int]()
+        var line = 1
+        var i = 0
+        func starts(with text: String, at index: Int) -> Bool {
+            let pattern = Array(text.utf8)
+            guard index + pattern.count <= bytes.count else { return false }
+            return bytes[index..<(index + pattern.count)].elementsEqual(pattern)
+        }
+        func skip(to terminator: String) {
+            while i < bytes.count && !starts(with: terminator, at: i) {
+                if bytes[i] == 0x0A { line += 1 }
+                i += 1
+            }
+            i += terminator.utf8.count
+        }
+        while i < bytes.count {
+            if bytes[i] == 0x0A {
+                line += 1
+                i += 1
+            } else if starts(with: "<!--", at: i) {
+                skip(to: "-->")
+            } else if starts(with: "<![CDATA[", at: i) {
+                skip(to: "]]>")
+            } else if starts(with: "<trkpt", at: i), i + 6 < bytes.count,
+                [0x20, 0x09, 0x0A, 0x0D, 0x3E, 0x2F].contains(bytes[i + 6])
+            {
+                result.append(line)
+                i += 6
+            } else {
+                i += 1
+            }
+        }
+        return result
     }
 
     static func csv(_ text: String) -> LocationLog {

@@ -70,6 +70,33 @@ struct FenceCommandTests {
         #expect(events.first?["state"]?.stringValue == "satisfied")
     }
 
+    /// The same track read from its GPX file gives the same events as from its CSV extraction, and
+    /// each event names the line of its `<trkpt>` element.
+    @Test(.requiresSharedData) func replaysAGPXTrack() async throws {
+        let rows = try SharedData.csvRows("tracks/trackpoints/cerknicko-jezero.csv")
+        var log = "timestamp,latitude,longitude,accuracy\n"
+        for row in rows {
+            guard let time = row["time"], let lat = row["lat"], let lon = row["lon"], !time.isEmpty else { continue }
+            log += "\(time),\(lat),\(lon),0\n"
+        }
+        let fences = try write("45.772,14.3576,150,start\n45.7650,14.3700,300,shore\n", named: "fences.csv")
+        let fromCSV = await fence(["--fences", fences, "--locations", try write(log, named: "track.csv")])
+        let gpxPath = SharedData.url("tracks/gpx/gpxpy/cerknicko-jezero.gpx").path
+        let fromGPX = await fence(["--fences", fences, "--locations", gpxPath])
+        #expect(fromGPX.code == 0, "\(fromGPX.error)")
+        let a = try objects(fromCSV.output), b = try objects(fromGPX.output)
+        #expect(!a.isEmpty && a.count == b.count)
+        for (x, y) in zip(a, b) {
+            #expect(x["identifier"] == y["identifier"] && x["state"] == y["state"])
+            #expect(x["distanceToBoundary"] == y["distanceToBoundary"])
+        }
+        let gpxLines = try SharedData.text("tracks/gpx/gpxpy/cerknicko-jezero.gpx").split(separator: "\n", omittingEmptySubsequences: false)
+        for event in b where event["reason"]?.stringValue == "fix" {
+            let line = try #require(event["line"]?.intValue)
+            #expect(gpxLines[line - 1].contains("<trkpt"))
+        }
+    }
+
     /// Bad fixes are reported with their line numbers and do not stop the replay; unreadable lines
     /// go to standard error; the exit code is 2.
     @Test func rejectedFixesAndBadLines() async throws {
@@ -133,7 +160,10 @@ struct FenceCommandTests {
         let gpx = try write("<gpx></gpx>", named: "track.gpx")
         let good = try write("10,20,5\n", named: "good.csv")
         let gpxResult = meridian(["fence", "--fences", good, "--locations", gpx])
-        #expect(gpxResult.code == 1 && gpxResult.error.contains("GPX"))
+        #expect(gpxResult.code == 2 && gpxResult.error.contains("no track points"))
+        let broken = try write("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\">", named: "broken.gpx")
+        let brokenResult = meridian(["fence", "--fences", good, "--locations", broken])
+        #expect(brokenResult.code == 1 && brokenResult.error.contains("line"))
         #expect(meridian(["fence", "--help"]).output.contains("--locations"))
     }
 
