@@ -73,6 +73,32 @@ do {
         print("fix \(i + 1): \(fmt(progress.distanceTraveled / 1000, 1)) km done, \(fmt(progress.distanceRemaining / 1000, 1)) km and \(fmt(progress.expectedTimeRemaining / 3600, 2)) h to go, \(fmt(progress.distanceFromRoute ?? .nan, 1)) m off the line")
     }
 
+    // MARK: Geofences
+    section("Geofences: a monitor with Core Location's semantics")
+    let monitor = try GeofenceMonitor(name: "demo", storage: .inMemory)
+    let depot = polyline.coordinate(atDistance: polyline.length * 0.5)
+    try await monitor.add(try CircularGeographicCondition(center: depot, radius: 20_000), identifier: "depot")
+    for step in 0...10 {
+        let along = polyline.length * (0.4 + Double(step) * 0.02)
+        let fix = Location(
+            coordinate: polyline.coordinate(atDistance: along), horizontalAccuracy: 25,
+            timestamp: start.addingTimeInterval(Double(step) * 600))
+        for event in try await monitor.process(fix) {
+            print("\(event.identifier) \(event.state.rawValue) at km \(fmt(along / 1000, 1)) (exact geodesic distance to the centre \(fmt(depot.distance(to: fix.coordinate) / 1000, 2)) km)")
+        }
+    }
+    await monitor.close()
+
+    var fenceRNG = SplitMix64(seed: 7)
+    let circles = try (0..<20_000).map { _ in
+        try CircularGeographicCondition(
+            center: Coordinate(latitude: fenceRNG.uniform(44, 48), longitude: fenceRNG.uniform(5, 11)),
+            radius: fenceRNG.uniform(100, 5_000))
+    }
+    let fences = try GeofenceIndex(circles: circles)
+    let bern = Coordinate(latitude: 46.948, longitude: 7.4474)
+    print("Of \(circles.count) fences, \(fences.fences(containing: bern).count) contain Bern; the 3 nearest are \(try fences.nearest(3, to: bern).map { fmt($0.distance, 0) + " m" }.joined(separator: ", ")) from their edges")
+
     // MARK: Clustering
     section("Clustering (supercluster-compatible)")
     let points = SyntheticPoints.coordinates(.clustered(), count: 20_000, seed: 42)
