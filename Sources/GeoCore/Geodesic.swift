@@ -92,7 +92,9 @@ public struct Geodesic: Sendable, Hashable {
 
 /// Optional quantities a geodesic solution can also compute; each costs some extra time.
 public struct GeodesicQuantities: OptionSet, Sendable, Hashable {
+    /// The bits of the set.
     public let rawValue: UInt8
+    /// A set from its bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// The reduced length `m12` in metres.
