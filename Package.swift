@@ -19,6 +19,8 @@ let package = Package(
         .executable(name: "meridian", targets: ["MeridianCLI"]),
         .executable(name: "meridian-bench", targets: ["MeridianBench"]),
         .executable(name: "meridian-demo", targets: ["MeridianDemo"]),
+        .executable(name: "field-notes", targets: ["FieldNotes"]),
+        .executable(name: "cluster-tiles", targets: ["ClusterTiles"]),
     ],
     targets: [
         // MARK: - C libraries (not API)
@@ -60,6 +62,8 @@ let package = Package(
 
         // MARK: - Examples
         .executableTarget(name: "MeridianDemo", dependencies: ["Meridian"], path: "Examples/Demo"),
+        .executableTarget(name: "FieldNotes", dependencies: ["Meridian"], path: "Examples/FieldNotes"),
+        .executableTarget(name: "ClusterTiles", dependencies: ["Meridian"], path: "Examples/ClusterTiles"),
 
         // MARK: - Tests
         .target(name: "_GeoTestSupport", dependencies: ["GeoCore"]),
