@@ -71,6 +71,10 @@ enum RouteBenchmark {
         let douglasPeucker = Bench.measure(runs: runs) {
             kept = (try? trackLine.simplifiedIndices(tolerance: tolerance)) ?? []
         }
+        var keptOneThread = [Int]()
+        let douglasPeuckerOneThread = Bench.measure(runs: runs) {
+            keptOneThread = (try? trackLine.simplifiedIndices(tolerance: tolerance, maximumThreads: 1)) ?? []
+        }
         var baselineKept = 0
         let sphericalDouglasPeucker = Bench.measure(runs: 3) {
             baselineKept = SphericalDouglasPeucker.keptCount(track, tolerance: tolerance)
@@ -116,6 +120,8 @@ enum RouteBenchmark {
             "douglas_peucker": .object([
                 "points": .integer(trackPoints), "tolerance_m": .number(tolerance), "kept": .integer(kept.count),
                 "total": Bench.summary(douglasPeucker),
+                "one_thread": Bench.summary(douglasPeuckerOneThread),
+                "one_thread_same_vertices": .bool(keptOneThread == kept),
                 "baseline_spherical_recursive": Bench.summary(sphericalDouglasPeucker),
                 "baseline_kept": .integer(baselineKept),
                 "target_ns": .number(4e6), "within_target": .bool(dpMedian <= 4e6),

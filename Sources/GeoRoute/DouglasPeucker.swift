@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import Synchronization
 
 /// Douglas–Peucker line simplification (Ramer 1972; Douglas & Peucker 1973) with the tolerance in
 /// metres on the WGS84 ellipsoid.
@@ -19,6 +20,11 @@ import GeoCore
 /// geodesic distances (`GeodesicLine.closestPoint(to:)`) for the vertices in the band. So
 /// every kept or dropped vertex is decided as the exact ellipsoidal test would decide it, and long
 /// stretches, whose planar distances are far from the tolerance, never need the exact solution.
+///
+/// ### Two threads on long lines
+/// Once a stretch is split, its halves never look at each other again. Lines of 20 000 vertices or
+/// more are therefore split on the calling thread until there are about sixteen stretches, which
+/// are then shared between two threads by size; the kept vertices are exactly those of one thread.
 enum DouglasPeucker {
     /// The indices of the vertices that Douglas–Peucker keeps, in increasing order (always the first
     /// and the last).
@@ -26,96 +32,170 @@ enum DouglasPeucker {
     /// - Parameters:
     ///   - coordinates: Valid coordinates.
     ///   - tolerance: Metres, not negative (may be infinite).
+    ///   - maximumWorkers: Threads a long line may use (the result does not depend on it). Lines of
+    ///     20 000 vertices or more are split into independent stretches that two threads finish.
     /// - Complexity: O(n log n) typically, O(n²) in the worst case; no allocation per vertex.
-    static func keptIndices(_ coordinates: [Coordinate], tolerance: Double) -> [Int] {
+    static func keptIndices(_ coordinates: [Coordinate], tolerance: Double, maximumWorkers: Int = 2) -> [Int] {
         let n = coordinates.count
         guard n > 2 else { return Array(0..<n) }
         // Latitudes and longitudes unrolled along the line, so a stretch across the 180th meridian
         // is measured the short way (most lines never cross it and keep their own longitudes).
-        var ys = [Double](repeating: 0, count: n), xs = [Double](repeating: 0, count: n)
-        coordinates.withUnsafeBufferPointer { c in
-            ys.withUnsafeMutableBufferPointer { y in
-                xs.withUnsafeMutableBufferPointer { x in
-                    var crosses = false
-                    for i in 0..<n {
-                        y[i] = c[i].latitude
-                        x[i] = c[i].longitude
-                        if i > 0 && abs(x[i] - x[i - 1]) > 180 { crosses = true }
-                    }
-                    guard crosses else { return }
-                    var unrolled = c[0].longitude
-                    for i in 1..<n {
-                        var step = c[i].longitude - c[i - 1].longitude
-                        if step > 180 { step -= 360 } else if step < -180 { step += 360 }
-                        unrolled += step
-                        x[i] = unrolled
-                    }
-                }
+        let ys = [Double](unsafeUninitializedCapacity: n) { y, count in
+            for i in 0..<n { y.initializeElement(at: i, to: coordinates[i].latitude) }
+            count = n
+        }
+        var crosses = false
+        let xs = [Double](unsafeUninitializedCapacity: n) { x, count in
+            var unrolled = coordinates[0].longitude
+            x.initializeElement(at: 0, to: unrolled)
+            for i in 1..<n {
+                let longitude = coordinates[i].longitude
+                var step = longitude - coordinates[i - 1].longitude
+                if step > 180 { step -= 360; crosses = true } else if step < -180 { step += 360; crosses = true }
+                unrolled += step
+                x.initializeElement(at: i, to: crosses ? unrolled : longitude)
             }
+            count = n
         }
         var keep = [Bool](repeating: false, count: n)
         keep[0] = true
         keep[n - 1] = true
-        var stack = [(Int, Int)]()
-        stack.reserveCapacity(64)
-        stack.append((0, n - 1))
-        let geodesic = Geodesic.wgs84
-        let halfInverseRadius = 0.5 / 6_371_008.8  // 1/(2R), for the error bound only
-
-        var distances = [Double](repeating: 0, count: n)
-        xs.withUnsafeBufferPointer { x in
-            ys.withUnsafeBufferPointer { y in
-              distances.withUnsafeMutableBufferPointer { scratchBuffer in
-                guard let scratch = scratchBuffer.baseAddress else { return }
-                while let (a, b) = stack.popLast() {
-                    guard b - a > 1 else { continue }
-                    let plane = StretchPlane(x, y, a, b)
-                    let (farthest, scaled) = plane.farthest(x, y, in: (a + 1)..<b, scratch: scratch)
-                    let planar = plane.squaredDistance(fromScaled: scaled).squareRoot()
-                    let size = plane.lengthSquared.squareRoot() + planar
-                    // The band is size²(1 + |tan φ|)/(2R); compared multiplied by cos φ, which is
-                    // not negative, so that no division is needed.
-                    let scaledBand = size * size * (plane.cosine + abs(plane.sine)) * halfInverseRadius + 1e-7 * plane.cosine
-                    if (planar - tolerance) * plane.cosine > scaledBand {
-                        keep[farthest] = true
-                        stack.append((farthest, b))
-                        stack.append((a, farthest))
-                        continue
-                    }
-                    if (tolerance - planar) * plane.cosine > scaledBand { continue }
-                    // Too close to call in the plane: decide with exact distances for the vertices
-                    // whose planar distance is within the band of the tolerance.
-                    let inverse = geodesic.inverse(from: coordinates[a], to: coordinates[b])
-                    var exactLargest = -1.0
-                    var exactFarthest = -1
-                    let threshold = plane.cosine > 0 ? max(0, tolerance - scaledBand / plane.cosine) : 0
-                    for i in (a + 1)..<b
-                    where plane.squaredDistance(fromScaled: plane.scaledSquaredDistance(x, y, i)).squareRoot() >= threshold {
-                        let exact = SegmentIndex.foot(
-                            onSegmentFrom: coordinates[a], azimuth: inverse.initialAzimuth, length: inverse.distance,
-                            to: coordinates[b], nearest: coordinates[i],
-                            startingAt: plane.fractionAlong(x, y, i) * inverse.distance
-                        ).distance
-                        if exact > exactLargest {
-                            exactLargest = exact
-                            exactFarthest = i
-                        }
-                    }
-                    if exactLargest > tolerance && exactFarthest > a {
-                        keep[exactFarthest] = true
-                        stack.append((exactFarthest, b))
-                        stack.append((a, exactFarthest))
-                    }
-                }
-              }
-            }
-        }
+        Context(coordinates: coordinates, tolerance: tolerance, xs: xs, ys: ys).run(keep: &keep, maximumWorkers: maximumWorkers)
         var count = 0
         for k in keep where k { count += 1 }
         var result = [Int]()
         result.reserveCapacity(count)
         for i in 0..<n where keep[i] { result.append(i) }
         return result
+    }
+
+    /// Below this many vertices a line is simplified on the calling thread alone.
+    static let parallelThreshold = 20_000
+
+    /// What every stretch of one simplification shares.
+    private struct Context {
+        let coordinates: [Coordinate]
+        let tolerance: Double
+        let xs: [Double]
+        let ys: [Double]
+        let geodesic = Geodesic.wgs84
+        let halfInverseRadius = 0.5 / 6_371_008.8  // 1/(2R), for the error bound only
+
+        /// Simplifies the whole line, marking kept vertices in `keep`. Long lines are first split on
+        /// this thread into independent stretches, which two workers then finish; the stretches do
+        /// not overlap, so the result is the same as on one thread.
+        func run(keep: inout [Bool], maximumWorkers: Int) {
+            let n = coordinates.count
+            let workers = n >= DouglasPeucker.parallelThreshold
+                ? max(1, min(maximumWorkers, ProcessInfo.processInfo.activeProcessorCount)) : 1
+            if workers == 1 {
+                for i in simplify([(0, n - 1)]) { keep[i] = true }
+                return
+            }
+            // Split the longest stretch until there are enough to share out evenly.
+            var pending = [(0, n - 1)]
+            var kept = [Int]()
+            withBuffers { x, y, scratch in
+                while pending.count < 16,
+                    let longest = pending.indices.max(by: { pending[$0].1 - pending[$0].0 < pending[$1].1 - pending[$1].0 }),
+                    pending[longest].1 - pending[longest].0 > n / 16
+                {
+                    let (a, b) = pending.remove(at: longest)
+                    split(a, b, x, y, scratch, keep: { kept.append($0) }, push: { pending.append($0) })
+                }
+            }
+            for i in kept { keep[i] = true }
+            // Longest first, each to the worker with the least work so far.
+            pending.sort { $0.1 - $0.0 > $1.1 - $1.0 }
+            var shares = [[(Int, Int)]](repeating: [], count: workers)
+            var loads = [Int](repeating: 0, count: workers)
+            for stretch in pending {
+                let worker = loads.indices.min(by: { loads[$0] < loads[$1] }) ?? 0
+                shares[worker].append(stretch)
+                loads[worker] += stretch.1 - stretch.0
+            }
+            let work = shares
+            let results = Mutex([[Int]](repeating: [], count: workers))
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                let mine = simplify(work[worker])
+                results.withLock { $0[worker] = mine }
+            }
+            results.withLock { lists in
+                for list in lists { for i in list { keep[i] = true } }
+            }
+        }
+
+        /// Finishes a set of stretches depth-first and returns the vertices it keeps.
+        func simplify(_ stretches: [(Int, Int)]) -> [Int] {
+            var kept = [Int]()
+            var stack = stretches
+            stack.reserveCapacity(64)
+            withBuffers { x, y, scratch in
+                while let (a, b) = stack.popLast() {
+                    split(a, b, x, y, scratch, keep: { kept.append($0) }, push: { stack.append($0) })
+                }
+            }
+            return kept
+        }
+
+        /// The coordinates as buffers and a scratch buffer of one slot per vertex (written by
+        /// `farthest` before it is read).
+        private func withBuffers(
+            _ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>, UnsafeMutablePointer<Double>) -> Void
+        ) {
+            let n = coordinates.count
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: n) { scratch in
+                guard let base = scratch.baseAddress else { return }
+                xs.withUnsafeBufferPointer { x in ys.withUnsafeBufferPointer { y in body(x, y, base) } }
+            }
+        }
+
+        /// Decides one stretch: keeps its farthest vertex and hands on the two halves when that vertex
+        /// is beyond the tolerance; otherwise drops the whole inside of the stretch.
+        @inline(__always)
+        func split(
+            _ a: Int, _ b: Int, _ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>,
+            _ scratch: UnsafeMutablePointer<Double>, keep: (Int) -> Void, push: ((Int, Int)) -> Void
+        ) {
+            guard b - a > 1 else { return }
+            let plane = StretchPlane(x, y, a, b)
+            let (farthest, scaled) = plane.farthest(x, y, in: (a + 1)..<b, scratch: scratch)
+            let planar = plane.squaredDistance(fromScaled: scaled).squareRoot()
+            let size = plane.lengthSquared.squareRoot() + planar
+            // The band is size²(1 + |tan φ|)/(2R); compared multiplied by cos φ, which is not
+            // negative, so that no division is needed.
+            let scaledBand = size * size * (plane.cosine + abs(plane.sine)) * halfInverseRadius + 1e-7 * plane.cosine
+            if (planar - tolerance) * plane.cosine > scaledBand {
+                keep(farthest)
+                push((farthest, b))
+                push((a, farthest))
+                return
+            }
+            if (tolerance - planar) * plane.cosine > scaledBand { return }
+            // Too close to call in the plane: decide with exact distances for the vertices whose
+            // planar distance is within the band of the tolerance.
+            let inverse = geodesic.inverse(from: coordinates[a], to: coordinates[b])
+            var exactLargest = -1.0
+            var exactFarthest = -1
+            let threshold = plane.cosine > 0 ? max(0, tolerance - scaledBand / plane.cosine) : 0
+            for i in (a + 1)..<b
+            where plane.squaredDistance(fromScaled: plane.scaledSquaredDistance(x, y, i)).squareRoot() >= threshold {
+                let exact = SegmentIndex.foot(
+                    onSegmentFrom: coordinates[a], azimuth: inverse.initialAzimuth, length: inverse.distance,
+                    to: coordinates[b], nearest: coordinates[i],
+                    startingAt: plane.fractionAlong(x, y, i) * inverse.distance
+                ).distance
+                if exact > exactLargest {
+                    exactLargest = exact
+                    exactFarthest = i
+                }
+            }
+            if exactLargest > tolerance && exactFarthest > a {
+                keep(exactFarthest)
+                push((exactFarthest, b))
+                push((a, exactFarthest))
+            }
+        }
     }
 
     /// The local plane of one stretch from vertex `a` to vertex `b`, set up so that a vertex's offset

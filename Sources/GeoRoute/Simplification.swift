@@ -48,18 +48,21 @@ extension Polyline {
     ///   - tolerance: Metres on the WGS84 ellipsoid, not negative; see ``SimplificationMethod`` for
     ///     what it bounds.
     ///   - method: ``SimplificationMethod/douglasPeucker`` by default.
+    ///   - maximumThreads: How many threads Douglas–Peucker may use on lines of 20 000 vertices or
+    ///     more (independent stretches are finished in parallel); the result does not depend on it.
     /// - Throws: `GeoError.Kind.invalidArgument` for a negative or NaN
     ///   tolerance; for ``SimplificationMethod/topologyPreserving``, an error from GEOS.
     /// - Complexity: Douglas–Peucker O(n log n) typically (O(n²) worst case); Visvalingam–Whyatt
     ///   O(n log n); topology-preserving O(n log n) typically, plus n geodesic projections.
     public func simplifiedIndices(
-        tolerance: Double, method: SimplificationMethod = .douglasPeucker
+        tolerance: Double, method: SimplificationMethod = .douglasPeucker, maximumThreads: Int = 2
     ) throws(GeoError) -> [Int] {
         guard tolerance >= 0 else {
             throw GeoError(.invalidArgument, "simplification tolerance \(tolerance) m must not be negative or NaN")
         }
         switch method.algorithm {
-        case .douglasPeucker: return DouglasPeucker.keptIndices(coordinates, tolerance: tolerance)
+        case .douglasPeucker:
+            return DouglasPeucker.keptIndices(coordinates, tolerance: tolerance, maximumWorkers: maximumThreads)
         case .visvalingamWhyatt: return VisvalingamWhyatt.keptIndices(coordinates, tolerance: tolerance)
         case .topologyPreserving: return try topologyPreservingIndices(tolerance: tolerance)
         }

@@ -45,6 +45,21 @@ struct DouglasPeuckerTests {
         }
     }
 
+    /// Long lines are finished by two threads; the kept vertices are the same as on one thread, and
+    /// (checked on a sample of stretches) as the exact algorithm's.
+    @Test func twoThreadsKeepTheSameVertices() throws {
+        var rng = SplitMix64(seed: 23)
+        let points = TestLines.randomWalk(
+            count: 60_000, start: Coordinate(latitude: 46.05, longitude: 14.5), minimumStep: 5, maximumStep: 15,
+            maximumTurn: 40, rng: &rng)
+        for tolerance in [2.0, 10.0] {
+            let one = DouglasPeucker.keptIndices(points, tolerance: tolerance, maximumWorkers: 1)
+            let two = DouglasPeucker.keptIndices(points, tolerance: tolerance, maximumWorkers: 2)
+            #expect(one == two)
+            #expect(one.count > 100 && one.first == 0 && one.last == points.count - 1)
+        }
+    }
+
     /// Every dropped vertex is within the tolerance of the geodesic that replaced it.
     @Test func droppedVerticesAreWithinTolerance() throws {
         var rng = SplitMix64(seed: 17)
