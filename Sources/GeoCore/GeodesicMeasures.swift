@@ -3,6 +3,7 @@
 /// `geodesic.h`, accurate to round-off: about 0.1 m² per edge for areas and 15 nm for lengths).
 extension Geometry {
     /// The area in square metres of the polygonal parts (holes subtracted); 0 for points and lines.
+    /// Every position is checked, also those of points and lines.
     ///
     /// Each ring bounds the smaller of the two regions it separates, so a ring must not enclose more
     /// than half of the Earth.
@@ -11,6 +12,7 @@ extension Geometry {
     ///   is out of range or whose coordinates are not finite (longitudes past ±180 are reduced).
     /// - Complexity: O(n). Wraps `geod_polygon_compute` through ``Geodesic/measure(exterior:holes:)``.
     public func geodesicArea(on geodesic: Geodesic = .wgs84) throws(GeoError) -> Double {
+        try validateGeographic()
         var total = 0.0
         try forEachPolygon { (rings) throws(GeoError) in
             let coordinates = try rings.map { (ring) throws(GeoError) in try Self.coordinates(ring) }
@@ -23,6 +25,7 @@ extension Geometry {
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the first invalid vertex.
     /// - Complexity: O(n).
     public func geodesicPerimeter(on geodesic: Geodesic = .wgs84) throws(GeoError) -> Double {
+        try validateGeographic()
         var total = 0.0
         try forEachPolygon { (rings) throws(GeoError) in
             for ring in rings { total += try geodesic.length(of: try Self.coordinates(ring)) }
@@ -35,6 +38,7 @@ extension Geometry {
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the first invalid vertex.
     /// - Complexity: O(n) geodesic inverse solutions.
     public func geodesicLength(on geodesic: Geodesic = .wgs84) throws(GeoError) -> Double {
+        try validateGeographic()
         switch self {
         case .lineString(let ps): return try geodesic.length(of: Self.coordinates(ps))
         case .multiLineString(let lines):

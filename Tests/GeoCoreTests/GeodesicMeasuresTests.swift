@@ -27,6 +27,17 @@ struct GeodesicMeasuresTests {
         #expect(abs(try twice.geodesicLength() - 2 * 15_347_628) < 1)
         #expect(throws: GeoError.self) { try Geometry.lineString([Position(x: 0, y: 95), Position(x: 1, y: 0)]).geodesicLength() }
     }
+
+    /// Every measure checks every position, even those of parts it does not measure.
+    @Test func invalidPositionsAreRejectedEverywhere() {
+        let badPoint = Geometry.point(Position(x: .nan, y: .nan))
+        let badLine = Geometry.lineString([Position(x: 0, y: 0), Position(x: 1e308, y: 1e308)])
+        for geometry in [badPoint, badLine, .geometryCollection([badPoint])] {
+            #expect(throws: GeoError.self) { try geometry.geodesicArea() }
+            #expect(throws: GeoError.self) { try geometry.geodesicPerimeter() }
+            #expect(throws: GeoError.self) { try geometry.geodesicLength() }
+        }
+    }
 }
 
 extension Geometry {
