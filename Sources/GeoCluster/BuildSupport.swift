@@ -21,19 +21,35 @@ final class Pending<Value: Sendable>: Sendable {
         }
     }
 
-    /// Waits for the work and returns its value (always there once the work has run).
+    /// Waits for the work and takes its value (there once the work has run; `nil` when taken
+    /// before).
     func value() -> Value? {
         group.wait()
-        return result.withLock { $0 }
+        return result.withLock { $0.take() }
+    }
+}
+
+/// A value moved from one thread to another: the receiver takes it, so that no closure keeps a
+/// reference to it once the work is done.
+final class Handoff<Value: Sendable>: Sendable {
+    private let slot: Mutex<Value?>
+
+    init(_ value: consuming Value) {
+        slot = Mutex(value)
+    }
+
+    /// The value, the first time; `nil` afterwards.
+    func take() -> Value? {
+        slot.withLock { $0.take() }
     }
 }
 
 /// Hands the pages of freed memory back to the system between zoom levels.
 ///
 /// glibc's allocator serves blocks of up to 32 MB from its heap once a block that size has been
-/// freed, and keeps freed heap pages resident; a build frees a level's buffers (tens of MB) at every
-/// zoom, so without this the resident size grows by what the allocator keeps rather than by what
-/// the index holds. `malloc_trim` is looked up at run time (it is not in the Glibc module); elsewhere
+/// freed, and keeps freed heap pages resident; a build frees its working buffers (tens of MB) when
+/// it ends, so without this the resident size stays at the build's peak rather than at what the
+/// index holds. `malloc_trim` is looked up at run time (it is not in the Glibc module); elsewhere
 /// this does nothing.
 enum HeapTrim {
     private typealias Trim = @convention(c) (Int) -> Int32

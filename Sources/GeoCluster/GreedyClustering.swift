@@ -143,27 +143,55 @@ struct LevelTree: Sendable {
     var tree: KDTree
     /// `ranks[p]`: where record `p` comes in any query's output order.
     var ranks: [UInt32]
+    /// The level the tree was built from, handed back.
+    var level: [LevelRecord]
 
     /// Builds the tree of a level and converts its payloads from level positions to entity refs.
-    init(_ level: [LevelRecord], nodeSize: Int) {
+    init(_ level: [LevelRecord], nodeSize: Int, threads: Int = 1) {
         let items = level.enumerated().map { KDItem(x: $0.element.fx, y: $0.element.fy, ref: UInt32($0.offset)) }
-        var tree = KDTree(items: items, nodeSize: nodeSize)
+        var tree = KDTree(items: items, nodeSize: nodeSize, threads: threads)
         // One walk in visit order gives each level position its rank and each item its entity.
         var ranks = [UInt32](repeating: 0, count: level.count)
         let size = tree.nodeSize
+        let count = level.count
         ranks.withUnsafeMutableBufferPointer { ranks in
             level.withUnsafeBufferPointer { level in
                 tree.items.withUnsafeMutableBufferPointer { items in
-                    KDTree.forEachInVisitOrder(count: items.count, nodeSize: size) { t, rank in
-                        let position = Int(items[t].ref)
-                        ranks[position] = rank
-                        items[t].ref = level[position].ref
+                    guard let rankBase = ranks.baseAddress, let levelBase = level.baseAddress,
+                        let itemBase = items.baseAddress
+                    else { return }
+                    @inline(__always)
+                    func visit(_ t: Int, _ rank: UInt32) {
+                        let position = Int(itemBase[t].ref)
+                        rankBase[position] = rank
+                        itemBase[t].ref = levelBase[position].ref
+                    }
+                    guard threads > 1 && count >= KDTree.parallelThreshold else {
+                        KDTree.forEachInVisitOrder(count: count, nodeSize: size, visit)
+                        return
+                    }
+                    // Each item is visited once, so the subtrees write disjoint slots.
+                    let top = KDTree.topLevels(count: count, nodeSize: size, depth: KDTree.parallelDepth)
+                    for node in top.medians { visit(node.position, node.rank) }
+                    let shared = (
+                        ranks: KDTree.SharedBuffer(base: rankBase),
+                        items: KDTree.SharedBuffer(base: itemBase),
+                        level: KDTree.SharedBuffer(base: UnsafeMutablePointer(mutating: levelBase)))
+                    let subtrees = top.subtrees
+                    DispatchQueue.concurrentPerform(iterations: subtrees.count) { i in
+                        let s = subtrees[i]
+                        KDTree.forEachInVisitOrder(lo: s.lo, hi: s.hi, firstRank: s.firstRank, nodeSize: size) { t, rank in
+                            let position = Int(shared.items.base[t].ref)
+                            shared.ranks.base[position] = rank
+                            shared.items.base[t].ref = shared.level.base[position].ref
+                        }
                     }
                 }
             }
         }
         self.tree = tree
         self.ranks = ranks
+        self.level = level
     }
 }
 
@@ -179,65 +207,80 @@ extension ClusterHierarchy {
         }
         let nodeSize = options.nodeSize
         let concurrent = threads > 1
+        // The level moves to the tree's thread and comes back with the tree, so that once the tree
+        // is in, the main thread holds the only reference and can reuse the buffer.
         func startTree(_ level: [LevelRecord]) -> Pending<LevelTree> {
-            Pending(async: concurrent) { LevelTree(level, nodeSize: nodeSize) }
+            let handoff = Handoff(level)
+            return Pending(async: concurrent) { LevelTree(handoff.take() ?? [], nodeSize: nodeSize, threads: threads) }
         }
         trees = [KDTree](repeating: KDTree(nodeSize: nodeSize), count: options.maxZoom + 2 - options.minZoom)
         var pending = startTree(level)
         var cells = CellIndex(level: level, radius: options.projectedRadius(atZoom: options.maxZoom))
+        // Buffers reused from level to level: a build allocates its working memory once, and the
+        // allocator never has to hand pages back and fault them in again.
+        var pass = GreedyPass()
+        var neighbours = NeighbourTable()
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
-            // Scoped so that the old level, its neighbour lists and ranks are freed before the cells
-            // move on.
-            let pass: GreedyPass
-            do {
-                let neighbours = cells.neighbours(level: level, radius: options.projectedRadius(atZoom: zoom))
-                let levelTree = pending.value() ?? LevelTree(level, nodeSize: nodeSize)
-                trees[zoom + 1 - options.minZoom] = levelTree.tree
-                let start = clusterID.count
-                pass = greedyPass(level, neighbours: neighbours, ranks: levelTree.ranks, zoom: zoom)
-                clusterRanges[zoom - options.minZoom] = start..<clusterID.count
-                if pass.changed {
-                    pending = startTree(pass.next)
-                } else {
-                    let tree = levelTree
-                    pending = Pending(async: false) { tree }
-                }
+            cells.neighbours(level: level, radius: options.projectedRadius(atZoom: zoom), into: &neighbours)
+            var levelTree = pending.value() ?? LevelTree(level, nodeSize: nodeSize)
+            trees[zoom + 1 - options.minZoom] = levelTree.tree
+            // The tree's copy of the level is the level itself; dropping it leaves one reference.
+            levelTree.level = []
+            let start = clusterID.count
+            greedyPass(level, neighbours: neighbours, ranks: levelTree.ranks, zoom: zoom, into: &pass)
+            clusterRanges[zoom - options.minZoom] = start..<clusterID.count
+            if pass.changed {
+                swap(&level, &pass.next)
+                pending = startTree(level)
+            } else {
+                let tree = levelTree
+                pending = Pending(async: false) { tree }
             }
-            level = pass.next
             if zoom > options.minZoom {
                 cells.advance(
                     to: level, newPosition: pass.newPosition, clusters: pass.clusters,
                     radius: options.projectedRadius(atZoom: zoom - 1))
             }
-            if level.count >= 1 << 17 { HeapTrim.releaseFreePages() }
         }
         trees[0] = (pending.value() ?? LevelTree(level, nodeSize: nodeSize)).tree
+        // The working buffers are freed now; give their pages back.
+        HeapTrim.releaseFreePages()
     }
 
-    /// The outcome of one greedy pass.
+    /// The outcome of one greedy pass, in buffers reused from pass to pass.
     struct GreedyPass {
-        /// The next level.
-        var next: [LevelRecord]
+        /// The next level (when it differs from the old one).
+        var next: [LevelRecord] = []
         /// Whether it differs from the level it came from.
-        var changed: Bool
+        var changed = false
         /// Where each record of the old level went in the next (`UInt32.max`: absorbed or replaced by
         /// a cluster).
-        var newPosition: [UInt32]
+        var newPosition: [UInt32] = []
         /// The positions of the new clusters in the next level.
-        var clusters: [UInt32]
+        var clusters: [UInt32] = []
+        /// Whether each record of the old level has been visited or absorbed.
+        var processed: [Bool] = []
     }
 
     /// supercluster's greedy pass over a level with precomputed neighbour lists.
     ///
-    /// - Returns: The next level, and whether it differs from this one.
+    /// Writes the next level, where each record went and the positions of the new clusters into
+    /// `pass`, and whether anything changed.
     private mutating func greedyPass(
-        _ level: [LevelRecord], neighbours: NeighbourTable, ranks: [UInt32], zoom: Int
-    ) -> GreedyPass {
+        _ level: [LevelRecord], neighbours: NeighbourTable, ranks: [UInt32], zoom: Int, into pass: inout GreedyPass
+    ) {
         let n = level.count
-        var processed = [Bool](repeating: false, count: n)
-        var newPosition = [UInt32](repeating: .max, count: n)
-        var clusterPositions = [UInt32]()
-        var next = [LevelRecord]()
+        var processed = pass.processed
+        var newPosition = pass.newPosition
+        var clusterPositions = pass.clusters
+        var next = pass.next
+        pass = GreedyPass()  // the buffers above are now uniquely referenced
+        processed.removeAll(keepingCapacity: true)
+        processed.append(contentsOf: repeatElement(false, count: n))
+        newPosition.removeAll(keepingCapacity: true)
+        newPosition.append(contentsOf: repeatElement(.max, count: n))
+        clusterPositions.removeAll(keepingCapacity: true)
+        next.removeAll(keepingCapacity: true)
         next.reserveCapacity(n)
         var members = [UInt32]()
         var changed = false
@@ -252,7 +295,8 @@ extension ClusterHierarchy {
                     ranks.withUnsafeBufferPointer { ranks in
                         processed.withUnsafeMutableBufferPointer { processed in
                           newPosition.withUnsafeMutableBufferPointer { newPosition in
-                            // Records without neighbours that nothing absorbed are copied in runs.
+                            // Records without later neighbours that nothing absorbed are copied in
+                            // runs.
                             var run = 0
                             for p in 0..<n {
                                 let lo = Int(offsets[p]), hi = Int(offsets[p + 1])
@@ -339,6 +383,7 @@ extension ClusterHierarchy {
             clusterParent.append(-1)
             clusterOrigin.append(record.ref)
         }
-        return GreedyPass(next: next, changed: changed, newPosition: newPosition, clusters: clusterPositions)
+        pass = GreedyPass(next: next, changed: changed, newPosition: newPosition, clusters: clusterPositions, processed: processed)
     }
 }
+

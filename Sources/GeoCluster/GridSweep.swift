@@ -55,6 +55,9 @@ struct CellIndex {
     private(set) var keys: [Int64] = []
     /// Cells are 2^-shift wide.
     private(set) var shift = 0
+    /// The buffers the next ``advance(to:newPosition:clusters:radius:)`` writes into.
+    private var spareEntries: [CellEntry] = []
+    private var spareKeys: [Int64] = []
     /// An upper bound of |float32(v) − v| over the coordinates of every record so far.
     private var rounding = 0.0
     /// Whether some cell is near the clamping limit, where halving and recomputing could disagree.
@@ -127,19 +130,25 @@ struct CellIndex {
         for i in added.indices { added[i].key = CellIndex.key(added[i].entry, scale: scale) }
         added.sort { $0.key < $1.key }
         // One pass: the survivors with halved cells (rows 2j and 2j+1 merge into row j, columns
-        // halve, all in integers) merged with the new clusters.
-        let old = entries, oldKeys = keys
-        let capacity = old.count + added.count
-        var newKeys = [Int64]()
-        entries = [CellEntry](unsafeUninitializedCapacity: capacity) { out, written in
-            newKeys = [Int64](unsafeUninitializedCapacity: capacity) { outKeys, writtenKeys in
-                let count = CellIndex.mergeHalved(
-                    old: old, oldKeys: oldKeys, added: added, newPosition: newPosition, into: out, keys: outKeys)
-                writtenKeys = count
+        // halve, all in integers) merged with the new clusters, written into the spare buffers.
+        let capacity = entries.count + added.count
+        var newEntries = spareEntries, newKeys = spareKeys
+        spareEntries = []
+        spareKeys = []
+        newEntries.resize(to: capacity, filling: CellEntry(fx: 0, fy: 0, tagged: 0))
+        newKeys.resize(to: capacity, filling: 0)
+        let count = newEntries.withUnsafeMutableBufferPointer { out in
+            newKeys.withUnsafeMutableBufferPointer { outKeys in
+                CellIndex.mergeHalved(
+                    old: entries, oldKeys: keys, added: added, newPosition: newPosition, into: out, keys: outKeys)
             }
-            written = newKeys.count
         }
-        keys = newKeys
+        newEntries.resize(to: count, filling: CellEntry(fx: 0, fy: 0, tagged: 0))
+        newKeys.resize(to: count, filling: 0)
+        swap(&entries, &newEntries)
+        swap(&keys, &newKeys)
+        spareEntries = newEntries
+        spareKeys = newKeys
     }
 
     /// Writes the survivors of `old` with halved cells (rows 2j and 2j+1 merge into row j, columns
@@ -161,8 +170,8 @@ struct CellIndex {
                         }
                         @inline(__always)
                         func put(_ entry: CellEntry, _ key: Int64) {
-                            out.initializeElement(at: count, to: entry)
-                            outKeys.initializeElement(at: count, to: key)
+                            out[count] = entry
+                            outKeys[count] = key
                             count += 1
                         }
                         @inline(__always)
@@ -219,18 +228,21 @@ struct CellIndex {
         return count
     }
 
-    /// For every record, the records within radius `r` of it: exactly the records supercluster's
-    /// `within(record.x, record.y, r)` returns (minus the record itself).
+    /// For every record, the later records (by level position) within radius `r` of it: exactly
+    /// those of supercluster's `within(record.x, record.y, r)` that come after it in the level. The
+    /// greedy pass needs no more: when it reaches a record, every earlier one has been visited.
     ///
     /// Each cell is paired with itself, its east neighbour and the three cells of the next row, found
-    /// by pointers that only move forward. Each candidate pair is tested both ways with supercluster's
-    /// exact test, `(fx_q − x_p)² + (fy_q − y_p)² ≤ r²` in double, which is not symmetric for clusters
-    /// (double centre, float32 tree copy). A cluster's double centre is read from the level only when
-    /// its float32 copy leaves the outcome in doubt.
+    /// by pointers that only move forward. Each candidate pair is tested once, centred on its earlier
+    /// record, with supercluster's exact test `(fx_q − x_p)² + (fy_q − y_p)² ≤ r²` in double (not
+    /// symmetric for clusters: double centre, float32 tree copy). A cluster's double centre is read
+    /// from the level only when its float32 copy leaves the outcome in doubt.
     ///
     /// - Complexity: O(n + m) for m candidate pairs.
-    func neighbours(level: [LevelRecord], radius r: Double) -> NeighbourTable {
-        var pairs = [(UInt32, UInt32)]()
+    func neighbours(level: [LevelRecord], radius r: Double, into table: inout NeighbourTable) {
+        var pairs = table.pairs
+        table.pairs = []
+        pairs.removeAll(keepingCapacity: true)
         let r2 = r * r
         // A cluster's centre is within √2 · rounding of its float32 copy.
         let margin = 1.5 * rounding
@@ -257,8 +269,12 @@ struct CellIndex {
                     @inline(__always)
                     func test(_ i: Int, _ j: Int) {
                         let p = sorted[i], q = sorted[j]
-                        if within(p, q) { pairs.append((p.position, q.position)) }
-                        if within(q, p) { pairs.append((q.position, p.position)) }
+                        // Only the later record of a pair can be absorbed by the earlier one.
+                        if p.position < q.position {
+                            if within(p, q) { pairs.append((p.position, q.position)) }
+                        } else {
+                            if within(q, p) { pairs.append((q.position, p.position)) }
+                        }
                     }
                     var start = 0
                     var up = 0  // the first entry whose key may lie in the next row's window
@@ -294,34 +310,53 @@ struct CellIndex {
                 }
             }
         }
-        return NeighbourTable(count: level.count, pairs: pairs)
+        table.pairs = pairs
+        table.group(count: level.count)
     }
 }
 
-/// For every record of a level, the records within the clustering radius of it, as adjacency lists.
+/// For every record of a level, the later records within the clustering radius of it, as adjacency
+/// lists, in buffers reused from level to level.
 struct NeighbourTable {
-    /// `targets[offsets[p] ..< offsets[p + 1]]` are the neighbours of record `p`, in no particular
-    /// order.
-    var offsets: [Int32]
-    var targets: [UInt32]
+    /// `targets[offsets[p] ..< offsets[p + 1]]` are the later neighbours of record `p`, in no
+    /// particular order.
+    var offsets: [Int32] = []
+    var targets: [UInt32] = []
+    /// The directed pairs (record, neighbour) the lists are made from.
+    var pairs: [(UInt32, UInt32)] = []
+    private var fill: [Int32] = []
 
-    /// Groups directed pairs (record, neighbour) by record.
-    init(count n: Int, pairs: [(UInt32, UInt32)]) {
-        var offsets = [Int32](repeating: 0, count: n + 1)
-        var targets = [UInt32](repeating: 0, count: pairs.count)
+    /// Groups ``pairs`` by record, for records `0 ..< n`.
+    mutating func group(count n: Int) {
+        offsets.removeAll(keepingCapacity: true)
+        offsets.append(contentsOf: repeatElement(0, count: n + 1))
+        targets.resize(to: pairs.count, filling: 0)
+        fill.resize(to: n, filling: 0)
+        let pairs = self.pairs
         offsets.withUnsafeMutableBufferPointer { offsets in
             for (s, _) in pairs { offsets[Int(s) + 1] &+= 1 }
             for i in 0..<n { offsets[i + 1] &+= offsets[i] }
-            var fill = [Int32](offsets[0..<n])
-            targets.withUnsafeMutableBufferPointer { targets in
-                for (s, d) in pairs {
-                    targets[Int(fill[Int(s)])] = d
-                    fill[Int(s)] &+= 1
+            fill.withUnsafeMutableBufferPointer { fill in
+                for i in 0..<n { fill[i] = offsets[i] }
+                targets.withUnsafeMutableBufferPointer { targets in
+                    for (s, d) in pairs {
+                        targets[Int(fill[Int(s)])] = d
+                        fill[Int(s)] &+= 1
+                    }
                 }
             }
         }
-        self.offsets = offsets
-        self.targets = targets
+    }
+}
+
+extension Array {
+    /// Sets the count to `n`, keeping the buffer when it is large enough; new elements are `filler`.
+    mutating func resize(to n: Int, filling filler: Element) {
+        if count > n {
+            removeLast(count - n)
+        } else if count < n {
+            append(contentsOf: repeatElement(filler, count: n - count))
+        }
     }
 }
 

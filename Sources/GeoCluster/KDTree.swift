@@ -38,7 +38,10 @@ struct KDTree: Sendable {
     }
 
     /// Builds the tree from items in data order.
-    init(items: consuming [KDItem], nodeSize: Int) {
+    ///
+    /// - Parameter threads: With more than one, the subtrees below the top levels are sorted
+    ///   concurrently; the layout is the same.
+    init(items: consuming [KDItem], nodeSize: Int, threads: Int = 1) {
         self.items = items
         self.nodeSize = max(2, min(65_535, nodeSize))
         let size = self.nodeSize
@@ -46,8 +49,71 @@ struct KDTree: Sendable {
         guard count > 0 else { return }
         self.items.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            KDTree.sort(base, lo: 0, hi: count - 1, axis: 0, nodeSize: size)
+            guard threads > 1 && count >= KDTree.parallelThreshold else {
+                KDTree.sort(base, lo: 0, hi: count - 1, axis: 0, nodeSize: size)
+                return
+            }
+            // Medians of the top levels, parents before children, then the subtrees below them
+            // (disjoint ranges of the buffer) in any order.
+            let top = KDTree.topLevels(count: count, nodeSize: size, depth: KDTree.parallelDepth)
+            for node in top.medians {
+                KDTree.select(base, k: node.position, left: node.lo, right: node.hi, axis: node.axis)
+            }
+            let shared = SharedBuffer(base: base)
+            let subtrees = top.subtrees
+            DispatchQueue.concurrentPerform(iterations: subtrees.count) { i in
+                let s = subtrees[i]
+                KDTree.sort(shared.base, lo: s.lo, hi: s.hi, axis: s.axis, nodeSize: size)
+            }
         }
+    }
+
+    /// Trees of at least this many items are built on several threads when asked.
+    static let parallelThreshold = 1 << 15
+    /// The levels selected before the subtrees below them are handed out (2^depth subtrees).
+    static let parallelDepth = 3
+
+    /// A node above the parallel subtrees: the median position of its range and the split axis.
+    struct TopNode {
+        var lo: Int, hi: Int, position: Int, axis: Int
+        /// The visit rank of the median.
+        var rank: UInt32
+    }
+
+    /// A subtree below the top levels: its range, split axis and the visit rank of its first item in
+    /// visit order (its ranks are `firstRank ..< firstRank + (hi - lo + 1)`).
+    struct Subtree {
+        var lo: Int, hi: Int, axis: Int
+        var firstRank: UInt32
+    }
+
+    /// The top `depth` levels of the layout of a tree of `count` items (parents before children) and
+    /// the subtrees below them; ranges that are leaves before that depth are subtrees too.
+    static func topLevels(count: Int, nodeSize: Int, depth: Int) -> (medians: [TopNode], subtrees: [Subtree]) {
+        var medians = [TopNode](), subtrees = [Subtree]()
+        var frontier = [Subtree(lo: 0, hi: count - 1, axis: 0, firstRank: 0)]
+        for _ in 0..<depth {
+            var next = [Subtree]()
+            for s in frontier {
+                guard s.hi - s.lo > nodeSize else {
+                    subtrees.append(s)
+                    continue
+                }
+                // Visit order: the median, its right half, then its left half.
+                let m = (s.lo + s.hi) >> 1
+                medians.append(TopNode(lo: s.lo, hi: s.hi, position: m, axis: s.axis, rank: s.firstRank))
+                next.append(Subtree(lo: m + 1, hi: s.hi, axis: 1 - s.axis, firstRank: s.firstRank + 1))
+                next.append(Subtree(lo: s.lo, hi: m - 1, axis: 1 - s.axis, firstRank: s.firstRank + 1 + UInt32(s.hi - m)))
+            }
+            frontier = next
+        }
+        subtrees += frontier.filter { $0.lo <= $0.hi }
+        return (medians, subtrees)
+    }
+
+    /// A buffer shared by tasks that touch disjoint parts of it.
+    struct SharedBuffer<Element>: @unchecked Sendable {
+        let base: UnsafeMutablePointer<Element>
     }
 
     // MARK: - Building
@@ -266,9 +332,15 @@ struct KDTree: Sendable {
     /// Calls `body` with every position of a tree of `count` items and its visit rank, in visit
     /// order (the layout depends only on the count and the leaf size).
     static func forEachInVisitOrder(count: Int, nodeSize: Int, _ body: (Int, UInt32) -> Void) {
-        guard count > 0 else { return }
-        var next: UInt32 = 0
-        var stack: [(Int, Int)] = [(0, count - 1)]
+        forEachInVisitOrder(lo: 0, hi: count - 1, firstRank: 0, nodeSize: nodeSize, body)
+    }
+
+    /// Calls `body` with every position of the subtree over `lo...hi` and its visit rank, in visit
+    /// order, ranks counting from `firstRank`.
+    static func forEachInVisitOrder(lo: Int, hi: Int, firstRank: UInt32, nodeSize: Int, _ body: (Int, UInt32) -> Void) {
+        guard lo <= hi else { return }
+        var next = firstRank
+        var stack: [(Int, Int)] = [(lo, hi)]
         while let (lo, hi) = stack.popLast() {
             if hi - lo <= nodeSize {
                 guard lo <= hi else { continue }
