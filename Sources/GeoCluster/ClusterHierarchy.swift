@@ -15,10 +15,9 @@ struct ClusterHierarchy: Sendable {
 
     /// The input coordinates (NaN for elements without one); an array shared with the index.
     var coordinates: [Coordinate] = []
-    /// Float32 projected coordinates of the input points, kept only while supercluster's own method
-    /// builds the levels (otherwise empty, and computed from ``coordinates`` when needed).
-    var pointX: [Float] = []
-    var pointY: [Float] = []
+    /// supercluster's float32 projection of each input point, x and y interleaved (NaN for an
+    /// element without a coordinate): the coordinates the search trees compare.
+    @usableFromInline var pointXY: [Float] = []
     /// The cluster (table index) each input point was absorbed into, or −1.
     var pointParent: [Int32] = []
 
@@ -37,9 +36,8 @@ struct ClusterHierarchy: Sendable {
     /// (`clusterRanges[z - minZoom]`), ids increasing.
     var clusterRanges: [Range<Int>] = []
 
-    /// The search tree of zoom `minZoom + i`, for zooms minZoom...maxZoom+1; item refs are entity
-    /// references.
-    var trees: [KDTree] = []
+    /// The search tree of zoom `minZoom + i`, for zooms minZoom...maxZoom+1, over entity references.
+    var trees: [PackedTree] = []
 
     init(options: ClusterOptions, inputCount: Int) {
         self.options = options
@@ -58,19 +56,16 @@ struct ClusterHierarchy: Sendable {
     @inline(__always)
     func position(_ ref: UInt32) -> (x: Double, y: Double) {
         let i = Int(ref)
-        if i < inputCount {
-            if i < pointX.count { return (Double(pointX[i]), Double(pointY[i])) }
-            let (x, y) = projected(i)
-            return (Double(x), Double(y))
-        }
+        if i < inputCount { return (Double(pointXY[2 * i]), Double(pointXY[2 * i + 1])) }
         return (clusterX[i - inputCount], clusterY[i - inputCount])
     }
 
-    /// supercluster's float32 projection of input point `i`.
-    @inline(__always)
-    func projected(_ i: Int) -> (x: Float, y: Float) {
-        let c = coordinates[i]
-        return (Float(SuperclusterProjection.x(longitude: c.longitude)), Float(SuperclusterProjection.y(latitude: c.latitude)))
+    /// The float32 coordinates the search trees hold for an entity.
+    @inlinable @inline(__always)
+    func treePosition(_ ref: UInt32) -> (x: Float, y: Float) {
+        let i = Int(ref)
+        if i < inputCount { return (pointXY[2 * i], pointXY[2 * i + 1]) }
+        return (Float(clusterX[i - inputCount]), Float(clusterY[i - inputCount]))
     }
 
     /// The parent cluster (table index) of an entity, or −1.
@@ -90,7 +85,7 @@ struct ClusterHierarchy: Sendable {
     /// The tree of a zoom, clamped like supercluster (`floor`, then minZoom...maxZoom+1); `nil` for
     /// NaN.
     @usableFromInline
-    func tree(atZoom zoom: Double) -> KDTree? {
+    func tree(atZoom zoom: Double) -> PackedTree? {
         guard !zoom.isNaN else { return nil }
         let lowest = Double(options.minZoom), highest = Double(options.maxZoom + 1)
         let z = max(lowest, min(zoom.rounded(.down), highest))
@@ -141,7 +136,7 @@ struct ClusterHierarchy: Sendable {
         }
         for box in [boxes.first, boxes.second] {
             guard let (minX, minY, maxX, maxY) = box else { continue }
-            tree.range(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { body($0.ref) }
+            tree.range(minX: minX, minY: minY, maxX: maxX, maxY: maxY, position: treePosition, body)
         }
     }
 
@@ -184,8 +179,8 @@ struct ClusterHierarchy: Sendable {
         let r = options.projectedRadius(atZoom: originZoom - 1)
         var result = [UInt32]()
         let target = Int32(c)
-        tree.within(x: origin.x, y: origin.y, radius: r) { item in
-            if parent(item.ref) == target { result.append(item.ref) }
+        tree.within(x: origin.x, y: origin.y, radius: r, position: treePosition) { ref in
+            if parent(ref) == target { result.append(ref) }
         }
         return result
     }

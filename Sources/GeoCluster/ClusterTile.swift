@@ -57,8 +57,8 @@ extension ClusterIndex {
         for partition in partitions {
             guard let tree = partition.hierarchy.tree(atZoom: Double(z)) else { continue }
             func add(minX: Double, maxX: Double, originX: Double) {
-                tree.range(minX: minX, minY: top, maxX: maxX, maxY: bottom) { item in
-                    features.append(tileFeature(item.ref, in: partition, z2: z2, originX: originX, originY: ty))
+                tree.range(minX: minX, minY: top, maxX: maxX, maxY: bottom, position: partition.hierarchy.treePosition) { ref in
+                    features.append(tileFeature(ref, in: partition, z2: z2, originX: originX, originY: ty))
                 }
             }
             add(minX: (tx - p) / z2, maxX: (tx + 1 + p) / z2, originX: tx)

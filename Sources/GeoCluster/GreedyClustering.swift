@@ -20,24 +20,34 @@ extension ClusterHierarchy {
         pointParent = [Int32](repeating: -1, count: n)
         var level = [UInt32]()
         level.reserveCapacity(n)
+        pointXY = [Float](repeating: .nan, count: 2 * n)
+        let parts = clusters && n >= 1 << 16 ? max(1, build.maximumThreads) : 1
+        pointXY.withUnsafeMutableBufferPointer { xy in
+            coordinates.withUnsafeBufferPointer { input in
+                guard let xyBase = xy.baseAddress, let inputBase = input.baseAddress else { return }
+                let shared = (xy: KDTree.SharedBuffer(base: xyBase), input: KDTree.SharedBuffer(base: UnsafeMutablePointer(mutating: inputBase)))
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    for i in (part * n / parts)..<((part + 1) * n / parts) {
+                        let c = shared.input.base[i]
+                        guard c.latitude.isFinite && c.longitude.isFinite else { continue }
+                        shared.xy.base[2 * i] = Float(SuperclusterProjection.x(longitude: c.longitude))
+                        shared.xy.base[2 * i + 1] = Float(SuperclusterProjection.y(latitude: c.latitude))
+                    }
+                }
+            }
+        }
         for (i, c) in coordinates.enumerated() where c.latitude.isFinite && c.longitude.isFinite {
             level.append(UInt32(i))
         }
         let zoomCount = options.maxZoom + 2 - options.minZoom
         clusterRanges = [Range<Int>](repeating: 0..<0, count: zoomCount - 1)
         guard clusters else {
-            trees = [KDTree](repeating: makeTree(level), count: zoomCount)
+            trees = [PackedTree](repeating: PackedTree(makeTree(level)), count: zoomCount)
             return
         }
         switch build.neighbourSearch {
         case .treeQueries:
-            // supercluster keeps the float32 projection in every record; so does this path.
-            pointX = [Float](repeating: .nan, count: n)
-            pointY = [Float](repeating: .nan, count: n)
-            for ref in level { (pointX[Int(ref)], pointY[Int(ref)]) = projected(Int(ref)) }
             buildWithTreeQueries(level)
-            pointX = []
-            pointY = []
         case .gridSweep:
             buildWithGridSweep(level, threads: max(1, build.maximumThreads))
         }
@@ -47,7 +57,7 @@ extension ClusterHierarchy {
     private mutating func buildWithTreeQueries(_ points: [UInt32]) {
         var level = points
         var tree = makeTree(level)
-        trees = [KDTree](repeating: tree, count: options.maxZoom + 2 - options.minZoom)
+        trees = [PackedTree](repeating: PackedTree(tree), count: options.maxZoom + 2 - options.minZoom)
         // supercluster's per-record "last zoom processed" slot, kept per entity: at most n - 1
         // clusters can form.
         var marks = [Int8](repeating: .max, count: inputCount + max(0, level.count - 1))
@@ -58,7 +68,7 @@ extension ClusterHierarchy {
             if next != level {
                 tree = makeTree(next)
             }
-            trees[zoom - options.minZoom] = tree
+            trees[zoom - options.minZoom] = PackedTree(tree)
             level = next
         }
     }
@@ -68,13 +78,8 @@ extension ClusterHierarchy {
         var items = [KDItem]()
         items.reserveCapacity(level.count)
         for ref in level {
-            let i = Int(ref)
-            if i < inputCount {
-                let (x, y) = i < pointX.count ? (pointX[i], pointY[i]) : projected(i)
-                items.append(KDItem(x: x, y: y, ref: ref))
-            } else {
-                items.append(KDItem(x: Float(clusterX[i - inputCount]), y: Float(clusterY[i - inputCount]), ref: ref))
-            }
+            let (x, y) = treePosition(ref)
+            items.append(KDItem(x: x, y: y, ref: ref))
         }
         return KDTree(items: items, nodeSize: options.nodeSize)
     }
@@ -140,7 +145,7 @@ extension ClusterHierarchy {
 
 /// A tree and the visit rank of each level position, made off the clustering thread.
 struct LevelTree: Sendable {
-    var tree: KDTree
+    var tree: PackedTree
     /// `ranks[p]`: where record `p` comes in any query's output order.
     var ranks: [UInt32]
     /// The level the tree was built from, handed back.
@@ -149,22 +154,24 @@ struct LevelTree: Sendable {
     /// Builds the tree of a level and converts its payloads from level positions to entity refs.
     init(_ level: [LevelRecord], nodeSize: Int, threads: Int = 1) {
         let items = level.enumerated().map { KDItem(x: $0.element.fx, y: $0.element.fy, ref: UInt32($0.offset)) }
-        var tree = KDTree(items: items, nodeSize: nodeSize, threads: threads)
-        // One walk in visit order gives each level position its rank and each item its entity.
+        let tree = KDTree(items: items, nodeSize: nodeSize, threads: threads)
+        // One walk in visit order gives each level position its rank and each tree slot its entity.
         var ranks = [UInt32](repeating: 0, count: level.count)
+        var refs = [UInt32](repeating: 0, count: level.count)
         let size = tree.nodeSize
         let count = level.count
         ranks.withUnsafeMutableBufferPointer { ranks in
             level.withUnsafeBufferPointer { level in
-                tree.items.withUnsafeMutableBufferPointer { items in
+                refs.withUnsafeMutableBufferPointer { refs in
+                  tree.items.withUnsafeBufferPointer { items in
                     guard let rankBase = ranks.baseAddress, let levelBase = level.baseAddress,
-                        let itemBase = items.baseAddress
+                        let refBase = refs.baseAddress, let itemBase = items.baseAddress
                     else { return }
                     @inline(__always)
                     func visit(_ t: Int, _ rank: UInt32) {
                         let position = Int(itemBase[t].ref)
                         rankBase[position] = rank
-                        itemBase[t].ref = levelBase[position].ref
+                        refBase[t] = levelBase[position].ref
                     }
                     guard threads > 1 && count >= KDTree.parallelThreshold else {
                         KDTree.forEachInVisitOrder(count: count, nodeSize: size, visit)
@@ -175,7 +182,8 @@ struct LevelTree: Sendable {
                     for node in top.medians { visit(node.position, node.rank) }
                     let shared = (
                         ranks: KDTree.SharedBuffer(base: rankBase),
-                        items: KDTree.SharedBuffer(base: itemBase),
+                        refs: KDTree.SharedBuffer(base: refBase),
+                        items: KDTree.SharedBuffer(base: UnsafeMutablePointer(mutating: itemBase)),
                         level: KDTree.SharedBuffer(base: UnsafeMutablePointer(mutating: levelBase)))
                     let subtrees = top.subtrees
                     DispatchQueue.concurrentPerform(iterations: subtrees.count) { i in
@@ -183,13 +191,16 @@ struct LevelTree: Sendable {
                         KDTree.forEachInVisitOrder(lo: s.lo, hi: s.hi, firstRank: s.firstRank, nodeSize: size) { t, rank in
                             let position = Int(shared.items.base[t].ref)
                             shared.ranks.base[position] = rank
-                            shared.items.base[t].ref = shared.level.base[position].ref
+                            shared.refs.base[t] = shared.level.base[position].ref
                         }
                     }
+                  }
                 }
             }
         }
-        self.tree = tree
+        var bounds = PackedTree.Box.empty
+        for record in level { bounds.add(record.fx, record.fy) }
+        self.tree = PackedTree(refs: refs, nodeSize: size, bounds: bounds)
         self.ranks = ranks
         self.level = level
     }
@@ -202,7 +213,7 @@ extension ClusterHierarchy {
     /// claimed neighbours) in supercluster's order.
     fileprivate mutating func buildWithGridSweep(_ points: [UInt32], threads: Int) {
         var level = points.map { ref in
-            let (x, y) = projected(Int(ref))
+            let (x, y) = treePosition(ref)
             return LevelRecord(x: Double(x), y: Double(y), ref: ref, count: 1)
         }
         let nodeSize = options.nodeSize
@@ -213,15 +224,19 @@ extension ClusterHierarchy {
             let handoff = Handoff(level)
             return Pending(async: concurrent) { LevelTree(handoff.take() ?? [], nodeSize: nodeSize, threads: threads) }
         }
-        trees = [KDTree](repeating: KDTree(nodeSize: nodeSize), count: options.maxZoom + 2 - options.minZoom)
+        trees = [PackedTree](repeating: PackedTree(refs: [], nodeSize: nodeSize, bounds: .empty), count: options.maxZoom + 2 - options.minZoom)
         var pending = startTree(level)
         var cells = CellIndex(level: level, radius: options.projectedRadius(atZoom: options.maxZoom))
         // Buffers reused from level to level: a build allocates its working memory once, and the
         // allocator never has to hand pages back and fault them in again.
         var pass = GreedyPass()
         var neighbours = NeighbourTable()
+        // The level size the buffers were made for; they are let go when the levels shrink below
+        // half of it, so that the memory a build holds follows the level size down.
+        var bufferSize = level.count
+        HeapTrim.releaseFreePages()  // the first sort's temporary buffers
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
-            cells.neighbours(level: level, radius: options.projectedRadius(atZoom: zoom), into: &neighbours)
+            cells.neighbours(level: level, radius: options.projectedRadius(atZoom: zoom), threads: threads, into: &neighbours)
             var levelTree = pending.value() ?? LevelTree(level, nodeSize: nodeSize)
             trees[zoom + 1 - options.minZoom] = levelTree.tree
             // The tree's copy of the level is the level itself; dropping it leaves one reference.
@@ -240,6 +255,13 @@ extension ClusterHierarchy {
                 cells.advance(
                     to: level, newPosition: pass.newPosition, clusters: pass.clusters,
                     radius: options.projectedRadius(atZoom: zoom - 1))
+            }
+            if level.count < bufferSize / 4 * 3 && bufferSize >= 1 << 16 {
+                pass = GreedyPass()
+                neighbours = NeighbourTable()
+                cells.releaseSpareBuffers()
+                bufferSize = level.count
+                HeapTrim.releaseFreePages()
             }
         }
         trees[0] = (pending.value() ?? LevelTree(level, nodeSize: nodeSize)).tree
@@ -383,7 +405,10 @@ extension ClusterHierarchy {
             clusterParent.append(-1)
             clusterOrigin.append(record.ref)
         }
-        pass = GreedyPass(next: next, changed: changed, newPosition: newPosition, clusters: clusterPositions, processed: processed)
+        pass = GreedyPass(
+            next: next, changed: changed, newPosition: newPosition, clusters: clusterPositions,
+            processed: processed)
     }
 }
+
 

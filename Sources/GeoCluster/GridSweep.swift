@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One record of a cluster level (supercluster's stride-6 record, less the zoom and parent slots,
 /// which the greedy pass keeps elsewhere).
@@ -110,6 +111,13 @@ struct CellIndex {
         self.keys = keys.map { Int64(bitPattern: $0 ^ (1 << 63)) }
     }
 
+    /// Lets go of the buffers the next move writes into (they are made again at the size then
+    /// needed).
+    mutating func releaseSpareBuffers() {
+        spareEntries = []
+        spareKeys = []
+    }
+
     /// Moves the index to the next level: `newPosition[p]` is where record `p` of the old level went
     /// (`UInt32.max` if it was absorbed or became a cluster), `clusters` are the new level's new
     /// records, and `r` the next zoom's radius.
@@ -139,8 +147,10 @@ struct CellIndex {
         newKeys.resize(to: capacity, filling: 0)
         let count = newEntries.withUnsafeMutableBufferPointer { out in
             newKeys.withUnsafeMutableBufferPointer { outKeys in
-                CellIndex.mergeHalved(
-                    old: entries, oldKeys: keys, added: added, newPosition: newPosition, into: out, keys: outKeys)
+                newPosition.withUnsafeBufferPointer { newPosition in
+                    CellIndex.mergeHalved(
+                        old: entries, oldKeys: keys, added: added, newPosition: newPosition, into: out, keys: outKeys)
+                }
             }
         }
         newEntries.resize(to: count, filling: CellEntry(fx: 0, fy: 0, tagged: 0))
@@ -154,73 +164,72 @@ struct CellIndex {
     /// Writes the survivors of `old` with halved cells (rows 2j and 2j+1 merge into row j, columns
     /// halve, all in integer keys) merged with the sorted new clusters; returns how many were written.
     private static func mergeHalved(
-        old: [CellEntry], oldKeys: [Int64], added: [(key: Int64, entry: CellEntry)], newPosition: [UInt32],
+        old: [CellEntry], oldKeys: [Int64], added: [(key: Int64, entry: CellEntry)],
+        newPosition: UnsafeBufferPointer<UInt32>,
         into out: UnsafeMutableBufferPointer<CellEntry>, keys outKeys: UnsafeMutableBufferPointer<Int64>
     ) -> Int {
         var count = 0
         old.withUnsafeBufferPointer { old in
             oldKeys.withUnsafeBufferPointer { oldKeys in
                 added.withUnsafeBufferPointer { added in
-                    newPosition.withUnsafeBufferPointer { newPosition in
-                        var nextAdded = 0
-                        @inline(__always)
-                        func halved(_ key: Int64) -> Int64 {
-                            let row = key >> 32, column = (key & 0xFFFF_FFFF) - (1 << 31)
-                            return (row >> 1) << 32 | ((column >> 1) + (1 << 31))
-                        }
-                        @inline(__always)
-                        func put(_ entry: CellEntry, _ key: Int64) {
-                            out[count] = entry
-                            outKeys[count] = key
-                            count += 1
-                        }
-                        @inline(__always)
-                        func emit(_ i: Int) {
-                            let e = old[i]
-                            let p = newPosition[Int(e.position)]
-                            guard p != UInt32.max else { return }
-                            let key = halved(oldKeys[i])
-                            while nextAdded < added.count && added[nextAdded].key < key {
-                                put(added[nextAdded].entry, added[nextAdded].key)
-                                nextAdded += 1
-                            }
-                            put(CellEntry(fx: e.fx, fy: e.fy, tagged: p | (e.tagged & CellEntry.inexact)), key)
-                        }
-                        var i = 0
-                        let n = old.count
-                        while i < n {
-                            let row = oldKeys[i] >> 32
-                            var end = i + 1
-                            while end < n && oldKeys[end] >> 32 == row { end += 1 }
-                            var otherEnd = end
-                            if end < n && (oldKeys[end] >> 32) >> 1 == row >> 1 {
-                                let other = oldKeys[end] >> 32
-                                while otherEnd < n && oldKeys[otherEnd] >> 32 == other { otherEnd += 1 }
-                            }
-                            var a = i, b = end
-                            while a < end && b < otherEnd {
-                                if halved(oldKeys[a]) <= halved(oldKeys[b]) {
-                                    emit(a)
-                                    a += 1
-                                } else {
-                                    emit(b)
-                                    b += 1
-                                }
-                            }
-                            while a < end {
-                                emit(a)
-                                a += 1
-                            }
-                            while b < otherEnd {
-                                emit(b)
-                                b += 1
-                            }
-                            i = otherEnd
-                        }
-                        while nextAdded < added.count {
+                    var nextAdded = 0
+                    @inline(__always)
+                    func halved(_ key: Int64) -> Int64 {
+                        let row = key >> 32, column = (key & 0xFFFF_FFFF) - (1 << 31)
+                        return (row >> 1) << 32 | ((column >> 1) + (1 << 31))
+                    }
+                    @inline(__always)
+                    func put(_ entry: CellEntry, _ key: Int64) {
+                        out[count] = entry
+                        outKeys[count] = key
+                        count += 1
+                    }
+                    @inline(__always)
+                    func emit(_ i: Int) {
+                        let e = old[i]
+                        let p = newPosition[Int(e.position)]
+                        guard p != UInt32.max else { return }
+                        let key = halved(oldKeys[i])
+                        while nextAdded < added.count && added[nextAdded].key < key {
                             put(added[nextAdded].entry, added[nextAdded].key)
                             nextAdded += 1
                         }
+                        put(CellEntry(fx: e.fx, fy: e.fy, tagged: p | (e.tagged & CellEntry.inexact)), key)
+                    }
+                    var i = 0
+                    let n = old.count
+                    while i < n {
+                        let row = oldKeys[i] >> 32
+                        var end = i + 1
+                        while end < n && oldKeys[end] >> 32 == row { end += 1 }
+                        var otherEnd = end
+                        if end < n && (oldKeys[end] >> 32) >> 1 == row >> 1 {
+                            let other = oldKeys[end] >> 32
+                            while otherEnd < n && oldKeys[otherEnd] >> 32 == other { otherEnd += 1 }
+                        }
+                        var a = i, b = end
+                        while a < end && b < otherEnd {
+                            if halved(oldKeys[a]) <= halved(oldKeys[b]) {
+                                emit(a)
+                                a += 1
+                            } else {
+                                emit(b)
+                                b += 1
+                            }
+                        }
+                        while a < end {
+                            emit(a)
+                            a += 1
+                        }
+                        while b < otherEnd {
+                            emit(b)
+                            b += 1
+                        }
+                        i = otherEnd
+                    }
+                    while nextAdded < added.count {
+                        put(added[nextAdded].entry, added[nextAdded].key)
+                        nextAdded += 1
                     }
                 }
             }
@@ -239,79 +248,130 @@ struct CellIndex {
     /// from the level only when its float32 copy leaves the outcome in doubt.
     ///
     /// - Complexity: O(n + m) for m candidate pairs.
-    func neighbours(level: [LevelRecord], radius r: Double, into table: inout NeighbourTable) {
-        var pairs = table.pairs
+    /// - Parameter threads: With more than one, the two halves of a large level are swept
+    ///   concurrently.
+    func neighbours(level: [LevelRecord], radius r: Double, threads: Int = 1, into table: inout NeighbourTable) {
+        var parts = [table.pairs, table.morePairs]
         table.pairs = []
-        pairs.removeAll(keepingCapacity: true)
-        let r2 = r * r
+        table.morePairs = []
+        for i in parts.indices { parts[i].removeAll(keepingCapacity: true) }
         // A cluster's centre is within √2 · rounding of its float32 copy.
         let margin = 1.5 * rounding
         let sure = max(0, r - margin), unsure = r + margin
-        let accept = sure * sure * (1 - 1e-12), reject = unsure * unsure * (1 + 1e-12)
+        let test = PairTest(
+            r2: r * r, accept: sure * sure * (1 - 1e-12), reject: unsure * unsure * (1 + 1e-12))
         level.withUnsafeBufferPointer { level in
             entries.withUnsafeBufferPointer { sorted in
                 keys.withUnsafeBufferPointer { keys in
                     let count = sorted.count
-                    /// supercluster's test with `p` as the query centre.
-                    @inline(__always)
-                    func within(_ p: CellEntry, _ q: CellEntry) -> Bool {
-                        var dx = Double(q.fx) - Double(p.fx)
-                        var dy = Double(q.fy) - Double(p.fy)
-                        let d2 = dx * dx + dy * dy
-                        if p.isExact { return d2 <= r2 }
-                        if d2 <= accept { return true }
-                        if d2 > reject { return false }
-                        let centre = level[Int(p.position)]
-                        dx = Double(q.fx) - centre.x
-                        dy = Double(q.fy) - centre.y
-                        return dx * dx + dy * dy <= r2
+                    guard threads > 1 && count >= 1 << 16 else {
+                        CellIndex.sweep(sorted, keys, level, runsFrom: 0, to: count, test: test, into: &parts[0])
+                        return
                     }
-                    @inline(__always)
-                    func test(_ i: Int, _ j: Int) {
-                        let p = sorted[i], q = sorted[j]
-                        // Only the later record of a pair can be absorbed by the earlier one.
-                        if p.position < q.position {
-                            if within(p, q) { pairs.append((p.position, q.position)) }
-                        } else {
-                            if within(q, p) { pairs.append((q.position, p.position)) }
-                        }
+                    // The second half starts at a cell's first entry; each half sweeps the cells
+                    // that start in it, reading past its end where a cell's neighbours are.
+                    var middle = count / 2
+                    while middle < count && keys[middle] == keys[middle - 1] { middle += 1 }
+                    let buffers = SweepBuffers(sorted: sorted, keys: keys, level: level)
+                    let bounds = [(0, middle), (middle, count)]
+                    let results = Mutex(parts)
+                    DispatchQueue.concurrentPerform(iterations: 2) { half in
+                        var pairs = results.withLock { $0[half] }
+                        results.withLock { $0[half] = [] }
+                        CellIndex.sweep(
+                            buffers.sorted, buffers.keys, buffers.level, runsFrom: bounds[half].0, to: bounds[half].1,
+                            test: test, into: &pairs)
+                        results.withLock { $0[half] = pairs }
                     }
-                    var start = 0
-                    var up = 0  // the first entry whose key may lie in the next row's window
-                    while start < count {
-                        let key = keys[start]
-                        var end = start + 1
-                        while end < count && keys[end] == key { end += 1 }
-                        // Pairs inside the cell.
-                        if end - start > 1 {
-                            for i in start..<(end - 1) {
-                                for j in (i + 1)..<end { test(i, j) }
-                            }
-                        }
-                        // The cell to the east: the next run, if its key is key + 1.
-                        if end < count && keys[end] == key + 1 {
-                            var eastEnd = end + 1
-                            while eastEnd < count && keys[eastEnd] == key + 1 { eastEnd += 1 }
-                            for i in start..<end {
-                                for j in end..<eastEnd { test(i, j) }
-                            }
-                        }
-                        // The three cells of the next row.
-                        let low = key + (1 << 32) - 1, high = key + (1 << 32) + 1
-                        if up < end { up = end }
-                        while up < count && keys[up] < low { up += 1 }
-                        var j = up
-                        while j < count && keys[j] <= high {
-                            for i in start..<end { test(i, j) }
-                            j += 1
-                        }
-                        start = end
-                    }
+                    parts = results.withLock { $0 }
                 }
             }
         }
-        table.pairs = pairs
+        table.pairs = parts[0]
+        table.morePairs = parts[1]
         table.group(count: level.count)
+    }
+
+    /// supercluster's distance test, with the bounds that settle it from float32 copies.
+    struct PairTest {
+        var r2: Double
+        /// Below this squared distance between float32 copies, a pair is within the radius whatever
+        /// the double centre; above `reject`, it is not.
+        var accept: Double
+        var reject: Double
+    }
+
+    /// The buffers of a sweep, shared by the two halves (which only read them).
+    struct SweepBuffers: @unchecked Sendable {
+        var sorted: UnsafeBufferPointer<CellEntry>
+        var keys: UnsafeBufferPointer<Int64>
+        var level: UnsafeBufferPointer<LevelRecord>
+    }
+
+    /// Appends the pairs of every cell whose first entry is in `from ..< to` (see
+    /// ``neighbours(level:radius:threads:into:)``).
+    private static func sweep(
+        _ sorted: UnsafeBufferPointer<CellEntry>, _ keys: UnsafeBufferPointer<Int64>,
+        _ level: UnsafeBufferPointer<LevelRecord>, runsFrom from: Int, to: Int, test t: PairTest,
+        into pairs: inout [(UInt32, UInt32)]
+    ) {
+        let count = sorted.count
+        let r2 = t.r2, accept = t.accept, reject = t.reject
+        /// supercluster's test with `p` as the query centre.
+        @inline(__always)
+        func within(_ p: CellEntry, _ q: CellEntry) -> Bool {
+            var dx = Double(q.fx) - Double(p.fx)
+            var dy = Double(q.fy) - Double(p.fy)
+            let d2 = dx * dx + dy * dy
+            if p.isExact { return d2 <= r2 }
+            if d2 <= accept { return true }
+            if d2 > reject { return false }
+            let centre = level[Int(p.position)]
+            dx = Double(q.fx) - centre.x
+            dy = Double(q.fy) - centre.y
+            return dx * dx + dy * dy <= r2
+        }
+        @inline(__always)
+        func test(_ i: Int, _ j: Int) {
+            let p = sorted[i], q = sorted[j]
+            // Only the later record of a pair can be absorbed by the earlier one.
+            if p.position < q.position {
+                if within(p, q) { pairs.append((p.position, q.position)) }
+            } else {
+                if within(q, p) { pairs.append((q.position, p.position)) }
+            }
+        }
+        var start = from
+        var up = from  // the first entry whose key may lie in the next row's window
+        while start < to {
+            let key = keys[start]
+            var end = start + 1
+            while end < count && keys[end] == key { end += 1 }
+            // Pairs inside the cell.
+            if end - start > 1 {
+                for i in start..<(end - 1) {
+                    for j in (i + 1)..<end { test(i, j) }
+                }
+            }
+            // The cell to the east: the next run, if its key is key + 1.
+            if end < count && keys[end] == key + 1 {
+                var eastEnd = end + 1
+                while eastEnd < count && keys[eastEnd] == key + 1 { eastEnd += 1 }
+                for i in start..<end {
+                    for j in end..<eastEnd { test(i, j) }
+                }
+            }
+            // The three cells of the next row.
+            let low = key + (1 << 32) - 1, high = key + (1 << 32) + 1
+            if up < end { up = end }
+            while up < count && keys[up] < low { up += 1 }
+            var j = up
+            while j < count && keys[j] <= high {
+                for i in start..<end { test(i, j) }
+                j += 1
+            }
+            start = end
+        }
     }
 }
 
@@ -322,26 +382,31 @@ struct NeighbourTable {
     /// particular order.
     var offsets: [Int32] = []
     var targets: [UInt32] = []
-    /// The directed pairs (record, neighbour) the lists are made from.
+    /// The directed pairs (record, neighbour) the lists are made from, in two parts.
     var pairs: [(UInt32, UInt32)] = []
+    var morePairs: [(UInt32, UInt32)] = []
     private var fill: [Int32] = []
 
     /// Groups ``pairs`` by record, for records `0 ..< n`.
     mutating func group(count n: Int) {
         offsets.removeAll(keepingCapacity: true)
         offsets.append(contentsOf: repeatElement(0, count: n + 1))
-        targets.resize(to: pairs.count, filling: 0)
+        targets.resize(to: pairs.count + morePairs.count, filling: 0)
         fill.resize(to: n, filling: 0)
-        let pairs = self.pairs
+        let parts = [self.pairs, self.morePairs]
         offsets.withUnsafeMutableBufferPointer { offsets in
-            for (s, _) in pairs { offsets[Int(s) + 1] &+= 1 }
+            for part in parts {
+                for (s, _) in part { offsets[Int(s) + 1] &+= 1 }
+            }
             for i in 0..<n { offsets[i + 1] &+= offsets[i] }
             fill.withUnsafeMutableBufferPointer { fill in
                 for i in 0..<n { fill[i] = offsets[i] }
                 targets.withUnsafeMutableBufferPointer { targets in
-                    for (s, d) in pairs {
-                        targets[Int(fill[Int(s)])] = d
-                        fill[Int(s)] &+= 1
+                    for part in parts {
+                        for (s, d) in part {
+                            targets[Int(fill[Int(s)])] = d
+                            fill[Int(s)] &+= 1
+                        }
                     }
                 }
             }

@@ -359,6 +359,159 @@ struct KDTree: Sendable {
     }
 }
 
+/// A ``KDTree``'s layout with only the payloads kept: 4 bytes per item instead of 12. Queries look
+/// an item's coordinates up (the float32 values the tree was built from) and visit items in the
+/// same order as the full tree.
+@usableFromInline
+struct PackedTree: Sendable {
+    /// The payloads in tree order.
+    @usableFromInline var refs: [UInt32]
+    /// The leaf size.
+    @usableFromInline let nodeSize: Int
+    /// The smallest box holding every item (empty when there are none).
+    @usableFromInline var bounds: PackedTree.Box
+
+    /// A closed box in projected coordinates.
+    @usableFromInline
+    struct Box: Sendable {
+        @usableFromInline var minX, minY, maxX, maxY: Double
+
+        @usableFromInline
+        init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+            (self.minX, self.minY, self.maxX, self.maxY) = (minX, minY, maxX, maxY)
+        }
+
+        /// No point at all.
+        static let empty = Box(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+
+        /// Grows the box to hold a point.
+        @inline(__always)
+        mutating func add(_ x: Float, _ y: Float) {
+            minX = min(minX, Double(x))
+            minY = min(minY, Double(y))
+            maxX = max(maxX, Double(x))
+            maxY = max(maxY, Double(y))
+        }
+    }
+
+    init(refs: [UInt32], nodeSize: Int, bounds: Box) {
+        self.refs = refs
+        self.nodeSize = nodeSize
+        self.bounds = bounds
+    }
+
+    /// The layout of a full tree.
+    init(_ tree: KDTree) {
+        var bounds = Box.empty
+        for item in tree.items { bounds.add(item.x, item.y) }
+        self.init(refs: tree.items.map(\.ref), nodeSize: tree.nodeSize, bounds: bounds)
+    }
+
+    /// Calls `body` with every payload whose position is inside the closed box, in kdbush's order.
+    ///
+    /// The walk keeps the box each subtree's items lie in (the split values bound them); a subtree
+    /// whose box is inside the query is emitted whole, in visit order, without looking positions up.
+    @inlinable
+    func range(
+        minX: Double, minY: Double, maxX: Double, maxY: Double,
+        position: (UInt32) -> (x: Float, y: Float), _ body: (UInt32) -> Void
+    ) {
+        guard !refs.isEmpty else { return }
+        let nodeSize = self.nodeSize
+        refs.withUnsafeBufferPointer { refs in
+            var stack: [(lo: Int, hi: Int, axis: Int, box: Box)] = [(0, refs.count - 1, 0, bounds)]
+            stack.reserveCapacity(64)
+            while let (lo, hi, axis, box) = stack.popLast() {
+                if box.minX >= minX && box.maxX <= maxX && box.minY >= minY && box.maxY <= maxY {
+                    PackedTree.forEach(refs, lo: lo, hi: hi, nodeSize: nodeSize, body)
+                    continue
+                }
+                if hi - lo <= nodeSize {
+                    guard lo <= hi else { continue }
+                    for i in lo...hi {
+                        let ref = refs[i]
+                        let (fx, fy) = position(ref)
+                        let x = Double(fx), y = Double(fy)
+                        if x >= minX && x <= maxX && y >= minY && y <= maxY { body(ref) }
+                    }
+                    continue
+                }
+                let m = (lo + hi) >> 1
+                let ref = refs[m]
+                let (fx, fy) = position(ref)
+                let x = Double(fx), y = Double(fy)
+                if x >= minX && x <= maxX && y >= minY && y <= maxY { body(ref) }
+                // Items before the median are at most its value on the axis, items after at least.
+                var left = box, right = box
+                if axis == 0 {
+                    left.maxX = x
+                    right.minX = x
+                    if minX <= x { stack.append((lo, m - 1, 1, left)) }
+                    if maxX >= x { stack.append((m + 1, hi, 1, right)) }
+                } else {
+                    left.maxY = y
+                    right.minY = y
+                    if minY <= y { stack.append((lo, m - 1, 0, left)) }
+                    if maxY >= y { stack.append((m + 1, hi, 0, right)) }
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with every payload of the subtree over `lo...hi`, in visit order.
+    @inlinable
+    static func forEach(_ refs: UnsafeBufferPointer<UInt32>, lo: Int, hi: Int, nodeSize: Int, _ body: (UInt32) -> Void) {
+        guard lo <= hi else { return }
+        var stack: [(Int, Int)] = [(lo, hi)]
+        while let (lo, hi) = stack.popLast() {
+            if hi - lo <= nodeSize {
+                guard lo <= hi else { continue }
+                for i in lo...hi { body(refs[i]) }
+                continue
+            }
+            let m = (lo + hi) >> 1
+            body(refs[m])
+            stack.append((lo, m - 1))
+            stack.append((m + 1, hi))
+        }
+    }
+
+    /// Calls `body` with every payload within `radius` of (`qx`, `qy`) (inclusive), in kdbush's
+    /// order.
+    func within(
+        x qx: Double, y qy: Double, radius: Double,
+        position: (UInt32) -> (x: Float, y: Float), _ body: (UInt32) -> Void
+    ) {
+        guard !refs.isEmpty else { return }
+        let r2 = radius * radius
+        refs.withUnsafeBufferPointer { refs in
+            var stack: [(Int, Int, Int)] = [(0, refs.count - 1, 0)]
+            stack.reserveCapacity(64)
+            while let (lo, hi, axis) = stack.popLast() {
+                if hi - lo <= nodeSize {
+                    guard lo <= hi else { continue }
+                    for i in lo...hi {
+                        let ref = refs[i]
+                        let (fx, fy) = position(ref)
+                        let dx = Double(fx) - qx, dy = Double(fy) - qy
+                        if dx * dx + dy * dy <= r2 { body(ref) }
+                    }
+                    continue
+                }
+                let m = (lo + hi) >> 1
+                let ref = refs[m]
+                let (fx, fy) = position(ref)
+                let dx = Double(fx) - qx, dy = Double(fy) - qy
+                if dx * dx + dy * dy <= r2 { body(ref) }
+                let value = axis == 0 ? Double(fx) : Double(fy)
+                let q = axis == 0 ? qx : qy
+                if q - radius <= value { stack.append((lo, m - 1, 1 - axis)) }
+                if q + radius >= value { stack.append((m + 1, hi, 1 - axis)) }
+            }
+        }
+    }
+}
+
 /// The coordinate a tree level splits on.
 protocol KDAxis {
     static func key(_ item: UnsafeMutablePointer<KDItem>) -> Float

@@ -48,7 +48,7 @@ struct GridSweepTests {
                 #expect(grid.clusterOrigin == reference.clusterOrigin)
                 #expect(grid.pointParent == reference.pointParent)
                 #expect(grid.clusterRanges == reference.clusterRanges)
-                #expect(grid.trees.map(\.items) == reference.trees.map(\.items))
+                #expect(grid.trees.map(\.refs) == reference.trees.map(\.refs))
             }
         }
     }
@@ -75,7 +75,7 @@ struct GridSweepTests {
             #expect(grid.clusterX == reference.clusterX)
             #expect(grid.pointParent == reference.pointParent)
             #expect(grid.clusterParent == reference.clusterParent)
-            #expect(grid.trees.map(\.items) == reference.trees.map(\.items))
+            #expect(grid.trees.map(\.refs) == reference.trees.map(\.refs))
         }
     }
 
