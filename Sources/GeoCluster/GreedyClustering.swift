@@ -231,8 +231,9 @@ extension ClusterHierarchy {
         // allocator never has to hand pages back and fault them in again.
         var pass = GreedyPass()
         var neighbours = NeighbourTable()
-        // The level size the buffers were made for; they are let go when the levels shrink below
-        // half of it, so that the memory a build holds follows the level size down.
+        // The level size the buffers were made for; they are let go (and their pages handed back)
+        // when the levels shrink below three quarters of it, so that the memory a build holds
+        // follows the level size down.
         var bufferSize = level.count
         HeapTrim.releaseFreePages()  // the first sort's temporary buffers
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
