@@ -67,3 +67,26 @@ enum HeapTrim {
         _ = trim?(0)
     }
 }
+
+/// Large result arrays backed by transparent huge pages where Linux offers them.
+///
+/// A world query returns up to a million features, tens of MB of fresh memory; faulting it in 4 KB
+/// at a time costs more than computing the features. Linux backs a region with 2 MB pages on request
+/// (`madvise(MADV_HUGEPAGE)`), even where huge pages are only given to regions that ask; elsewhere
+/// this does nothing.
+@usableFromInline
+enum HugePages {
+    /// Asks for huge pages for the unused capacity of an array's buffer (`count ..< capacity`),
+    /// when it spans at least two of them.
+    @usableFromInline
+    static func advise<T>(_ base: UnsafeMutablePointer<T>?, count: Int, capacity: Int) {
+        #if os(Linux)
+        guard let base, capacity > count else { return }
+        let huge = 1 << 21
+        let from = Int(bitPattern: base + count), to = Int(bitPattern: base + capacity)
+        let start = (from + huge - 1) & ~(huge - 1), end = to & ~(huge - 1)
+        guard end - start >= huge, let region = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(region, end - start, MADV_HUGEPAGE)
+        #endif
+    }
+}

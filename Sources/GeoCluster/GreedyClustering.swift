@@ -145,6 +145,15 @@ extension ClusterHierarchy {
 
 /// A tree and the visit rank of each level position, made off the clustering thread.
 struct LevelTree: Sendable {
+    /// `n` zeros in a buffer backed by huge pages where offered.
+    static func zeros(_ n: Int) -> [UInt32] {
+        [UInt32](unsafeUninitializedCapacity: n) { buffer, count in
+            HugePages.advise(buffer.baseAddress, count: 0, capacity: buffer.count)
+            buffer.initialize(repeating: 0)
+            count = n
+        }
+    }
+
     var tree: PackedTree
     /// `ranks[p]`: where record `p` comes in any query's output order.
     var ranks: [UInt32]
@@ -153,11 +162,19 @@ struct LevelTree: Sendable {
 
     /// Builds the tree of a level and converts its payloads from level positions to entity refs.
     init(_ level: [LevelRecord], nodeSize: Int, threads: Int = 1) {
-        let items = level.enumerated().map { KDItem(x: $0.element.fx, y: $0.element.fy, ref: UInt32($0.offset)) }
-        let tree = KDTree(items: items, nodeSize: nodeSize, threads: threads)
+        // Fresh buffers of several MB per level: backed by huge pages where offered, so that
+        // filling them takes few page faults.
+        let items = [KDItem](unsafeUninitializedCapacity: level.count) { buffer, count in
+            HugePages.advise(buffer.baseAddress, count: 0, capacity: buffer.count)
+            for (i, record) in level.enumerated() {
+                buffer.initializeElement(at: i, to: KDItem(x: record.fx, y: record.fy, ref: UInt32(i)))
+            }
+            count = level.count
+        }
+        let tree = KDTree(items: consume items, nodeSize: nodeSize, threads: threads)
         // One walk in visit order gives each level position its rank and each tree slot its entity.
-        var ranks = [UInt32](repeating: 0, count: level.count)
-        var refs = [UInt32](repeating: 0, count: level.count)
+        var ranks = LevelTree.zeros(level.count)
+        var refs = LevelTree.zeros(level.count)
         let size = tree.nodeSize
         let count = level.count
         ranks.withUnsafeMutableBufferPointer { ranks in
@@ -299,12 +316,12 @@ extension ClusterHierarchy {
         var next = pass.next
         pass = GreedyPass()  // the buffers above are now uniquely referenced
         processed.removeAll(keepingCapacity: true)
-        processed.append(contentsOf: repeatElement(false, count: n))
+        processed.resize(to: n, filling: false)
         newPosition.removeAll(keepingCapacity: true)
-        newPosition.append(contentsOf: repeatElement(.max, count: n))
+        newPosition.resize(to: n, filling: .max)
         clusterPositions.removeAll(keepingCapacity: true)
         next.removeAll(keepingCapacity: true)
-        next.reserveCapacity(n)
+        next.reserveHugeCapacity(n)
         var members = [UInt32]()
         var changed = false
         let minPoints = options.minPoints

@@ -420,8 +420,18 @@ extension Array {
         if count > n {
             removeLast(count - n)
         } else if count < n {
+            reserveHugeCapacity(n)
             append(contentsOf: repeatElement(filler, count: n - count))
         }
+    }
+
+    /// Makes room for `n` elements; a new buffer is backed by huge pages where offered (see
+    /// ``HugePages``), since the build's buffers are several MB each.
+    mutating func reserveHugeCapacity(_ n: Int) {
+        guard capacity < n else { return }
+        reserveCapacity(n)
+        let capacity = self.capacity
+        withUnsafeMutableBufferPointer { HugePages.advise($0.baseAddress, count: $0.count, capacity: capacity) }
     }
 }
 
