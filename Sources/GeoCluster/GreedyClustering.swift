@@ -159,21 +159,25 @@ struct LevelTree: Sendable {
     var ranks: [UInt32]
     /// The level the tree was built from, handed back.
     var level: [LevelRecord]
+    /// The buffer the items were sorted in, handed back for the next tree.
+    var scratch: [KDItem]
 
     /// Builds the tree of a level and converts its payloads from level positions to entity refs.
-    init(_ level: [LevelRecord], nodeSize: Int, threads: Int = 1) {
-        // Fresh buffers of several MB per level: backed by huge pages where offered, so that
-        // filling them takes few page faults.
-        let items = [KDItem](unsafeUninitializedCapacity: level.count) { buffer, count in
-            HugePages.advise(buffer.baseAddress, count: 0, capacity: buffer.count)
-            for (i, record) in level.enumerated() {
-                buffer.initializeElement(at: i, to: KDItem(x: record.fx, y: record.fy, ref: UInt32(i)))
-            }
-            count = level.count
+    ///
+    /// - Parameters:
+    ///   - scratch: A buffer to sort the items in (its contents are replaced).
+    ///   - ranks: A buffer for the ranks (its contents are replaced).
+    init(_ level: [LevelRecord], nodeSize: Int, threads: Int = 1, scratch: [KDItem] = [], ranks: [UInt32] = []) {
+        var items = scratch
+        items.removeAll(keepingCapacity: true)
+        items.reserveHugeCapacity(level.count)
+        for (i, record) in level.enumerated() {
+            items.append(KDItem(x: record.fx, y: record.fy, ref: UInt32(i)))
         }
         let tree = KDTree(items: consume items, nodeSize: nodeSize, threads: threads)
         // One walk in visit order gives each level position its rank and each tree slot its entity.
-        var ranks = LevelTree.zeros(level.count)
+        var ranks = ranks
+        ranks.resize(to: level.count, filling: 0)
         var refs = LevelTree.zeros(level.count)
         let size = tree.nodeSize
         let count = level.count
@@ -218,12 +222,20 @@ struct LevelTree: Sendable {
         var bounds = PackedTree.Box.empty
         for record in level { bounds.add(record.fx, record.fy) }
         self.tree = PackedTree(refs: refs, nodeSize: size, bounds: bounds)
+        self.scratch = tree.items
         self.ranks = ranks
         self.level = level
     }
 }
 
 extension ClusterHierarchy {
+    /// Calls `body` with the double centres of the records: the cluster table as it is now.
+    func withCentres<R>(_ body: (Centres) -> R) -> R {
+        clusterX.withUnsafeBufferPointer { x in
+            clusterY.withUnsafeBufferPointer { y in body(Centres(inputCount: inputCount, x: x, y: y)) }
+        }
+    }
+
     /// Builds the levels with ``NeighbourTable`` (a grid sweep) instead of tree queries. The tree of
     /// each level is built on another thread while the next level's neighbours are found; the greedy
     /// pass then only needs that tree's visit ranks, to sum centroids (and, above `minPoints` 2, emit
@@ -231,19 +243,25 @@ extension ClusterHierarchy {
     fileprivate mutating func buildWithGridSweep(_ points: [UInt32], threads: Int) {
         var level = points.map { ref in
             let (x, y) = treePosition(ref)
-            return LevelRecord(x: Double(x), y: Double(y), ref: ref, count: 1)
+            return LevelRecord(fx: x, fy: y, ref: ref, count: 1)
         }
         let nodeSize = options.nodeSize
         let concurrent = threads > 1
         // The level moves to the tree's thread and comes back with the tree, so that once the tree
         // is in, the main thread holds the only reference and can reuse the buffer.
+        // So do the tree builder's item and rank buffers.
+        var treeBuffers = (items: [KDItem](), ranks: [UInt32]())
         func startTree(_ level: [LevelRecord]) -> Pending<LevelTree> {
-            let handoff = Handoff(level)
-            return Pending(async: concurrent) { LevelTree(handoff.take() ?? [], nodeSize: nodeSize, threads: threads) }
+            let handoff = Handoff((level, treeBuffers.items, treeBuffers.ranks))
+            treeBuffers = ([], [])
+            return Pending(async: concurrent) {
+                let (level, items, ranks) = handoff.take() ?? ([], [], [])
+                return LevelTree(level, nodeSize: nodeSize, threads: threads, scratch: items, ranks: ranks)
+            }
         }
         trees = [PackedTree](repeating: PackedTree(refs: [], nodeSize: nodeSize, bounds: .empty), count: options.maxZoom + 2 - options.minZoom)
         var pending = startTree(level)
-        var cells = CellIndex(level: level, radius: options.projectedRadius(atZoom: options.maxZoom))
+        var cells = withCentres { CellIndex(level: level, radius: options.projectedRadius(atZoom: options.maxZoom), centres: $0) }
         // Buffers reused from level to level: a build allocates its working memory once, and the
         // allocator never has to hand pages back and fault them in again.
         var pass = GreedyPass()
@@ -254,7 +272,11 @@ extension ClusterHierarchy {
         var bufferSize = level.count
         HeapTrim.releaseFreePages()  // the first sort's temporary buffers
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
-            cells.neighbours(level: level, radius: options.projectedRadius(atZoom: zoom), threads: threads, into: &neighbours)
+            withCentres { centres in
+                cells.neighbours(
+                    level: level, radius: options.projectedRadius(atZoom: zoom), centres: centres, threads: threads,
+                    into: &neighbours)
+            }
             var levelTree = pending.value() ?? LevelTree(level, nodeSize: nodeSize)
             trees[zoom + 1 - options.minZoom] = levelTree.tree
             // The tree's copy of the level is the level itself; dropping it leaves one reference.
@@ -264,19 +286,25 @@ extension ClusterHierarchy {
             clusterRanges[zoom - options.minZoom] = start..<clusterID.count
             if pass.changed {
                 swap(&level, &pass.next)
+                treeBuffers = (levelTree.scratch, levelTree.ranks)
+                levelTree.scratch = []
+                levelTree.ranks = []
                 pending = startTree(level)
             } else {
                 let tree = levelTree
                 pending = Pending(async: false) { tree }
             }
             if zoom > options.minZoom {
-                cells.advance(
-                    to: level, newPosition: pass.newPosition, clusters: pass.clusters,
-                    radius: options.projectedRadius(atZoom: zoom - 1))
+                withCentres { centres in
+                    cells.advance(
+                        to: level, newPosition: pass.newPosition, clusters: pass.clusters,
+                        radius: options.projectedRadius(atZoom: zoom - 1), centres: centres)
+                }
             }
             if level.count < bufferSize / 4 * 3 && bufferSize >= 1 << 16 {
                 pass = GreedyPass()
                 neighbours = NeighbourTable()
+                treeBuffers = ([], [])
                 cells.releaseSpareBuffers()
                 bufferSize = level.count
                 HeapTrim.releaseFreePages()
@@ -326,89 +354,93 @@ extension ClusterHierarchy {
         var changed = false
         let minPoints = options.minPoints
         let firstCluster = clusterID.count
-        var formed = [LevelRecord]()  // the new clusters: centroid, origin ref (in `ref`), count
+        var formed = [(x: Double, y: Double, origin: UInt32, count: UInt32)]()  // the new clusters
         var formedIDs = [Int]()
         var parents = [(UInt32, Int32)]()
-        level.withUnsafeBufferPointer { level in
-            neighbours.offsets.withUnsafeBufferPointer { offsets in
-                neighbours.targets.withUnsafeBufferPointer { targets in
-                    ranks.withUnsafeBufferPointer { ranks in
-                        processed.withUnsafeMutableBufferPointer { processed in
-                          newPosition.withUnsafeMutableBufferPointer { newPosition in
-                            // Records without later neighbours that nothing absorbed are copied in
-                            // runs.
-                            var run = 0
-                            for p in 0..<n {
-                                let lo = Int(offsets[p]), hi = Int(offsets[p + 1])
-                                if lo == hi && !processed[p] { continue }
-                                if run < p {
-                                    for i in run..<p { newPosition[i] = UInt32(next.count + i - run) }
-                                    next.append(contentsOf: level[run..<p])
-                                }
-                                run = p + 1
-                                if processed[p] { continue }
-                                processed[p] = true
-                                if lo == hi {
-                                    newPosition[p] = UInt32(next.count)
-                                    next.append(level[p])
-                                    continue
-                                }
-                                members.removeAll(keepingCapacity: true)
-                                let origin = level[p]
-                                let n0 = Int(origin.count)
-                                var total = n0
-                                for k in lo..<hi {
-                                    // Every earlier record has been visited, including the copied
-                                    // runs, which are not marked.
-                                    let q = targets[k]
-                                    if Int(q) > p && !processed[Int(q)] {
-                                        members.append(q)
-                                        total += Int(level[Int(q)].count)
+        withCentres { centres in
+            level.withUnsafeBufferPointer { level in
+                neighbours.offsets.withUnsafeBufferPointer { offsets in
+                    neighbours.targets.withUnsafeBufferPointer { targets in
+                        ranks.withUnsafeBufferPointer { ranks in
+                            processed.withUnsafeMutableBufferPointer { processed in
+                              newPosition.withUnsafeMutableBufferPointer { newPosition in
+                                // Records without later neighbours that nothing absorbed are copied in
+                                // runs.
+                                var run = 0
+                                for p in 0..<n {
+                                    let lo = Int(offsets[p]), hi = Int(offsets[p + 1])
+                                    if lo == hi && !processed[p] { continue }
+                                    if run < p {
+                                        for i in run..<p { newPosition[i] = UInt32(next.count + i - run) }
+                                        next.append(contentsOf: level[run..<p])
+                                    }
+                                    run = p + 1
+                                    if processed[p] { continue }
+                                    processed[p] = true
+                                    if lo == hi {
+                                        newPosition[p] = UInt32(next.count)
+                                        next.append(level[p])
+                                        continue
+                                    }
+                                    members.removeAll(keepingCapacity: true)
+                                    let origin = level[p]
+                                    let n0 = Int(origin.count)
+                                    var total = n0
+                                    for k in lo..<hi {
+                                        // Every earlier record has been visited, including the copied
+                                        // runs, which are not marked.
+                                        let q = targets[k]
+                                        if Int(q) > p && !processed[Int(q)] {
+                                            members.append(q)
+                                            total += Int(level[Int(q)].count)
+                                        }
+                                    }
+                                    if members.isEmpty {
+                                        newPosition[p] = UInt32(next.count)
+                                        next.append(origin)
+                                        continue
+                                    }
+                                    if members.count > 1 {
+                                        members.sort { ranks[Int($0)] < ranks[Int($1)] }
+                                    }
+                                    changed = true
+                                    if total >= minPoints {
+                                        let c = Int32(firstCluster + formed.count)
+                                        let (ox, oy) = centres.of(origin)
+                                        var wx = ox * Double(n0), wy = oy * Double(n0)
+                                        for q in members {
+                                            let member = level[Int(q)]
+                                            processed[Int(q)] = true
+                                            let k = Double(member.count)
+                                            let (mx, my) = centres.of(member)
+                                            wx += mx * k
+                                            wy += my * k
+                                            parents.append((member.ref, c))
+                                        }
+                                        parents.append((origin.ref, c))
+                                        let cx = wx / Double(total), cy = wy / Double(total)
+                                        formed.append((cx, cy, origin.ref, UInt32(total)))
+                                        formedIDs.append((p << 5) + (zoom + 1) + inputCount)
+                                        clusterPositions.append(UInt32(next.count))
+                                        next.append(LevelRecord(
+                                            fx: Float(cx), fy: Float(cy), ref: UInt32(inputCount + Int(c)),
+                                            count: UInt32(total)))
+                                    } else {
+                                        newPosition[p] = UInt32(next.count)
+                                        next.append(origin)
+                                        for q in members {
+                                            processed[Int(q)] = true
+                                            newPosition[Int(q)] = UInt32(next.count)
+                                            next.append(level[Int(q)])
+                                        }
                                     }
                                 }
-                                if members.isEmpty {
-                                    newPosition[p] = UInt32(next.count)
-                                    next.append(origin)
-                                    continue
+                                if run < n {
+                                    for i in run..<n { newPosition[i] = UInt32(next.count + i - run) }
+                                    next.append(contentsOf: level[run..<n])
                                 }
-                                if members.count > 1 {
-                                    members.sort { ranks[Int($0)] < ranks[Int($1)] }
-                                }
-                                changed = true
-                                if total >= minPoints {
-                                    let c = Int32(firstCluster + formed.count)
-                                    var wx = origin.x * Double(n0), wy = origin.y * Double(n0)
-                                    for q in members {
-                                        let member = level[Int(q)]
-                                        processed[Int(q)] = true
-                                        let k = Double(member.count)
-                                        wx += member.x * k
-                                        wy += member.y * k
-                                        parents.append((member.ref, c))
-                                    }
-                                    parents.append((origin.ref, c))
-                                    let cx = wx / Double(total), cy = wy / Double(total)
-                                    formed.append(LevelRecord(x: cx, y: cy, ref: origin.ref, count: UInt32(total)))
-                                    formedIDs.append((p << 5) + (zoom + 1) + inputCount)
-                                    clusterPositions.append(UInt32(next.count))
-                                    next.append(LevelRecord(
-                                        x: cx, y: cy, ref: UInt32(inputCount + Int(c)),
-                                        count: UInt32(total)))
-                                } else {
-                                    newPosition[p] = UInt32(next.count)
-                                    next.append(origin)
-                                    for q in members {
-                                        processed[Int(q)] = true
-                                        newPosition[Int(q)] = UInt32(next.count)
-                                        next.append(level[Int(q)])
-                                    }
-                                }
+                              }
                             }
-                            if run < n {
-                                for i in run..<n { newPosition[i] = UInt32(next.count + i - run) }
-                                next.append(contentsOf: level[run..<n])
-                            }
-                          }
                         }
                     }
                 }
@@ -421,7 +453,7 @@ extension ClusterHierarchy {
             clusterCount.append(record.count)
             clusterID.append(id)
             clusterParent.append(-1)
-            clusterOrigin.append(record.ref)
+            clusterOrigin.append(record.origin)
         }
         pass = GreedyPass(
             next: next, changed: changed, newPosition: newPosition, clusters: clusterPositions,

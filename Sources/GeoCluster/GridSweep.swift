@@ -2,19 +2,31 @@ import Foundation
 import Synchronization
 
 /// One record of a cluster level (supercluster's stride-6 record, less the zoom and parent slots,
-/// which the greedy pass keeps elsewhere).
+/// which the greedy pass keeps elsewhere): 16 bytes. A cluster's double centre, which supercluster
+/// also keeps in the record, is in the cluster table (see ``Centres``).
 struct LevelRecord: Sendable, Equatable {
-    /// The double coordinates supercluster keeps in the record (float32 values for points).
-    var x: Double
-    var y: Double
+    /// The float32 coordinates the level's search tree stores (a point's projection exactly).
+    var fx: Float
+    var fy: Float
     /// The entity reference.
     var ref: UInt32
     /// Points in the record.
     var count: UInt32
+}
 
-    /// The float32 coordinates the level's search tree stores (exactly `x`, `y` for points).
-    @inline(__always) var fx: Float { Float(x) }
-    @inline(__always) var fy: Float { Float(y) }
+/// The double coordinates supercluster keeps in a record: a point's float32 projection, a
+/// cluster's centroid from the cluster table. Read-only views, valid while the table is not
+/// appended to.
+struct Centres: @unchecked Sendable {
+    let inputCount: Int
+    let x: UnsafeBufferPointer<Double>
+    let y: UnsafeBufferPointer<Double>
+
+    @inline(__always)
+    func of(_ record: LevelRecord) -> (x: Double, y: Double) {
+        let c = Int(record.ref) &- inputCount
+        return c < 0 ? (Double(record.fx), Double(record.fy)) : (x[c], y[c])
+    }
 }
 
 /// A record of a level in grid-cell order: its float32 coordinates and its level position. The top
@@ -29,10 +41,11 @@ struct CellEntry: Sendable, Equatable {
     @inline(__always) var position: UInt32 { tagged & ~CellEntry.inexact }
     @inline(__always) var isExact: Bool { tagged & CellEntry.inexact == 0 }
 
-    init(_ record: LevelRecord, position: UInt32) {
+    init(_ record: LevelRecord, position: UInt32, centres: Centres) {
         fx = record.fx
         fy = record.fy
-        let exact = Double(fx) == record.x && Double(fy) == record.y
+        let (x, y) = centres.of(record)
+        let exact = Double(fx) == x && Double(fy) == y
         tagged = position | (exact ? 0 : CellEntry.inexact)
     }
 
@@ -56,7 +69,7 @@ struct CellIndex {
     private(set) var keys: [Int64] = []
     /// Cells are 2^-shift wide.
     private(set) var shift = 0
-    /// The buffers the next ``advance(to:newPosition:clusters:radius:)`` writes into.
+    /// The buffers the next ``advance(to:newPosition:clusters:radius:centres:)`` writes into.
     private var spareEntries: [CellEntry] = []
     private var spareKeys: [Int64] = []
     /// An upper bound of |float32(v) − v| over the coordinates of every record so far.
@@ -86,19 +99,23 @@ struct CellIndex {
     }
 
     /// Sorts a whole level into cells for a radius.
-    init(level: [LevelRecord], radius r: Double) {
-        for record in level {
-            rounding = max(rounding, abs(Double(record.fx) - record.x), abs(Double(record.fy) - record.y))
-        }
-        rebuild(level, radius: r)
+    init(level: [LevelRecord], radius r: Double, centres: Centres) {
+        for record in level { widenRounding(record, centres) }
+        rebuild(level, radius: r, centres: centres)
     }
 
-    private mutating func rebuild(_ level: [LevelRecord], radius r: Double) {
+    /// Makes ``rounding`` cover a record's float32 copy.
+    private mutating func widenRounding(_ record: LevelRecord, _ centres: Centres) {
+        let (x, y) = centres.of(record)
+        rounding = max(rounding, abs(Double(record.fx) - x), abs(Double(record.fy) - y))
+    }
+
+    private mutating func rebuild(_ level: [LevelRecord], radius r: Double, centres: Centres) {
         shift = CellIndex.shift(forReach: r + rounding)
         let scale = Double(sign: .plus, exponent: shift, significand: 1)
         let n = level.count
         var keys = [UInt64](repeating: 0, count: n)
-        let cells = level.enumerated().map { CellEntry($0.element, position: UInt32($0.offset)) }
+        let cells = level.enumerated().map { CellEntry($0.element, position: UInt32($0.offset), centres: centres) }
         extreme = false
         for (i, entry) in cells.enumerated() {
             keys[i] = UInt64(bitPattern: CellIndex.key(entry, scale: scale)) ^ (1 << 63)  // order-preserving
@@ -121,20 +138,19 @@ struct CellIndex {
     /// Moves the index to the next level: `newPosition[p]` is where record `p` of the old level went
     /// (`UInt32.max` if it was absorbed or became a cluster), `clusters` are the new level's new
     /// records, and `r` the next zoom's radius.
-    mutating func advance(to level: [LevelRecord], newPosition: [UInt32], clusters: [UInt32], radius r: Double) {
-        for p in clusters {
-            let record = level[Int(p)]
-            rounding = max(rounding, abs(Double(record.fx) - record.x), abs(Double(record.fy) - record.y))
-        }
+    mutating func advance(
+        to level: [LevelRecord], newPosition: [UInt32], clusters: [UInt32], radius r: Double, centres: Centres
+    ) {
+        for p in clusters { widenRounding(level[Int(p)], centres) }
         let wanted = CellIndex.shift(forReach: r + rounding)
         guard wanted == shift - 1 && !extreme else {
-            rebuild(level, radius: r)
+            rebuild(level, radius: r, centres: centres)
             return
         }
         shift = wanted
         let scale = Double(sign: .plus, exponent: shift, significand: 1)
         // The new clusters, sorted by their cells.
-        var added = clusters.map { p in (key: Int64(0), entry: CellEntry(level[Int(p)], position: p)) }
+        var added = clusters.map { p in (key: Int64(0), entry: CellEntry(level[Int(p)], position: p, centres: centres)) }
         for i in added.indices { added[i].key = CellIndex.key(added[i].entry, scale: scale) }
         added.sort { $0.key < $1.key }
         // One pass: the survivors with halved cells (rows 2j and 2j+1 merge into row j, columns
@@ -250,7 +266,9 @@ struct CellIndex {
     /// - Complexity: O(n + m) for m candidate pairs.
     /// - Parameter threads: With more than one, the two halves of a large level are swept
     ///   concurrently.
-    func neighbours(level: [LevelRecord], radius r: Double, threads: Int = 1, into table: inout NeighbourTable) {
+    func neighbours(
+        level: [LevelRecord], radius r: Double, centres: Centres, threads: Int = 1, into table: inout NeighbourTable
+    ) {
         var parts = [table.pairs, table.morePairs]
         table.pairs = []
         table.morePairs = []
@@ -265,7 +283,8 @@ struct CellIndex {
                 keys.withUnsafeBufferPointer { keys in
                     let count = sorted.count
                     guard threads > 1 && count >= 1 << 16 else {
-                        CellIndex.sweep(sorted, keys, level, runsFrom: 0, to: count, test: test, into: &parts[0])
+                        CellIndex.sweep(
+                            sorted, keys, level, centres, runsFrom: 0, to: count, test: test, into: &parts[0])
                         return
                     }
                     // The second half starts at a cell's first entry; each half sweeps the cells
@@ -279,8 +298,8 @@ struct CellIndex {
                         var pairs = results.withLock { $0[half] }
                         results.withLock { $0[half] = [] }
                         CellIndex.sweep(
-                            buffers.sorted, buffers.keys, buffers.level, runsFrom: bounds[half].0, to: bounds[half].1,
-                            test: test, into: &pairs)
+                            buffers.sorted, buffers.keys, buffers.level, centres, runsFrom: bounds[half].0,
+                            to: bounds[half].1, test: test, into: &pairs)
                         results.withLock { $0[half] = pairs }
                     }
                     parts = results.withLock { $0 }
@@ -309,10 +328,10 @@ struct CellIndex {
     }
 
     /// Appends the pairs of every cell whose first entry is in `from ..< to` (see
-    /// ``neighbours(level:radius:threads:into:)``).
+    /// ``neighbours(level:radius:centres:threads:into:)``).
     private static func sweep(
         _ sorted: UnsafeBufferPointer<CellEntry>, _ keys: UnsafeBufferPointer<Int64>,
-        _ level: UnsafeBufferPointer<LevelRecord>, runsFrom from: Int, to: Int, test t: PairTest,
+        _ level: UnsafeBufferPointer<LevelRecord>, _ centres: Centres, runsFrom from: Int, to: Int, test t: PairTest,
         into pairs: inout [(UInt32, UInt32)]
     ) {
         let count = sorted.count
@@ -326,7 +345,7 @@ struct CellIndex {
             if p.isExact { return d2 <= r2 }
             if d2 <= accept { return true }
             if d2 > reject { return false }
-            let centre = level[Int(p.position)]
+            let centre = centres.of(level[Int(p.position)])
             dx = Double(q.fx) - centre.x
             dy = Double(q.fy) - centre.y
             return dx * dx + dy * dy <= r2
