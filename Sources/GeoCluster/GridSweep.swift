@@ -72,6 +72,8 @@ struct CellIndex {
     /// The buffers the next ``advance(to:newPosition:clusters:radius:centres:)`` writes into.
     private var spareEntries: [CellEntry] = []
     private var spareKeys: [Int64] = []
+    /// The new position of each entry's record, gathered before the move.
+    private var spareMoved: [UInt32] = []
     /// An upper bound of |float32(v) − v| over the coordinates of every record so far.
     private var rounding = 0.0
     /// Whether some cell is near the clamping limit, where halving and recomputing could disagree.
@@ -133,6 +135,7 @@ struct CellIndex {
     mutating func releaseSpareBuffers() {
         spareEntries = []
         spareKeys = []
+        spareMoved = []
     }
 
     /// Moves the index to the next level: `newPosition[p]` is where record `p` of the old level went
@@ -161,14 +164,27 @@ struct CellIndex {
         spareKeys = []
         newEntries.resize(to: capacity, filling: CellEntry(fx: 0, fy: 0, tagged: 0))
         newKeys.resize(to: capacity, filling: 0)
-        let count = newEntries.withUnsafeMutableBufferPointer { out in
-            newKeys.withUnsafeMutableBufferPointer { outKeys in
+        // Where each entry's record went, gathered first in a loop of independent loads (the
+        // positions are in random order), so that many are in flight at once.
+        var moved = spareMoved
+        spareMoved = []
+        moved.resize(to: entries.count, filling: 0)
+        moved.withUnsafeMutableBufferPointer { moved in
+            entries.withUnsafeBufferPointer { entries in
                 newPosition.withUnsafeBufferPointer { newPosition in
-                    CellIndex.mergeHalved(
-                        old: entries, oldKeys: keys, added: added, newPosition: newPosition, into: out, keys: outKeys)
+                    for i in entries.indices { moved[i] = newPosition[Int(entries[i].position)] }
                 }
             }
         }
+        let count = newEntries.withUnsafeMutableBufferPointer { out in
+            newKeys.withUnsafeMutableBufferPointer { outKeys in
+                moved.withUnsafeBufferPointer { moved in
+                    CellIndex.mergeHalved(
+                        old: entries, oldKeys: keys, added: added, moved: moved, into: out, keys: outKeys)
+                }
+            }
+        }
+        spareMoved = moved
         newEntries.resize(to: count, filling: CellEntry(fx: 0, fy: 0, tagged: 0))
         newKeys.resize(to: count, filling: 0)
         swap(&entries, &newEntries)
@@ -181,7 +197,7 @@ struct CellIndex {
     /// halve, all in integer keys) merged with the sorted new clusters; returns how many were written.
     private static func mergeHalved(
         old: [CellEntry], oldKeys: [Int64], added: [(key: Int64, entry: CellEntry)],
-        newPosition: UnsafeBufferPointer<UInt32>,
+        moved: UnsafeBufferPointer<UInt32>,
         into out: UnsafeMutableBufferPointer<CellEntry>, keys outKeys: UnsafeMutableBufferPointer<Int64>
     ) -> Int {
         var count = 0
@@ -203,7 +219,7 @@ struct CellIndex {
                     @inline(__always)
                     func emit(_ i: Int) {
                         let e = old[i]
-                        let p = newPosition[Int(e.position)]
+                        let p = moved[i]
                         guard p != UInt32.max else { return }
                         let key = halved(oldKeys[i])
                         while nextAdded < added.count && added[nextAdded].key < key {
@@ -308,7 +324,7 @@ struct CellIndex {
         }
         table.pairs = parts[0]
         table.morePairs = parts[1]
-        table.group(count: level.count)
+        table.group(level, centres: centres)
     }
 
     /// supercluster's distance test, with the bounds that settle it from float32 copies.
@@ -401,13 +417,27 @@ struct NeighbourTable {
     /// particular order.
     var offsets: [Int32] = []
     var targets: [UInt32] = []
+    /// What the greedy pass needs of each target, gathered in loops of independent loads (the
+    /// targets are in random order), so that the pass reads it in order: its record and centre,
+    /// and (once the level's tree is in) its visit rank.
+    var targetInfo: [TargetInfo] = []
+    var targetRanks: [UInt32] = []
+
+    /// A target's record with its double centre.
+    struct TargetInfo {
+        var x: Double
+        var y: Double
+        var ref: UInt32
+        var count: UInt32
+    }
     /// The directed pairs (record, neighbour) the lists are made from, in two parts.
     var pairs: [(UInt32, UInt32)] = []
     var morePairs: [(UInt32, UInt32)] = []
     private var fill: [Int32] = []
 
-    /// Groups ``pairs`` by record, for records `0 ..< n`.
-    mutating func group(count n: Int) {
+    /// Groups ``pairs`` by record, for the records of `level`.
+    mutating func group(_ level: [LevelRecord], centres: Centres) {
+        let n = level.count
         offsets.removeAll(keepingCapacity: true)
         offsets.append(contentsOf: repeatElement(0, count: n + 1))
         targets.resize(to: pairs.count + morePairs.count, filling: 0)
@@ -427,6 +457,30 @@ struct NeighbourTable {
                             fill[Int(s)] &+= 1
                         }
                     }
+                }
+            }
+        }
+        targetInfo.resize(to: targets.count, filling: TargetInfo(x: 0, y: 0, ref: 0, count: 0))
+        targetInfo.withUnsafeMutableBufferPointer { info in
+            targets.withUnsafeBufferPointer { targets in
+                level.withUnsafeBufferPointer { level in
+                    for k in targets.indices {
+                        let record = level[Int(targets[k])]
+                        let (x, y) = centres.of(record)
+                        info[k] = TargetInfo(x: x, y: y, ref: record.ref, count: record.count)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Gathers the visit rank of every target from the level's tree ranks.
+    mutating func gatherRanks(_ ranks: [UInt32]) {
+        targetRanks.resize(to: targets.count, filling: 0)
+        targetRanks.withUnsafeMutableBufferPointer { out in
+            targets.withUnsafeBufferPointer { targets in
+                ranks.withUnsafeBufferPointer { ranks in
+                    for k in targets.indices { out[k] = ranks[Int(targets[k])] }
                 }
             }
         }
