@@ -190,7 +190,7 @@ struct KDTree: Sendable {
         swapAt(items, i, j)
         i += 1
         j -= 1
-        let block = 64
+        let block = 32
         if j - i + 1 >= 2 * block {
             withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * block) { buffer in
                 guard let lefts = buffer.baseAddress else { return }
@@ -240,14 +240,14 @@ struct KDTree: Sendable {
                 }
             }
         }
-        while Axis.key(items + i) < t { i += 1 }
-        while Axis.key(items + j) > t { j -= 1 }
+        while Axis.key(items + i) < t { i &+= 1 }
+        while Axis.key(items + j) > t { j &-= 1 }
         while i < j {
             swapAt(items, i, j)
-            i += 1
-            j -= 1
-            while Axis.key(items + i) < t { i += 1 }
-            while Axis.key(items + j) > t { j -= 1 }
+            i &+= 1
+            j &-= 1
+            while Axis.key(items + i) < t { i &+= 1 }
+            while Axis.key(items + j) > t { j &-= 1 }
         }
         return j
     }
