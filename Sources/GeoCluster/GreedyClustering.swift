@@ -362,7 +362,7 @@ extension ClusterHierarchy {
             level.withUnsafeBufferPointer { level in
                 neighbours.offsets.withUnsafeBufferPointer { offsets in
                     neighbours.targets.withUnsafeBufferPointer { targets in
-                        neighbours.targetInfo.withUnsafeBufferPointer { info in
+                        neighbours.targetRecords.withUnsafeBufferPointer { targetRecords in
                             neighbours.targetRanks.withUnsafeBufferPointer { targetRanks in
                                 processed.withUnsafeMutableBufferPointer { processed in
                                     newPosition.withUnsafeMutableBufferPointer { newPosition in
@@ -395,7 +395,7 @@ extension ClusterHierarchy {
                                                 let q = targets[k]
                                                 if Int(q) > p && !processed[Int(q)] {
                                                     members.append(UInt32(k))
-                                                    total += Int(info[k].count)
+                                                    total += Int(targetRecords[k].count)
                                                 }
                                             }
                                             if members.isEmpty {
@@ -412,11 +412,12 @@ extension ClusterHierarchy {
                                                 let (ox, oy) = centres.of(origin)
                                                 var wx = ox * Double(n0), wy = oy * Double(n0)
                                                 for m in members {
-                                                    let member = info[Int(m)]
+                                                    let member = targetRecords[Int(m)]
                                                     processed[Int(targets[Int(m)])] = true
                                                     let k = Double(member.count)
-                                                    wx += member.x * k
-                                                    wy += member.y * k
+                                                    let (mx, my) = centres.of(member)
+                                                    wx += mx * k
+                                                    wy += my * k
                                                     parents.append((member.ref, c))
                                                 }
                                                 parents.append((origin.ref, c))

@@ -324,7 +324,7 @@ struct CellIndex {
         }
         table.pairs = parts[0]
         table.morePairs = parts[1]
-        table.group(level, centres: centres)
+        table.group(level)
     }
 
     /// supercluster's distance test, with the bounds that settle it from float32 copies.
@@ -418,25 +418,17 @@ struct NeighbourTable {
     var offsets: [Int32] = []
     var targets: [UInt32] = []
     /// What the greedy pass needs of each target, gathered in loops of independent loads (the
-    /// targets are in random order), so that the pass reads it in order: its record and centre,
-    /// and (once the level's tree is in) its visit rank.
-    var targetInfo: [TargetInfo] = []
+    /// targets are in random order), so that the pass reads it in order: its record, and (once the
+    /// level's tree is in) its visit rank.
+    var targetRecords: [LevelRecord] = []
     var targetRanks: [UInt32] = []
-
-    /// A target's record with its double centre.
-    struct TargetInfo {
-        var x: Double
-        var y: Double
-        var ref: UInt32
-        var count: UInt32
-    }
     /// The directed pairs (record, neighbour) the lists are made from, in two parts.
     var pairs: [(UInt32, UInt32)] = []
     var morePairs: [(UInt32, UInt32)] = []
     private var fill: [Int32] = []
 
     /// Groups ``pairs`` by record, for the records of `level`.
-    mutating func group(_ level: [LevelRecord], centres: Centres) {
+    mutating func group(_ level: [LevelRecord]) {
         let n = level.count
         offsets.removeAll(keepingCapacity: true)
         offsets.append(contentsOf: repeatElement(0, count: n + 1))
@@ -460,15 +452,11 @@ struct NeighbourTable {
                 }
             }
         }
-        targetInfo.resize(to: targets.count, filling: TargetInfo(x: 0, y: 0, ref: 0, count: 0))
-        targetInfo.withUnsafeMutableBufferPointer { info in
+        targetRecords.resize(to: targets.count, filling: LevelRecord(fx: 0, fy: 0, ref: 0, count: 0))
+        targetRecords.withUnsafeMutableBufferPointer { records in
             targets.withUnsafeBufferPointer { targets in
                 level.withUnsafeBufferPointer { level in
-                    for k in targets.indices {
-                        let record = level[Int(targets[k])]
-                        let (x, y) = centres.of(record)
-                        info[k] = TargetInfo(x: x, y: y, ref: record.ref, count: record.count)
-                    }
+                    for k in targets.indices { records[k] = level[Int(targets[k])] }
                 }
             }
         }
