@@ -44,13 +44,13 @@ final class Handoff<Value: Sendable>: Sendable {
     }
 }
 
-/// Hands the pages of freed memory back to the system between zoom levels.
+/// Hands the pages of freed memory back to the system when a build lets buffers go.
 ///
 /// glibc's allocator serves blocks of up to 32 MB from its heap once a block that size has been
 /// freed, and keeps freed heap pages resident; a build lets its working buffers (tens of MB) go as
 /// the levels shrink and when it ends, so without this the resident size stays at the build's peak
-/// rather than at what the index holds. `malloc_trim` is looked up at run time (it is not in the Glibc module); elsewhere
-/// this does nothing.
+/// rather than at what the index holds. `malloc_trim` is looked up at run time (it is not in the
+/// Glibc module); elsewhere this does nothing.
 enum HeapTrim {
     private typealias Trim = @convention(c) (Int) -> Int32
 

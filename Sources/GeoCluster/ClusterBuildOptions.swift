@@ -8,7 +8,12 @@ public struct ClusterBuildOptions: Hashable, Sendable {
         case treeQueries
     }
 
-    /// The most threads the build uses (at least 1; default 2).
+    /// How many threads share the build's work (at least 1; default 2, for two cores).
+    ///
+    /// With 1, the build runs on the calling thread alone. With `n` > 1, each zoom's search tree is
+    /// built on a Dispatch worker thread while the calling thread finds the next level's neighbours,
+    /// and each of those jobs is split into at most `n` parts that run concurrently; the index is the
+    /// same either way.
     public var maximumThreads: Int
     /// How neighbours are found.
     public var neighbourSearch: NeighbourSearch

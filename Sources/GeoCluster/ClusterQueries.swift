@@ -23,7 +23,9 @@ extension ClusterIndex {
             let refs = partition.hierarchy.entities(west: west, south: south, east: east, north: north, zoom: zoom)
             result.reserveCapacity(result.count + refs.count)
             let capacity = result.capacity
-            result.withUnsafeMutableBufferPointer { HugePages.advise($0.baseAddress, count: $0.count, capacity: capacity) }
+            result.withUnsafeMutableBufferPointer {
+                HugePages.advise($0.baseAddress, count: $0.count, capacity: capacity)
+            }
             for ref in refs {
                 result.append(feature(ref, in: partition))
             }

@@ -57,7 +57,9 @@ extension ClusterIndex {
         for partition in partitions {
             guard let tree = partition.hierarchy.tree(atZoom: Double(z)) else { continue }
             func add(minX: Double, maxX: Double, originX: Double) {
-                tree.range(minX: minX, minY: top, maxX: maxX, maxY: bottom, position: partition.hierarchy.treePosition) { ref in
+                tree.range(
+                    minX: minX, minY: top, maxX: maxX, maxY: bottom, position: partition.hierarchy.treePosition
+                ) { ref in
                     features.append(tileFeature(ref, in: partition, z2: z2, originX: originX, originY: ty))
                 }
             }

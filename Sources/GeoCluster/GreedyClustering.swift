@@ -25,7 +25,9 @@ extension ClusterHierarchy {
         pointXY.withUnsafeMutableBufferPointer { xy in
             coordinates.withUnsafeBufferPointer { input in
                 guard let xyBase = xy.baseAddress, let inputBase = input.baseAddress else { return }
-                let shared = (xy: KDTree.SharedBuffer(base: xyBase), input: KDTree.SharedBuffer(base: UnsafeMutablePointer(mutating: inputBase)))
+                let shared = (
+                    xy: KDTree.SharedBuffer(base: xyBase),
+                    input: KDTree.SharedBuffer(base: UnsafeMutablePointer(mutating: inputBase)))
                 DispatchQueue.concurrentPerform(iterations: parts) { part in
                     for i in (part * n / parts)..<((part + 1) * n / parts) {
                         let c = shared.input.base[i]
@@ -207,12 +209,17 @@ struct LevelTree: Sendable {
                         items: KDTree.SharedBuffer(base: UnsafeMutablePointer(mutating: itemBase)),
                         level: KDTree.SharedBuffer(base: UnsafeMutablePointer(mutating: levelBase)))
                     let subtrees = top.subtrees
-                    DispatchQueue.concurrentPerform(iterations: subtrees.count) { i in
-                        let s = subtrees[i]
-                        KDTree.forEachInVisitOrder(lo: s.lo, hi: s.hi, firstRank: s.firstRank, nodeSize: size) { t, rank in
-                            let position = Int(shared.items.base[t].ref)
-                            shared.ranks.base[position] = rank
-                            shared.refs.base[t] = shared.level.base[position].ref
+                    let workers = min(threads, subtrees.count)
+                    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                        for i in stride(from: worker, to: subtrees.count, by: workers) {
+                            let s = subtrees[i]
+                            KDTree.forEachInVisitOrder(
+                                lo: s.lo, hi: s.hi, firstRank: s.firstRank, nodeSize: size
+                            ) { t, rank in
+                                let position = Int(shared.items.base[t].ref)
+                                shared.ranks.base[position] = rank
+                                shared.refs.base[t] = shared.level.base[position].ref
+                            }
                         }
                     }
                   }
@@ -237,9 +244,10 @@ extension ClusterHierarchy {
     }
 
     /// Builds the levels with ``NeighbourTable`` (a grid sweep) instead of tree queries. The tree of
-    /// each level is built on another thread while the next level's neighbours are found; the greedy
-    /// pass then only needs that tree's visit ranks, to sum centroids (and, above `minPoints` 2, emit
-    /// claimed neighbours) in supercluster's order.
+    /// each level is built on another thread (its subtrees on both cores) while the next level's
+    /// neighbours are found (large levels in two halves); the greedy pass then only needs that
+    /// tree's visit ranks, to sum centroids (and, above `minPoints` 2, emit claimed neighbours) in
+    /// supercluster's order. Working buffers are reused from level to level.
     fileprivate mutating func buildWithGridSweep(_ points: [UInt32], threads: Int) {
         var level = points.map { ref in
             let (x, y) = treePosition(ref)
@@ -248,8 +256,8 @@ extension ClusterHierarchy {
         let nodeSize = options.nodeSize
         let concurrent = threads > 1
         // The level moves to the tree's thread and comes back with the tree, so that once the tree
-        // is in, the main thread holds the only reference and can reuse the buffer.
-        // So do the tree builder's item and rank buffers.
+        // is in, the main thread holds the only reference and can reuse the buffer; so do the tree
+        // builder's item and rank buffers.
         var treeBuffers = (items: [KDItem](), ranks: [UInt32]())
         func startTree(_ level: [LevelRecord]) -> Pending<LevelTree> {
             let handoff = Handoff((level, treeBuffers.items, treeBuffers.ranks))
@@ -259,9 +267,12 @@ extension ClusterHierarchy {
                 return LevelTree(level, nodeSize: nodeSize, threads: threads, scratch: items, ranks: ranks)
             }
         }
-        trees = [PackedTree](repeating: PackedTree(refs: [], nodeSize: nodeSize, bounds: .empty), count: options.maxZoom + 2 - options.minZoom)
+        let empty = PackedTree(refs: [], nodeSize: nodeSize, bounds: .empty)
+        trees = [PackedTree](repeating: empty, count: options.maxZoom + 2 - options.minZoom)
         var pending = startTree(level)
-        var cells = withCentres { CellIndex(level: level, radius: options.projectedRadius(atZoom: options.maxZoom), centres: $0) }
+        var cells = withCentres { centres in
+            CellIndex(level: level, radius: options.projectedRadius(atZoom: options.maxZoom), centres: centres)
+        }
         // Buffers reused from level to level: a build allocates its working memory once, and the
         // allocator never has to hand pages back and fault them in again.
         var pass = GreedyPass()

@@ -153,7 +153,9 @@ struct CellIndex {
         shift = wanted
         let scale = Double(sign: .plus, exponent: shift, significand: 1)
         // The new clusters, sorted by their cells.
-        var added = clusters.map { p in (key: Int64(0), entry: CellEntry(level[Int(p)], position: p, centres: centres)) }
+        var added = clusters.map { p in
+            (key: Int64(0), entry: CellEntry(level[Int(p)], position: p, centres: centres))
+        }
         for i in added.indices { added[i].key = CellIndex.key(added[i].entry, scale: scale) }
         added.sort { $0.key < $1.key }
         // One pass: the survivors with halved cells (rows 2j and 2j+1 merge into row j, columns

@@ -39,8 +39,8 @@ struct KDTree: Sendable {
 
     /// Builds the tree from items in data order.
     ///
-    /// - Parameter threads: With more than one, the subtrees below the top levels are sorted
-    ///   concurrently; the layout is the same.
+    /// - Parameter threads: With more than one, the subtrees below the top levels are sorted by up
+    ///   to that many threads; the layout is the same.
     init(items: consuming [KDItem], nodeSize: Int, threads: Int = 1) {
         self.items = items
         self.nodeSize = max(2, min(65_535, nodeSize))
@@ -61,9 +61,12 @@ struct KDTree: Sendable {
             }
             let shared = SharedBuffer(base: base)
             let subtrees = top.subtrees
-            DispatchQueue.concurrentPerform(iterations: subtrees.count) { i in
-                let s = subtrees[i]
-                KDTree.sort(shared.base, lo: s.lo, hi: s.hi, axis: s.axis, nodeSize: size)
+            // Split among at most `threads` workers (the subtrees are of nearly equal size).
+            let workers = min(threads, subtrees.count)
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                for s in stride(from: worker, to: subtrees.count, by: workers).map({ subtrees[$0] }) {
+                    KDTree.sort(shared.base, lo: s.lo, hi: s.hi, axis: s.axis, nodeSize: size)
+                }
             }
         }
     }
@@ -103,7 +106,8 @@ struct KDTree: Sendable {
                 let m = (s.lo + s.hi) >> 1
                 medians.append(TopNode(lo: s.lo, hi: s.hi, position: m, axis: s.axis, rank: s.firstRank))
                 next.append(Subtree(lo: m + 1, hi: s.hi, axis: 1 - s.axis, firstRank: s.firstRank + 1))
-                next.append(Subtree(lo: s.lo, hi: m - 1, axis: 1 - s.axis, firstRank: s.firstRank + 1 + UInt32(s.hi - m)))
+                next.append(
+                    Subtree(lo: s.lo, hi: m - 1, axis: 1 - s.axis, firstRank: s.firstRank + 1 + UInt32(s.hi - m)))
             }
             frontier = next
         }
@@ -460,7 +464,9 @@ struct PackedTree: Sendable {
 
     /// Calls `body` with every payload of the subtree over `lo...hi`, in visit order.
     @inlinable
-    static func forEach(_ refs: UnsafeBufferPointer<UInt32>, lo: Int, hi: Int, nodeSize: Int, _ body: (UInt32) -> Void) {
+    static func forEach(
+        _ refs: UnsafeBufferPointer<UInt32>, lo: Int, hi: Int, nodeSize: Int, _ body: (UInt32) -> Void
+    ) {
         guard lo <= hi else { return }
         var stack: [(Int, Int)] = [(lo, hi)]
         while let (lo, hi) = stack.popLast() {
