@@ -80,7 +80,7 @@ enum HugePages {
     /// when it spans at least two of them.
     @usableFromInline
     static func advise<T>(_ base: UnsafeMutablePointer<T>?, count: Int, capacity: Int) {
-        #if os(Linux)
+        #if canImport(Glibc)
         guard let base, capacity > count else { return }
         let huge = 1 << 21
         let from = Int(bitPattern: base + count), to = Int(bitPattern: base + capacity)

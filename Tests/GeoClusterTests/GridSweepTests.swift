@@ -91,4 +91,30 @@ struct GridSweepTests {
             #expect(keys == expected.map { original[$0] })
         }
     }
+
+    /// Levels large enough for the build's parallel paths (projection in parts, neighbours swept in
+    /// two halves, trees sorted and ranked on several threads) give the hierarchy of a build on one
+    /// thread, for clustered and uniform synthetic points.
+    @Test func parallelBuildMatchesOneThread() {
+        let kinds: [SyntheticPoints.Kind] = [.clustered(centers: 300), .uniform]
+        for kind in kinds {
+            let coordinates = SyntheticPoints.coordinates(kind, count: 120_000, seed: 11)
+            let options = ClusterOptions(maxZoom: 16)
+            let one = ClusterHierarchy(options: options, coordinates: coordinates, build: ClusterBuildOptions(maximumThreads: 1))
+            for threads in [2, 4] {
+                let many = ClusterHierarchy(
+                    options: options, coordinates: coordinates, build: ClusterBuildOptions(maximumThreads: threads))
+                #expect(many.clusterID == one.clusterID)
+                #expect(many.clusterX == one.clusterX)
+                #expect(many.clusterY == one.clusterY)
+                #expect(many.clusterCount == one.clusterCount)
+                #expect(many.pointParent == one.pointParent)
+                #expect(many.clusterParent == one.clusterParent)
+                #expect(many.clusterRanges == one.clusterRanges)
+                #expect(many.trees.map(\.refs) == one.trees.map(\.refs))
+            }
+            // The levels really were large: the top zooms hold nearly every point.
+            #expect(one.trees.last.map(\.refs.count) == coordinates.count)
+        }
+    }
 }

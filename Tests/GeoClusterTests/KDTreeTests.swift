@@ -94,4 +94,48 @@ struct KDTreeTests {
             #expect(boxRanks == boxRanks.sorted())
         }
     }
+
+    /// Built on several threads (subtrees below the top levels sorted concurrently), the layout is
+    /// the single-threaded one, which is kdbush's.
+    @Test func layoutIsTheSameOnSeveralThreads() {
+        for (n, levels) in [(KDTree.parallelThreshold, 1 << 20), (100_000, 300), (70_001, 1 << 12)] {
+            let items = Self.randomItems(n, seed: UInt64(n), levels: UInt64(levels))
+            let single = KDTree(items: items, nodeSize: 64).items
+            for threads in [2, 3, 8] {
+                #expect(KDTree(items: items, nodeSize: 64, threads: threads).items == single, "n \(n) threads \(threads)")
+            }
+        }
+    }
+
+    /// The packed tree's queries return what the full tree's return, in the same order: for boxes
+    /// that hold everything (emitted without looking positions up), nothing, or part, and for
+    /// circles.
+    @Test func packedTreeQueriesMatchTheFullTree() {
+        let items = Self.randomItems(30_000, seed: 9, levels: 1 << 14)
+        let tree = KDTree(items: items, nodeSize: 16)
+        let packed = PackedTree(tree)
+        var position = [UInt32: (x: Float, y: Float)]()
+        for item in items { position[item.ref] = (item.x, item.y) }
+        let lookup: (UInt32) -> (x: Float, y: Float) = { position[$0] ?? (.nan, .nan) }
+        var rng = SplitMix64(seed: 10)
+        var boxes: [(Double, Double, Double, Double)] = [(0, 0, 1, 1), (-1, -1, 2, 2), (2, 2, 3, 3), (0.5, 0, 0.5, 1)]
+        for _ in 0..<60 {
+            let x = rng.nextUnit(), y = rng.nextUnit(), w = rng.uniform(0, 0.6), h = rng.uniform(0, 0.6)
+            boxes.append((x - w, y - h, x + w, y + h))
+        }
+        for (minX, minY, maxX, maxY) in boxes {
+            var full = [UInt32](), compact = [UInt32]()
+            tree.range(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { full.append($0.ref) }
+            packed.range(minX: minX, minY: minY, maxX: maxX, maxY: maxY, position: lookup) { compact.append($0) }
+            #expect(compact == full, "box \(minX) \(minY) \(maxX) \(maxY)")
+        }
+        for _ in 0..<40 {
+            let x = rng.nextUnit(), y = rng.nextUnit(), r = rng.uniform(0, 0.2)
+            var full = [UInt32](), compact = [UInt32]()
+            tree.within(x: x, y: y, radius: r) { full.append($0.ref) }
+            packed.within(x: x, y: y, radius: r, position: lookup) { compact.append($0) }
+            #expect(compact == full)
+        }
+        #expect(packed.refs.count == items.count)
+    }
 }
