@@ -68,16 +68,16 @@ enum HeapTrim {
     }
 }
 
-/// Large result arrays backed by transparent huge pages where Linux offers them.
+/// Large buffers backed by transparent huge pages where Linux offers them.
 ///
-/// A world query returns up to a million features, tens of MB of fresh memory; faulting it in 4 KB
-/// at a time costs more than computing the features. Linux backs a region with 2 MB pages on request
-/// (`madvise(MADV_HUGEPAGE)`), even where huge pages are only given to regions that ask; elsewhere
-/// this does nothing.
+/// A world query returns up to a million features, tens of MB of fresh memory, and a build fills
+/// buffers of several MB per zoom; faulting them in 4 KB at a time costs more than filling them.
+/// Linux backs a region with 2 MB pages on request (`madvise(MADV_HUGEPAGE)`), even where huge
+/// pages are only given to regions that ask; elsewhere this does nothing.
 @usableFromInline
 enum HugePages {
     /// Asks for huge pages for the unused capacity of an array's buffer (`count ..< capacity`),
-    /// when it spans at least two of them.
+    /// for the whole 2 MB pages inside it.
     @usableFromInline
     static func advise<T>(_ base: UnsafeMutablePointer<T>?, count: Int, capacity: Int) {
         #if canImport(Glibc)
