@@ -371,96 +371,90 @@ extension ClusterHierarchy {
         var parents = [(UInt32, Int32)]()
         withCentres { centres in
             level.withUnsafeBufferPointer { level in
-                neighbours.offsets.withUnsafeBufferPointer { offsets in
-                    neighbours.targets.withUnsafeBufferPointer { targets in
-                        neighbours.targetRecords.withUnsafeBufferPointer { targetRecords in
-                            neighbours.targetRanks.withUnsafeBufferPointer { targetRanks in
-                                processed.withUnsafeMutableBufferPointer { processed in
-                                    newPosition.withUnsafeMutableBufferPointer { newPosition in
-                                        // Records without later neighbours that nothing absorbed are copied in
-                                        // runs.
-                                        var run = 0
-                                        for p in 0..<n {
-                                            let lo = Int(offsets[p]), hi = Int(offsets[p + 1])
-                                            if lo == hi && !processed[p] { continue }
-                                            if run < p {
-                                                for i in run..<p { newPosition[i] = UInt32(next.count + i - run) }
-                                                next.append(contentsOf: level[run..<p])
-                                            }
-                                            run = p + 1
-                                            if processed[p] { continue }
-                                            processed[p] = true
-                                            if lo == hi {
-                                                newPosition[p] = UInt32(next.count)
-                                                next.append(level[p])
-                                                continue
-                                            }
-                                            members.removeAll(keepingCapacity: true)
-                                            let origin = level[p]
-                                            let n0 = Int(origin.count)
-                                            var total = n0
-                                            for k in lo..<hi {
-                                                // Every earlier record has been visited, including the copied
-                                                // runs, which are not marked. Members are kept as indices
-                                                // into the neighbour table.
-                                                let q = targets[k]
-                                                if Int(q) > p && !processed[Int(q)] {
-                                                    members.append(UInt32(k))
-                                                    total += Int(targetRecords[k].count)
-                                                }
-                                            }
-                                            if members.isEmpty {
-                                                newPosition[p] = UInt32(next.count)
-                                                next.append(origin)
-                                                continue
-                                            }
-                                            if members.count > 1 {
-                                                members.sort { targetRanks[Int($0)] < targetRanks[Int($1)] }
-                                            }
-                                            changed = true
-                                            if total >= minPoints {
-                                                let c = Int32(firstCluster + formed.count)
-                                                let (ox, oy) = centres.of(origin)
-                                                var wx = ox * Double(n0), wy = oy * Double(n0)
-                                                for m in members {
-                                                    let member = targetRecords[Int(m)]
-                                                    processed[Int(targets[Int(m)])] = true
-                                                    let k = Double(member.count)
-                                                    let (mx, my) = centres.of(member)
-                                                    wx += mx * k
-                                                    wy += my * k
-                                                    parents.append((member.ref, c))
-                                                }
-                                                parents.append((origin.ref, c))
-                                                let cx = wx / Double(total), cy = wy / Double(total)
-                                                formed.append((cx, cy, origin.ref, UInt32(total)))
-                                                formedIDs.append((p << 5) + (zoom + 1) + inputCount)
-                                                clusterPositions.append(UInt32(next.count))
-                                                next.append(LevelRecord(
-                                                    fx: Float(cx), fy: Float(cy), ref: UInt32(inputCount + Int(c)),
-                                                    count: UInt32(total)))
-                                            } else {
-                                                newPosition[p] = UInt32(next.count)
-                                                next.append(origin)
-                                                for m in members {
-                                                    let q = Int(targets[Int(m)])
-                                                    processed[q] = true
-                                                    newPosition[q] = UInt32(next.count)
-                                                    next.append(level[q])
-                                                }
-                                            }
-                                        }
-                                        if run < n {
-                                            for i in run..<n { newPosition[i] = UInt32(next.count + i - run) }
-                                            next.append(contentsOf: level[run..<n])
+                neighbours.withBuffers { offsets, targets, targetRecords, targetRanks in
+                    processed.withUnsafeMutableBufferPointer { processed in
+                        newPosition.withUnsafeMutableBufferPointer { newPosition in
+                            // Records without later neighbours that nothing absorbed are copied in
+                            // runs.
+                            var run = 0
+                            for p in 0..<n {
+                                let lo = Int(offsets[p]), hi = Int(offsets[p + 1])
+                                if lo == hi && !processed[p] { continue }
+                                if run < p {
+                                    for i in run..<p { newPosition[i] = UInt32(next.count + i - run) }
+                                    next.append(contentsOf: level[run..<p])
+                                }
+                                run = p + 1
+                                if processed[p] { continue }
+                                processed[p] = true
+                                if lo == hi {
+                                    newPosition[p] = UInt32(next.count)
+                                    next.append(level[p])
+                                    continue
+                                }
+                                members.removeAll(keepingCapacity: true)
+                                let origin = level[p]
+                                let n0 = Int(origin.count)
+                                var total = n0
+                                for k in lo..<hi {
+                                    // Every earlier record has been visited, including the copied
+                                    // runs, which are not marked. Members are kept as indices
+                                    // into the neighbour table.
+                                    let q = targets[k]
+                                    if Int(q) > p && !processed[Int(q)] {
+                                        members.append(UInt32(k))
+                                        total += Int(targetRecords[k].count)
                                     }
                                 }
+                                if members.isEmpty {
+                                    newPosition[p] = UInt32(next.count)
+                                    next.append(origin)
+                                    continue
+                                }
+                                if members.count > 1 {
+                                    members.sort { targetRanks[Int($0)] < targetRanks[Int($1)] }
+                                }
+                                changed = true
+                                if total >= minPoints {
+                                    let c = Int32(firstCluster + formed.count)
+                                    let (ox, oy) = centres.of(origin)
+                                    var wx = ox * Double(n0), wy = oy * Double(n0)
+                                    for m in members {
+                                        let member = targetRecords[Int(m)]
+                                        processed[Int(targets[Int(m)])] = true
+                                        let k = Double(member.count)
+                                        let (mx, my) = centres.of(member)
+                                        wx += mx * k
+                                        wy += my * k
+                                        parents.append((member.ref, c))
+                                    }
+                                    parents.append((origin.ref, c))
+                                    let cx = wx / Double(total), cy = wy / Double(total)
+                                    formed.append((cx, cy, origin.ref, UInt32(total)))
+                                    formedIDs.append((p << 5) + (zoom + 1) + inputCount)
+                                    clusterPositions.append(UInt32(next.count))
+                                    next.append(LevelRecord(
+                                        fx: Float(cx), fy: Float(cy), ref: UInt32(inputCount + Int(c)),
+                                        count: UInt32(total)))
+                                } else {
+                                    newPosition[p] = UInt32(next.count)
+                                    next.append(origin)
+                                    for m in members {
+                                        let q = Int(targets[Int(m)])
+                                        processed[q] = true
+                                        newPosition[q] = UInt32(next.count)
+                                        next.append(level[q])
+                                    }
+                                }
+                            }
+                            if run < n {
+                                for i in run..<n { newPosition[i] = UInt32(next.count + i - run) }
+                                next.append(contentsOf: level[run..<n])
                             }
                         }
                     }
                 }
             }
-        }
         }
         for (ref, c) in parents { setParent(ref, c) }
         for (record, id) in zip(formed, formedIDs) {

@@ -429,6 +429,23 @@ struct NeighbourTable {
     var morePairs: [(UInt32, UInt32)] = []
     private var fill: [Int32] = []
 
+    /// Calls `body` with read-only views of the lists: offsets, targets, and the targets' gathered
+    /// records and ranks.
+    func withBuffers<R>(
+        _ body: (
+            _ offsets: UnsafeBufferPointer<Int32>, _ targets: UnsafeBufferPointer<UInt32>,
+            _ records: UnsafeBufferPointer<LevelRecord>, _ ranks: UnsafeBufferPointer<UInt32>
+        ) -> R
+    ) -> R {
+        offsets.withUnsafeBufferPointer { offsets in
+            targets.withUnsafeBufferPointer { targets in
+                targetRecords.withUnsafeBufferPointer { records in
+                    targetRanks.withUnsafeBufferPointer { ranks in body(offsets, targets, records, ranks) }
+                }
+            }
+        }
+    }
+
     /// Groups ``pairs`` by record, for the records of `level`.
     mutating func group(_ level: [LevelRecord]) {
         let n = level.count
