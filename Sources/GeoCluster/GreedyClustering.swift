@@ -173,8 +173,10 @@ struct LevelTree: Sendable {
         var items = scratch
         items.removeAll(keepingCapacity: true)
         items.reserveHugeCapacity(level.count)
+        var bounds = KDTree.Box.empty
         for (i, record) in level.enumerated() {
             items.append(KDItem(x: record.fx, y: record.fy, ref: UInt32(i)))
+            bounds.add(record.fx, record.fy)
         }
         let tree = KDTree(items: consume items, nodeSize: nodeSize, threads: threads)
         // One walk in visit order gives each level position its rank and each tree slot its entity.
@@ -184,54 +186,60 @@ struct LevelTree: Sendable {
         let size = tree.nodeSize
         let count = level.count
         ranks.withUnsafeMutableBufferPointer { ranks in
-            level.withUnsafeBufferPointer { level in
-                refs.withUnsafeMutableBufferPointer { refs in
-                  tree.items.withUnsafeBufferPointer { items in
-                    guard let rankBase = ranks.baseAddress, let levelBase = level.baseAddress,
-                        let refBase = refs.baseAddress, let itemBase = items.baseAddress
-                    else { return }
-                    @inline(__always)
-                    func visit(_ t: Int, _ rank: UInt32) {
-                        let position = Int(itemBase[t].ref)
-                        rankBase[position] = rank
-                        refBase[t] = levelBase[position].ref
-                    }
-                    guard threads > 1 && count >= KDTree.parallelThreshold else {
-                        KDTree.forEachInVisitOrder(count: count, nodeSize: size, visit)
-                        return
-                    }
-                    // Each item is visited once, so the subtrees write disjoint slots.
-                    let top = KDTree.topLevels(count: count, nodeSize: size, depth: KDTree.parallelDepth)
-                    for node in top.medians { visit(node.position, node.rank) }
-                    let shared = (
-                        ranks: KDTree.SharedBuffer(base: rankBase),
-                        refs: KDTree.SharedBuffer(base: refBase),
-                        items: KDTree.SharedBuffer(base: UnsafeMutablePointer(mutating: itemBase)),
-                        level: KDTree.SharedBuffer(base: UnsafeMutablePointer(mutating: levelBase)))
-                    let subtrees = top.subtrees
-                    let workers = min(threads, subtrees.count)
-                    DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                        for i in stride(from: worker, to: subtrees.count, by: workers) {
-                            let s = subtrees[i]
-                            KDTree.forEachInVisitOrder(
-                                lo: s.lo, hi: s.hi, firstRank: s.firstRank, nodeSize: size
-                            ) { t, rank in
-                                let position = Int(shared.items.base[t].ref)
-                                shared.ranks.base[position] = rank
-                                shared.refs.base[t] = shared.level.base[position].ref
+            refs.withUnsafeMutableBufferPointer { refs in
+                level.withUnsafeBufferPointer { level in
+                    tree.items.withUnsafeBufferPointer { items in
+                        guard let walk = RankWalk(ranks: ranks, refs: refs, level: level, items: items) else { return }
+                        guard threads > 1 && count >= KDTree.parallelThreshold else {
+                            KDTree.forEachInVisitOrder(count: count, nodeSize: size, walk.visit)
+                            return
+                        }
+                        // Each slot is visited once, so the subtrees write disjoint slots.
+                        let top = KDTree.topLevels(count: count, nodeSize: size, depth: KDTree.parallelDepth)
+                        for node in top.medians { walk.visit(node.position, node.rank) }
+                        let subtrees = top.subtrees
+                        let workers = min(threads, subtrees.count)
+                        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                            for i in stride(from: worker, to: subtrees.count, by: workers) {
+                                let s = subtrees[i]
+                                KDTree.forEachInVisitOrder(
+                                    lo: s.lo, hi: s.hi, firstRank: s.firstRank, nodeSize: size, walk.visit)
                             }
                         }
                     }
-                  }
                 }
             }
         }
-        var bounds = PackedTree.Box.empty
-        for record in level { bounds.add(record.fx, record.fy) }
         self.tree = PackedTree(refs: refs, nodeSize: size, bounds: bounds)
         self.scratch = tree.items
         self.ranks = ranks
         self.level = level
+    }
+
+    /// The visit of one tree slot: the rank of the level position the slot holds, and the slot's
+    /// entity. Shared by the threads of a parallel walk, which visit disjoint slots.
+    private struct RankWalk: @unchecked Sendable {
+        let ranks: UnsafeMutablePointer<UInt32>
+        let refs: UnsafeMutablePointer<UInt32>
+        let level: UnsafePointer<LevelRecord>
+        let items: UnsafePointer<KDItem>
+
+        init?(
+            ranks: UnsafeMutableBufferPointer<UInt32>, refs: UnsafeMutableBufferPointer<UInt32>,
+            level: UnsafeBufferPointer<LevelRecord>, items: UnsafeBufferPointer<KDItem>
+        ) {
+            guard let ranks = ranks.baseAddress, let refs = refs.baseAddress, let level = level.baseAddress,
+                let items = items.baseAddress
+            else { return nil }
+            (self.ranks, self.refs, self.level, self.items) = (ranks, refs, level, items)
+        }
+
+        @inline(__always)
+        func visit(_ slot: Int, _ rank: UInt32) {
+            let position = Int(items[slot].ref)
+            ranks[position] = rank
+            refs[slot] = level[position].ref
+        }
     }
 }
 

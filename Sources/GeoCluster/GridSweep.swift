@@ -287,9 +287,8 @@ struct CellIndex {
     func neighbours(
         level: [LevelRecord], radius r: Double, centres: Centres, threads: Int = 1, into table: inout NeighbourTable
     ) {
-        var parts = [table.pairs, table.morePairs]
-        table.pairs = []
-        table.morePairs = []
+        var parts = table.pairParts
+        table.pairParts = []
         for i in parts.indices { parts[i].removeAll(keepingCapacity: true) }
         // A cluster's centre is within √2 · rounding of its float32 copy.
         let margin = 1.5 * rounding
@@ -313,8 +312,10 @@ struct CellIndex {
                     let bounds = [(0, middle), (middle, count)]
                     let results = Mutex(parts)
                     DispatchQueue.concurrentPerform(iterations: 2) { half in
-                        var pairs = results.withLock { $0[half] }
-                        results.withLock { $0[half] = [] }
+                        var pairs = results.withLock { parts in
+                            defer { parts[half] = [] }
+                            return parts[half]
+                        }
                         CellIndex.sweep(
                             buffers.sorted, buffers.keys, buffers.level, centres, runsFrom: bounds[half].0,
                             to: bounds[half].1, test: test, into: &pairs)
@@ -324,8 +325,7 @@ struct CellIndex {
                 }
             }
         }
-        table.pairs = parts[0]
-        table.morePairs = parts[1]
+        table.pairParts = parts
         table.group(level)
     }
 
@@ -424,9 +424,9 @@ struct NeighbourTable {
     /// level's tree is in) its visit rank.
     var targetRecords: [LevelRecord] = []
     var targetRanks: [UInt32] = []
-    /// The directed pairs (record, neighbour) the lists are made from, in two parts.
-    var pairs: [(UInt32, UInt32)] = []
-    var morePairs: [(UInt32, UInt32)] = []
+    /// The directed pairs (record, neighbour) the lists are made from, in two parts (one per half
+    /// of a sweep; the second is empty when the sweep ran as one).
+    var pairParts: [[(UInt32, UInt32)]] = [[], []]
     private var fill: [Int32] = []
 
     /// Calls `body` with read-only views of the lists: offsets, targets, and the targets' gathered
@@ -446,14 +446,14 @@ struct NeighbourTable {
         }
     }
 
-    /// Groups ``pairs`` by record, for the records of `level`.
+    /// Groups ``pairParts`` by record, for the records of `level`.
     mutating func group(_ level: [LevelRecord]) {
         let n = level.count
         offsets.removeAll(keepingCapacity: true)
         offsets.append(contentsOf: repeatElement(0, count: n + 1))
-        targets.resize(to: pairs.count + morePairs.count, filling: 0)
+        let parts = pairParts
+        targets.resize(to: parts.reduce(0) { $0 + $1.count }, filling: 0)
         fill.resize(to: n, filling: 0)
-        let parts = [self.pairs, self.morePairs]
         offsets.withUnsafeMutableBufferPointer { offsets in
             for part in parts {
                 for (s, _) in part { offsets[Int(s) + 1] &+= 1 }

@@ -64,7 +64,8 @@ struct KDTree: Sendable {
             // Split among at most `threads` workers (the subtrees are of nearly equal size).
             let workers = min(threads, subtrees.count)
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                for s in stride(from: worker, to: subtrees.count, by: workers).map({ subtrees[$0] }) {
+                for i in stride(from: worker, to: subtrees.count, by: workers) {
+                    let s = subtrees[i]
                     KDTree.sort(shared.base, lo: s.lo, hi: s.hi, axis: s.axis, nodeSize: size)
                 }
             }
@@ -270,57 +271,126 @@ struct KDTree: Sendable {
     func range(
         minX: Double, minY: Double, maxX: Double, maxY: Double, _ body: (KDItem) -> Void
     ) {
-        guard !items.isEmpty else { return }
         items.withUnsafeBufferPointer { items in
-            var stack: [(Int, Int, Int)] = [(0, items.count - 1, 0)]
-            stack.reserveCapacity(64)
-            while let (lo, hi, axis) = stack.popLast() {
-                if hi - lo <= nodeSize {
-                    guard lo <= hi else { continue }
-                    for i in lo...hi {
-                        let item = items[i]
-                        let x = Double(item.x), y = Double(item.y)
-                        if x >= minX && x <= maxX && y >= minY && y <= maxY { body(item) }
-                    }
-                    continue
-                }
-                let m = (lo + hi) >> 1
-                let item = items[m]
-                let x = Double(item.x), y = Double(item.y)
-                if x >= minX && x <= maxX && y >= minY && y <= maxY { body(item) }
-                let value = axis == 0 ? x : y
-                if (axis == 0 ? minX : minY) <= value { stack.append((lo, m - 1, 1 - axis)) }
-                if (axis == 0 ? maxX : maxY) >= value { stack.append((m + 1, hi, 1 - axis)) }
-            }
+            KDTree.rangeSlots(
+                count: items.count, nodeSize: nodeSize, bounds: .unbounded,
+                minX: minX, minY: minY, maxX: maxX, maxY: maxY,
+                position: { (items[$0].x, items[$0].y) }, { body(items[$0]) })
         }
     }
 
     /// Calls `body` with every item within `radius` of (`qx`, `qy`) (inclusive), in kdbush's order.
     func within(x qx: Double, y qy: Double, radius: Double, _ body: (KDItem) -> Void) {
-        guard !items.isEmpty else { return }
-        let r2 = radius * radius
         items.withUnsafeBufferPointer { items in
-            var stack: [(Int, Int, Int)] = [(0, items.count - 1, 0)]
-            stack.reserveCapacity(64)
-            while let (lo, hi, axis) = stack.popLast() {
-                if hi - lo <= nodeSize {
-                    guard lo <= hi else { continue }
-                    for i in lo...hi {
-                        let item = items[i]
-                        let dx = Double(item.x) - qx, dy = Double(item.y) - qy
-                        if dx * dx + dy * dy <= r2 { body(item) }
-                    }
-                    continue
-                }
-                let m = (lo + hi) >> 1
-                let item = items[m]
-                let dx = Double(item.x) - qx, dy = Double(item.y) - qy
-                if dx * dx + dy * dy <= r2 { body(item) }
-                let value = axis == 0 ? Double(item.x) : Double(item.y)
-                let q = axis == 0 ? qx : qy
-                if q - radius <= value { stack.append((lo, m - 1, 1 - axis)) }
-                if q + radius >= value { stack.append((m + 1, hi, 1 - axis)) }
+            KDTree.withinSlots(
+                count: items.count, nodeSize: nodeSize, x: qx, y: qy, radius: radius,
+                position: { (items[$0].x, items[$0].y) }, { body(items[$0]) })
+        }
+    }
+
+    /// kdbush's range walk over the slots of a tree of `count` items: calls `body` with every slot
+    /// whose position is inside the closed box, in kdbush's order.
+    ///
+    /// The walk keeps the box each subtree's items lie in (`bounds` for the whole tree, then the
+    /// split values); a subtree whose box is inside the query is emitted whole, in visit order,
+    /// without looking positions up.
+    @inlinable
+    static func rangeSlots(
+        count: Int, nodeSize: Int, bounds: Box, minX: Double, minY: Double, maxX: Double, maxY: Double,
+        position: (Int) -> (x: Float, y: Float), _ body: (Int) -> Void
+    ) {
+        guard count > 0 else { return }
+        var stack: [(lo: Int, hi: Int, axis: Int, box: Box)] = [(0, count - 1, 0, bounds)]
+        stack.reserveCapacity(64)
+        while let (lo, hi, axis, box) = stack.popLast() {
+            if box.minX >= minX && box.maxX <= maxX && box.minY >= minY && box.maxY <= maxY {
+                forEachInVisitOrder(lo: lo, hi: hi, firstRank: 0, nodeSize: nodeSize) { slot, _ in body(slot) }
+                continue
             }
+            if hi - lo <= nodeSize {
+                guard lo <= hi else { continue }
+                for slot in lo...hi {
+                    let (fx, fy) = position(slot)
+                    let x = Double(fx), y = Double(fy)
+                    if x >= minX && x <= maxX && y >= minY && y <= maxY { body(slot) }
+                }
+                continue
+            }
+            let m = (lo + hi) >> 1
+            let (fx, fy) = position(m)
+            let x = Double(fx), y = Double(fy)
+            if x >= minX && x <= maxX && y >= minY && y <= maxY { body(m) }
+            // Items before the median are at most its value on the axis, items after at least.
+            var left = box, right = box
+            if axis == 0 {
+                left.maxX = x
+                right.minX = x
+                if minX <= x { stack.append((lo, m - 1, 1, left)) }
+                if maxX >= x { stack.append((m + 1, hi, 1, right)) }
+            } else {
+                left.maxY = y
+                right.minY = y
+                if minY <= y { stack.append((lo, m - 1, 0, left)) }
+                if maxY >= y { stack.append((m + 1, hi, 0, right)) }
+            }
+        }
+    }
+
+    /// kdbush's radius walk over the slots of a tree of `count` items: calls `body` with every slot
+    /// within `radius` of (`qx`, `qy`) (inclusive), in kdbush's order.
+    @inlinable
+    static func withinSlots(
+        count: Int, nodeSize: Int, x qx: Double, y qy: Double, radius: Double,
+        position: (Int) -> (x: Float, y: Float), _ body: (Int) -> Void
+    ) {
+        guard count > 0 else { return }
+        let r2 = radius * radius
+        var stack: [(Int, Int, Int)] = [(0, count - 1, 0)]
+        stack.reserveCapacity(64)
+        while let (lo, hi, axis) = stack.popLast() {
+            if hi - lo <= nodeSize {
+                guard lo <= hi else { continue }
+                for slot in lo...hi {
+                    let (fx, fy) = position(slot)
+                    let dx = Double(fx) - qx, dy = Double(fy) - qy
+                    if dx * dx + dy * dy <= r2 { body(slot) }
+                }
+                continue
+            }
+            let m = (lo + hi) >> 1
+            let (fx, fy) = position(m)
+            let dx = Double(fx) - qx, dy = Double(fy) - qy
+            if dx * dx + dy * dy <= r2 { body(m) }
+            let value = axis == 0 ? Double(fx) : Double(fy)
+            let q = axis == 0 ? qx : qy
+            if q - radius <= value { stack.append((lo, m - 1, 1 - axis)) }
+            if q + radius >= value { stack.append((m + 1, hi, 1 - axis)) }
+        }
+    }
+
+    /// A closed box in projected coordinates.
+    @usableFromInline
+    struct Box: Sendable {
+        @usableFromInline var minX, minY, maxX, maxY: Double
+
+        @usableFromInline
+        init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+            (self.minX, self.minY, self.maxX, self.maxY) = (minX, minY, maxX, maxY)
+        }
+
+        /// No point at all.
+        static let empty = Box(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+        /// Every point: a walk from it never emits a subtree without looking at its items.
+        @usableFromInline
+        static let unbounded = Box(minX: -.infinity, minY: -.infinity, maxX: .infinity, maxY: .infinity)
+
+        /// Grows the box to hold a point.
+        @inline(__always)
+        mutating func add(_ x: Float, _ y: Float) {
+            minX = min(minX, Double(x))
+            minY = min(minY, Double(y))
+            maxX = max(maxX, Double(x))
+            maxY = max(maxY, Double(y))
         }
     }
 
@@ -341,7 +411,10 @@ struct KDTree: Sendable {
 
     /// Calls `body` with every position of the subtree over `lo...hi` and its visit rank, in visit
     /// order, ranks counting from `firstRank`.
-    static func forEachInVisitOrder(lo: Int, hi: Int, firstRank: UInt32, nodeSize: Int, _ body: (Int, UInt32) -> Void) {
+    @inlinable
+    static func forEachInVisitOrder(
+        lo: Int, hi: Int, firstRank: UInt32, nodeSize: Int, _ body: (Int, UInt32) -> Void
+    ) {
         guard lo <= hi else { return }
         var next = firstRank
         var stack: [(Int, Int)] = [(lo, hi)]
@@ -373,32 +446,9 @@ struct PackedTree: Sendable {
     /// The leaf size.
     @usableFromInline let nodeSize: Int
     /// The smallest box holding every item (empty when there are none).
-    @usableFromInline var bounds: PackedTree.Box
+    @usableFromInline var bounds: KDTree.Box
 
-    /// A closed box in projected coordinates.
-    @usableFromInline
-    struct Box: Sendable {
-        @usableFromInline var minX, minY, maxX, maxY: Double
-
-        @usableFromInline
-        init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
-            (self.minX, self.minY, self.maxX, self.maxY) = (minX, minY, maxX, maxY)
-        }
-
-        /// No point at all.
-        static let empty = Box(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
-
-        /// Grows the box to hold a point.
-        @inline(__always)
-        mutating func add(_ x: Float, _ y: Float) {
-            minX = min(minX, Double(x))
-            minY = min(minY, Double(y))
-            maxX = max(maxX, Double(x))
-            maxY = max(maxY, Double(y))
-        }
-    }
-
-    init(refs: [UInt32], nodeSize: Int, bounds: Box) {
+    init(refs: [UInt32], nodeSize: Int, bounds: KDTree.Box) {
         self.refs = refs
         self.nodeSize = nodeSize
         self.bounds = bounds
@@ -406,79 +456,23 @@ struct PackedTree: Sendable {
 
     /// The layout of a full tree.
     init(_ tree: KDTree) {
-        var bounds = Box.empty
+        var bounds = KDTree.Box.empty
         for item in tree.items { bounds.add(item.x, item.y) }
         self.init(refs: tree.items.map(\.ref), nodeSize: tree.nodeSize, bounds: bounds)
     }
 
-    /// Calls `body` with every payload whose position is inside the closed box, in kdbush's order.
-    ///
-    /// The walk keeps the box each subtree's items lie in (the split values bound them); a subtree
-    /// whose box is inside the query is emitted whole, in visit order, without looking positions up.
+    /// Calls `body` with every payload whose position is inside the closed box, in kdbush's order;
+    /// a subtree inside the box is emitted without looking positions up (see
+    /// ``KDTree/rangeSlots(count:nodeSize:bounds:minX:minY:maxX:maxY:position:_:)``).
     @inlinable
     func range(
         minX: Double, minY: Double, maxX: Double, maxY: Double,
         position: (UInt32) -> (x: Float, y: Float), _ body: (UInt32) -> Void
     ) {
-        guard !refs.isEmpty else { return }
-        let nodeSize = self.nodeSize
         refs.withUnsafeBufferPointer { refs in
-            var stack: [(lo: Int, hi: Int, axis: Int, box: Box)] = [(0, refs.count - 1, 0, bounds)]
-            stack.reserveCapacity(64)
-            while let (lo, hi, axis, box) = stack.popLast() {
-                if box.minX >= minX && box.maxX <= maxX && box.minY >= minY && box.maxY <= maxY {
-                    PackedTree.forEach(refs, lo: lo, hi: hi, nodeSize: nodeSize, body)
-                    continue
-                }
-                if hi - lo <= nodeSize {
-                    guard lo <= hi else { continue }
-                    for i in lo...hi {
-                        let ref = refs[i]
-                        let (fx, fy) = position(ref)
-                        let x = Double(fx), y = Double(fy)
-                        if x >= minX && x <= maxX && y >= minY && y <= maxY { body(ref) }
-                    }
-                    continue
-                }
-                let m = (lo + hi) >> 1
-                let ref = refs[m]
-                let (fx, fy) = position(ref)
-                let x = Double(fx), y = Double(fy)
-                if x >= minX && x <= maxX && y >= minY && y <= maxY { body(ref) }
-                // Items before the median are at most its value on the axis, items after at least.
-                var left = box, right = box
-                if axis == 0 {
-                    left.maxX = x
-                    right.minX = x
-                    if minX <= x { stack.append((lo, m - 1, 1, left)) }
-                    if maxX >= x { stack.append((m + 1, hi, 1, right)) }
-                } else {
-                    left.maxY = y
-                    right.minY = y
-                    if minY <= y { stack.append((lo, m - 1, 0, left)) }
-                    if maxY >= y { stack.append((m + 1, hi, 0, right)) }
-                }
-            }
-        }
-    }
-
-    /// Calls `body` with every payload of the subtree over `lo...hi`, in visit order.
-    @inlinable
-    static func forEach(
-        _ refs: UnsafeBufferPointer<UInt32>, lo: Int, hi: Int, nodeSize: Int, _ body: (UInt32) -> Void
-    ) {
-        guard lo <= hi else { return }
-        var stack: [(Int, Int)] = [(lo, hi)]
-        while let (lo, hi) = stack.popLast() {
-            if hi - lo <= nodeSize {
-                guard lo <= hi else { continue }
-                for i in lo...hi { body(refs[i]) }
-                continue
-            }
-            let m = (lo + hi) >> 1
-            body(refs[m])
-            stack.append((lo, m - 1))
-            stack.append((m + 1, hi))
+            KDTree.rangeSlots(
+                count: refs.count, nodeSize: nodeSize, bounds: bounds, minX: minX, minY: minY, maxX: maxX, maxY: maxY,
+                position: { position(refs[$0]) }, { body(refs[$0]) })
         }
     }
 
@@ -488,32 +482,10 @@ struct PackedTree: Sendable {
         x qx: Double, y qy: Double, radius: Double,
         position: (UInt32) -> (x: Float, y: Float), _ body: (UInt32) -> Void
     ) {
-        guard !refs.isEmpty else { return }
-        let r2 = radius * radius
         refs.withUnsafeBufferPointer { refs in
-            var stack: [(Int, Int, Int)] = [(0, refs.count - 1, 0)]
-            stack.reserveCapacity(64)
-            while let (lo, hi, axis) = stack.popLast() {
-                if hi - lo <= nodeSize {
-                    guard lo <= hi else { continue }
-                    for i in lo...hi {
-                        let ref = refs[i]
-                        let (fx, fy) = position(ref)
-                        let dx = Double(fx) - qx, dy = Double(fy) - qy
-                        if dx * dx + dy * dy <= r2 { body(ref) }
-                    }
-                    continue
-                }
-                let m = (lo + hi) >> 1
-                let ref = refs[m]
-                let (fx, fy) = position(ref)
-                let dx = Double(fx) - qx, dy = Double(fy) - qy
-                if dx * dx + dy * dy <= r2 { body(ref) }
-                let value = axis == 0 ? Double(fx) : Double(fy)
-                let q = axis == 0 ? qx : qy
-                if q - radius <= value { stack.append((lo, m - 1, 1 - axis)) }
-                if q + radius >= value { stack.append((m + 1, hi, 1 - axis)) }
-            }
+            KDTree.withinSlots(
+                count: refs.count, nodeSize: nodeSize, x: qx, y: qy, radius: radius,
+                position: { position(refs[$0]) }, { body(refs[$0]) })
         }
     }
 }
