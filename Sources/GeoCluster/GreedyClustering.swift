@@ -149,7 +149,10 @@ extension ClusterHierarchy {
 struct LevelTree: Sendable {
     /// `n` zeros in a buffer backed by huge pages where offered.
     static func zeros(_ n: Int) -> [UInt32] {
-        [UInt32](unsafeUninitializedCapacity: n) { buffer, count in
+        // An empty array shares one global storage, and building one with an uninitialized
+        // capacity of 0 stores its count there: a data race with other threads' empty arrays.
+        guard n > 0 else { return [] }
+        return [UInt32](unsafeUninitializedCapacity: n) { buffer, count in
             HugePages.advise(buffer.baseAddress, count: 0, capacity: buffer.count)
             buffer.initialize(repeating: 0)
             count = n
