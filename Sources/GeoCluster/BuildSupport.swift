@@ -90,3 +90,15 @@ enum HugePages {
         #endif
     }
 }
+
+extension Array {
+    /// Makes room for `n` elements; a new buffer is backed by huge pages where offered (see
+    /// ``HugePages``): the build's buffers and large query results are several MB each.
+    @usableFromInline
+    mutating func reserveHugeCapacity(_ n: Int) {
+        guard capacity < n else { return }
+        reserveCapacity(n)
+        let capacity = self.capacity
+        withUnsafeMutableBufferPointer { HugePages.advise($0.baseAddress, count: $0.count, capacity: capacity) }
+    }
+}

@@ -21,11 +21,7 @@ extension ClusterIndex {
         var result = [ClusterFeature<Element>]()
         for partition in partitions {
             let refs = partition.hierarchy.entities(west: west, south: south, east: east, north: north, zoom: zoom)
-            result.reserveCapacity(result.count + refs.count)
-            let capacity = result.capacity
-            result.withUnsafeMutableBufferPointer {
-                HugePages.advise($0.baseAddress, count: $0.count, capacity: capacity)
-            }
+            result.reserveHugeCapacity(result.count + refs.count)
             for ref in refs {
                 result.append(feature(ref, in: partition))
             }

@@ -23,18 +23,15 @@ extension ClusterHierarchy {
         pointXY = [Float](repeating: .nan, count: 2 * n)
         let parts = clusters && n >= 1 << 16 ? max(1, build.maximumThreads) : 1
         pointXY.withUnsafeMutableBufferPointer { xy in
-            coordinates.withUnsafeBufferPointer { input in
-                guard let xyBase = xy.baseAddress, let inputBase = input.baseAddress else { return }
-                let shared = (
-                    xy: KDTree.SharedBuffer(base: xyBase),
-                    input: KDTree.SharedBuffer(base: UnsafeMutablePointer(mutating: inputBase)))
-                DispatchQueue.concurrentPerform(iterations: parts) { part in
-                    for i in (part * n / parts)..<((part + 1) * n / parts) {
-                        let c = shared.input.base[i]
-                        guard c.latitude.isFinite && c.longitude.isFinite else { continue }
-                        shared.xy.base[2 * i] = Float(SuperclusterProjection.x(longitude: c.longitude))
-                        shared.xy.base[2 * i + 1] = Float(SuperclusterProjection.y(latitude: c.latitude))
-                    }
+            guard let base = xy.baseAddress else { return }
+            // The parts write disjoint pairs of slots.
+            let shared = KDTree.SharedBuffer(base: base)
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                for i in (part * n / parts)..<((part + 1) * n / parts) {
+                    let c = coordinates[i]
+                    guard c.latitude.isFinite && c.longitude.isFinite else { continue }
+                    shared.base[2 * i] = Float(SuperclusterProjection.x(longitude: c.longitude))
+                    shared.base[2 * i + 1] = Float(SuperclusterProjection.y(latitude: c.latitude))
                 }
             }
         }
@@ -198,16 +195,11 @@ struct LevelTree: Sendable {
                             return
                         }
                         // Each slot is visited once, so the subtrees write disjoint slots.
-                        let top = KDTree.topLevels(count: count, nodeSize: size, depth: KDTree.parallelDepth)
-                        for node in top.medians { walk.visit(node.position, node.rank) }
-                        let subtrees = top.subtrees
-                        let workers = min(threads, subtrees.count)
-                        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                            for i in stride(from: worker, to: subtrees.count, by: workers) {
-                                let s = subtrees[i]
-                                KDTree.forEachInVisitOrder(
-                                    lo: s.lo, hi: s.hi, firstRank: s.firstRank, nodeSize: size, walk.visit)
-                            }
+                        KDTree.splitLayout(count: count, nodeSize: size, threads: threads) { node in
+                            walk.visit(node.position, node.rank)
+                        } subtree: { s in
+                            KDTree.forEachInVisitOrder(
+                                lo: s.lo, hi: s.hi, firstRank: s.firstRank, nodeSize: size, walk.visit)
                         }
                     }
                 }
@@ -481,5 +473,3 @@ extension ClusterHierarchy {
             processed: processed)
     }
 }
-
-

@@ -504,15 +504,6 @@ extension Array {
             append(contentsOf: repeatElement(filler, count: n - count))
         }
     }
-
-    /// Makes room for `n` elements; a new buffer is backed by huge pages where offered (see
-    /// ``HugePages``), since the build's buffers are several MB each.
-    mutating func reserveHugeCapacity(_ n: Int) {
-        guard capacity < n else { return }
-        reserveCapacity(n)
-        let capacity = self.capacity
-        withUnsafeMutableBufferPointer { HugePages.advise($0.baseAddress, count: $0.count, capacity: capacity) }
-    }
 }
 
 /// Least-significant-digit radix sort of 64-bit keys with a payload of original positions.

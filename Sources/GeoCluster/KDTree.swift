@@ -53,22 +53,28 @@ struct KDTree: Sendable {
                 KDTree.sort(base, lo: 0, hi: count - 1, axis: 0, nodeSize: size)
                 return
             }
-            // Medians of the top levels, parents before children, then the subtrees below them
-            // (disjoint ranges of the buffer) in any order.
-            let top = KDTree.topLevels(count: count, nodeSize: size, depth: KDTree.parallelDepth)
-            for node in top.medians {
-                KDTree.select(base, k: node.position, left: node.lo, right: node.hi, axis: node.axis)
-            }
+            // The subtrees are disjoint ranges of the buffer.
             let shared = SharedBuffer(base: base)
-            let subtrees = top.subtrees
-            // Split among at most `threads` workers (the subtrees are of nearly equal size).
-            let workers = min(threads, subtrees.count)
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                for i in stride(from: worker, to: subtrees.count, by: workers) {
-                    let s = subtrees[i]
-                    KDTree.sort(shared.base, lo: s.lo, hi: s.hi, axis: s.axis, nodeSize: size)
-                }
+            KDTree.splitLayout(count: count, nodeSize: size, threads: threads) { node in
+                KDTree.select(base, k: node.position, left: node.lo, right: node.hi, axis: node.axis)
+            } subtree: { s in
+                KDTree.sort(shared.base, lo: s.lo, hi: s.hi, axis: s.axis, nodeSize: size)
             }
+        }
+    }
+
+    /// Splits the work over a tree's layout between threads: calls `median` with each node of the
+    /// top levels, parents before children, on the calling thread, then `subtree` with each subtree
+    /// below them, spread over at most `threads` workers (the subtrees are of nearly equal size).
+    static func splitLayout(
+        count: Int, nodeSize: Int, threads: Int, median: (TopNode) -> Void, subtree: @Sendable (Subtree) -> Void
+    ) {
+        let top = topLevels(count: count, nodeSize: nodeSize, depth: parallelDepth)
+        for node in top.medians { median(node) }
+        let subtrees = top.subtrees
+        let workers = min(threads, subtrees.count)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for i in stride(from: worker, to: subtrees.count, by: workers) { subtree(subtrees[i]) }
         }
     }
 
