@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One record of a cluster level (supercluster's stride-6 record, less the zoom and parent slots,
 /// which the greedy pass keeps elsewhere): 16 bytes. A cluster's double centre, which supercluster
@@ -310,18 +309,17 @@ struct CellIndex {
                     while middle < count && keys[middle] == keys[middle - 1] { middle += 1 }
                     let buffers = SweepBuffers(sorted: sorted, keys: keys, level: level)
                     let bounds = [(0, middle), (middle, count)]
-                    let results = Mutex(parts)
-                    DispatchQueue.concurrentPerform(iterations: 2) { half in
-                        var pairs = results.withLock { parts in
-                            defer { parts[half] = [] }
-                            return parts[half]
+                    // Each half appends to its own part, in place.
+                    if parts.count < 2 { parts += Array(repeating: [], count: 2 - parts.count) }
+                    parts.withUnsafeMutableBufferPointer { parts in
+                        guard let base = parts.baseAddress else { return }
+                        let shared = KDTree.SharedBuffer(base: base)
+                        DispatchQueue.concurrentPerform(iterations: 2) { half in
+                            CellIndex.sweep(
+                                buffers.sorted, buffers.keys, buffers.level, centres, runsFrom: bounds[half].0,
+                                to: bounds[half].1, test: test, into: &shared.base[half])
                         }
-                        CellIndex.sweep(
-                            buffers.sorted, buffers.keys, buffers.level, centres, runsFrom: bounds[half].0,
-                            to: bounds[half].1, test: test, into: &pairs)
-                        results.withLock { $0[half] = pairs }
                     }
-                    parts = results.withLock { $0 }
                 }
             }
         }
