@@ -1,6 +1,5 @@
 import Foundation
 import GeoCore
-import Synchronization
 
 /// Counts from a bulk containment query.
 public struct ContainmentStatistics: Hashable, Sendable {
@@ -58,19 +57,22 @@ extension GeofenceIndex {
         if parts == 1 {
             return try count(latitudes, longitudes, 0..<n)
         }
-        let results = Mutex<[Result<ContainmentStatistics, GeoError>?]>(Array(repeating: nil, count: parts))
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            let range = (n * part / parts)..<(n * (part + 1) / parts)
-            let result: Result<ContainmentStatistics, GeoError>
-            do throws(GeoError) {
-                result = .success(try self.count(latitudes, longitudes, range))
-            } catch {
-                result = .failure(error)
+        // Each part writes its own slot; the join orders the writes before the reads.
+        var results = [Result<ContainmentStatistics, GeoError>?](repeating: nil, count: parts)
+        results.withUnsafeMutableBufferPointer { results in
+            guard let base = results.baseAddress else { return }
+            let slots = WorkerSlots(base: base)
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                let range = (n * part / parts)..<(n * (part + 1) / parts)
+                do throws(GeoError) {
+                    slots.base[part] = .success(try self.count(latitudes, longitudes, range))
+                } catch {
+                    slots.base[part] = .failure(error)
+                }
             }
-            results.withLock { $0[part] = result }
         }
         var total = ContainmentStatistics()
-        for result in results.withLock({ $0 }) {
+        for result in results {
             switch result {
             case .success(let part): total.add(part)
             case .failure(let error): throw error
@@ -249,4 +251,9 @@ extension GeofenceIndex {
         Geodesic.wgs84.distance(from: circleCenters[slot], to: Coordinate(latitude: latitude, longitude: longitude))
             <= circleRadii[slot]
     }
+}
+
+/// The slots of a buffer that concurrent workers fill, each worker only its own.
+private struct WorkerSlots<Element>: @unchecked Sendable {
+    let base: UnsafeMutablePointer<Element>
 }

@@ -1,6 +1,5 @@
 import Foundation
 import GeoCore
-import Synchronization
 
 /// Douglas–Peucker line simplification (Ramer 1972; Douglas & Peucker 1973) with the tolerance in
 /// metres on the WGS84 ellipsoid.
@@ -115,14 +114,16 @@ enum DouglasPeucker {
                 loads[worker] += stretch.1 - stretch.0
             }
             let work = shares
-            let results = Mutex([[Int]](repeating: [], count: workers))
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                let mine = simplify(work[worker])
-                results.withLock { $0[worker] = mine }
+            // Each worker writes its own slot; the join orders the writes before the reads.
+            var lists = [[Int]](repeating: [], count: workers)
+            lists.withUnsafeMutableBufferPointer { lists in
+                guard let base = lists.baseAddress else { return }
+                let slots = WorkerSlots(base: base)
+                DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                    slots.base[worker] = simplify(work[worker])
+                }
             }
-            results.withLock { lists in
-                for list in lists { for i in list { keep[i] = true } }
-            }
+            for list in lists { for i in list { keep[i] = true } }
         }
 
         /// Finishes a set of stretches depth-first and returns the vertices it keeps.
@@ -351,4 +352,9 @@ enum DouglasPeucker {
             return (index, largest)
         }
     }
+}
+
+/// The slots of a buffer that concurrent workers fill, each worker only its own.
+private struct WorkerSlots<Element>: @unchecked Sendable {
+    let base: UnsafeMutablePointer<Element>
 }
