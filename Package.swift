@@ -62,8 +62,10 @@ let package = Package(
 
         // MARK: - Examples
         .executableTarget(name: "MeridianDemo", dependencies: ["Meridian"], path: "Examples/Demo"),
-        .executableTarget(name: "FieldNotes", dependencies: ["Meridian"], path: "Examples/FieldNotes"),
-        .executableTarget(name: "ClusterTiles", dependencies: ["Meridian"], path: "Examples/ClusterTiles"),
+        .executableTarget(
+            name: "FieldNotes", dependencies: ["Meridian"], path: "Examples/FieldNotes"),
+        .executableTarget(
+            name: "ClusterTiles", dependencies: ["Meridian"], path: "Examples/ClusterTiles"),
 
         // MARK: - Tests
         .target(name: "_GeoTestSupport", dependencies: ["GeoCore"]),

@@ -24,8 +24,10 @@ enum Bench {
     static func summary(_ samples: [Double], per count: Int = 1) -> JSONValue {
         let sorted = samples.sorted().map { $0 / Double(count) }
         guard !sorted.isEmpty else { return .null }
-        let median = sorted.count % 2 == 1
-            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        let median =
+            sorted.count % 2 == 1
+            ? sorted[sorted.count / 2]
+            : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
         let p90 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.9).rounded(.up)) - 1)]
         return .object([
             "median_ns": .number(median), "p90_ns": .number(p90),
@@ -38,13 +40,16 @@ enum Bench {
         let sorted = samples.sorted()
         guard !sorted.isEmpty else { return .nan }
         return sorted.count % 2 == 1
-            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+            ? sorted[sorted.count / 2]
+            : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     /// The peak resident set size of this process in bytes (`VmHWM` of /proc/self/status), or 0 where
     /// that is not available.
     static func peakRSS() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+            return 0
+        }
         for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
             let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
             return kilobytes * 1024
@@ -80,4 +85,3 @@ enum Bench {
         return result
     }
 }
-

@@ -12,7 +12,9 @@ import GeoCore
 enum ClusterBenchmark {
     /// supercluster 8.0.1 on Node 20 on this machine class (the figures), in seconds, for the
     /// standard workloads.
-    static let superclusterSeconds: [String: Double] = ["uniform 1000000 42": 9.9, "clustered 1000000 42": 6.3]
+    static let superclusterSeconds: [String: Double] = [
+        "uniform 1000000 42": 9.9, "clustered 1000000 42": 6.3,
+    ]
 
     static func run(_ options: [String: String]) {
         let runs = max(1, Int(options["runs"] ?? "") ?? 5)
@@ -32,7 +34,8 @@ enum ClusterBenchmark {
             guard let data = FileManager.default.contents(atPath: path),
                 let features = try? PointFeature.read(data)
             else {
-                FileHandle.standardError.write(Data("meridian-bench cluster: cannot read points from '\(path)'\n".utf8))
+                FileHandle.standardError.write(
+                    Data("meridian-bench cluster: cannot read points from '\(path)'\n".utf8))
                 exit(1)
             }
             points = features.map { $0.coordinate ?? Coordinate(latitude: .nan, longitude: .nan) }
@@ -46,7 +49,8 @@ enum ClusterBenchmark {
             case "uniform": kind = .uniform
             case "clustered": kind = .clustered(centers: Int(options["centers"] ?? "") ?? 3000)
             default:
-                FileHandle.standardError.write(Data("meridian-bench cluster: --generate uniform|clustered\n".utf8))
+                FileHandle.standardError.write(
+                    Data("meridian-bench cluster: --generate uniform|clustered\n".utf8))
                 exit(64)
             }
             points = SyntheticPoints.coordinates(kind, count: n, seed: seed)
@@ -81,7 +85,8 @@ enum ClusterBenchmark {
         let singleTimes = Bench.measure(runs: runs, warmUp: false) { _ = makeIndex(single) }
         if options["build-only"] != nil {
             Bench.emit([
-                "name": "cluster", "build": Bench.summary(buildTimes), "build_cpu": Bench.summary(buildCPU),
+                "name": "cluster", "build": Bench.summary(buildTimes),
+                "build_cpu": Bench.summary(buildCPU),
                 "build_single_core": Bench.summary(singleTimes),
             ])
             return
@@ -92,7 +97,9 @@ enum ClusterBenchmark {
         for zoom in [0, 4, 8, 12, 16] {
             var count = 0
             let times = Bench.measure(runs: max(5, runs)) {
-                count = index.clusters(west: -180, south: -90, east: 180, north: 90, zoom: Double(zoom)).count
+                count =
+                    index.clusters(west: -180, south: -90, east: 180, north: 90, zoom: Double(zoom))
+                    .count
             }
             var summary = Bench.summary(times)
             if case .object(var object) = summary {
@@ -105,14 +112,16 @@ enum ClusterBenchmark {
         // Per-zoom counts.
         func counts(_ index: ClusterIndex<Coordinate>) -> [JSONValue] {
             (0...(clusterOptions.maxZoom + 1)).map { zoom in
-                let features = index.clusters(west: -180, south: -90, east: 180, north: 90, zoom: Double(zoom))
+                let features = index.clusters(
+                    west: -180, south: -90, east: 180, north: 90, zoom: Double(zoom))
                 var clusters = 0, sum = 0
                 for f in features {
                     if f.cluster != nil { clusters += 1 }
                     sum += f.pointCount
                 }
                 return [
-                    "z": .integer(zoom), "features": .integer(features.count), "clusters": .integer(clusters),
+                    "z": .integer(zoom), "features": .integer(features.count),
+                    "clusters": .integer(clusters),
                     "sum_point_count": .integer(sum),
                 ]
             }
@@ -125,7 +134,8 @@ enum ClusterBenchmark {
             var reference: ClusterIndex<Coordinate>?
             let times = Bench.measure(runs: baselineRuns, warmUp: false) {
                 reference = nil
-                reference = makeIndex(ClusterBuildOptions(maximumThreads: 1, neighbourSearch: .treeQueries))
+                reference = makeIndex(
+                    ClusterBuildOptions(maximumThreads: 1, neighbourSearch: .treeQueries))
             }
             let matches = reference.map { counts($0) == ours } ?? false
             baseline = [
@@ -144,8 +154,10 @@ enum ClusterBenchmark {
             "workload": .string(workload),
             "options": [
                 "radius": .number(clusterOptions.radius), "extent": .number(clusterOptions.extent),
-                "min_zoom": .integer(clusterOptions.minZoom), "max_zoom": .integer(clusterOptions.maxZoom),
-                "min_points": .integer(clusterOptions.minPoints), "node_size": .integer(clusterOptions.nodeSize),
+                "min_zoom": .integer(clusterOptions.minZoom),
+                "max_zoom": .integer(clusterOptions.maxZoom),
+                "min_points": .integer(clusterOptions.minPoints),
+                "node_size": .integer(clusterOptions.nodeSize),
             ],
             "threads": .integer(threads),
             "build": Bench.summary(buildTimes),

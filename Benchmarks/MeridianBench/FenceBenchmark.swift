@@ -32,7 +32,8 @@ enum FenceBenchmark {
 
     static func run(_ options: [String: String]) {
         let runs = max(1, Int(options["runs"] ?? "") ?? 7)
-        let threads = max(1, Int(options["threads"] ?? "") ?? ProcessInfo.processInfo.activeProcessorCount)
+        let threads = max(
+            1, Int(options["threads"] ?? "") ?? ProcessInfo.processInfo.activeProcessorCount)
         let bruteCount = max(0, Int(options["brute"] ?? "") ?? 40)
         let verify = (options["verify"] ?? "yes") != "no"
         let workload: Workload
@@ -46,30 +47,39 @@ enum FenceBenchmark {
         do {
             circles = try (0..<workload.radii.count).map { i throws(GeoError) in
                 try CircularGeographicCondition(
-                    center: Coordinate(latitude: workload.fenceLatitudes[i], longitude: workload.fenceLongitudes[i]),
+                    center: Coordinate(
+                        latitude: workload.fenceLatitudes[i], longitude: workload.fenceLongitudes[i]
+                    ),
                     radius: workload.radii[i])
             }
         } catch {
-            FileHandle.standardError.write(Data("meridian-bench fence: fence: \(error.message)\n".utf8))
+            FileHandle.standardError.write(
+                Data("meridian-bench fence: fence: \(error.message)\n".utf8))
             exit(1)
         }
 
         // Build, then query on one thread and on all, each the median of `runs`.
         var index: GeofenceIndex?
-        let buildTimes = Bench.measure(runs: runs, warmUp: false) { index = try? GeofenceIndex(circles: circles) }
+        let buildTimes = Bench.measure(runs: runs, warmUp: false) {
+            index = try? GeofenceIndex(circles: circles)
+        }
         guard let index else {
-            FileHandle.standardError.write(Data("meridian-bench fence: the index could not be built\n".utf8))
+            FileHandle.standardError.write(
+                Data("meridian-bench fence: the index could not be built\n".utf8))
             exit(1)
         }
         var stats = ContainmentStatistics()
         let single = Bench.measure(runs: runs) {
-            stats = (try? index.containmentStatistics(latitudes: workload.latitudes, longitudes: workload.longitudes)) ?? stats
+            stats =
+                (try? index.containmentStatistics(
+                    latitudes: workload.latitudes, longitudes: workload.longitudes)) ?? stats
         }
         var parallelStats = ContainmentStatistics()
         let parallel = Bench.measure(runs: runs) {
             parallelStats =
                 (try? index.containmentStatistics(
-                    latitudes: workload.latitudes, longitudes: workload.longitudes, threads: threads)) ?? parallelStats
+                    latitudes: workload.latitudes, longitudes: workload.longitudes, threads: threads
+                )) ?? parallelStats
         }
 
         // Per-device evaluation: devices walking from the first points, one batch.
@@ -83,17 +93,23 @@ enum FenceBenchmark {
 
         // Baseline: every pair of a subset of points with geod_inverse, from C.
         let subset = evenlySpaced(bruteCount, of: workload.latitudes.count)
-        let subsetLatitudes = subset.map { workload.latitudes[$0] }, subsetLongitudes = subset.map { workload.longitudes[$0] }
+        let subsetLatitudes = subset.map { workload.latitudes[$0] },
+            subsetLongitudes = subset.map { workload.longitudes[$0] }
         var brutePairs = 0
         let bruteTimes = Bench.measure(runs: 1, warmUp: false) {
             brutePairs = baseline_fence_pairs(
-                subset.count, subsetLatitudes, subsetLongitudes, circles.count, workload.fenceLatitudes,
+                subset.count, subsetLatitudes, subsetLongitudes, circles.count,
+                workload.fenceLatitudes,
                 workload.fenceLongitudes, workload.radii)
         }
         let indexSubsetPairs =
-            (try? index.containmentStatistics(latitudes: subsetLatitudes, longitudes: subsetLongitudes).pairs) ?? -1
+            (try? index.containmentStatistics(
+                latitudes: subsetLatitudes, longitudes: subsetLongitudes
+            ).pairs) ?? -1
         let bruteSeconds = Bench.median(bruteTimes) / 1e9
-        let projected = subset.isEmpty ? 0 : bruteSeconds * Double(workload.latitudes.count) / Double(subset.count)
+        let projected =
+            subset.isEmpty
+            ? 0 : bruteSeconds * Double(workload.latitudes.count) / Double(subset.count)
 
         // Oracle: every pair inside each fence's proven bounding box, decided by geod_inverse.
         var oracle: [String: JSONValue] = [:]
@@ -101,9 +117,11 @@ enum FenceBenchmark {
             let start = Bench.now()
             let (pairs, calls) = boxOracle(workload)
             oracle = [
-                "pairs": .integer(pairs), "agree": .bool(pairs == stats.pairs), "geodesic_calls": .integer(calls),
+                "pairs": .integer(pairs), "agree": .bool(pairs == stats.pairs),
+                "geodesic_calls": .integer(calls),
                 "ms": .number(Double(Bench.now() - start) / 1e6),
-                "method": "points in each fence's proven latitude/longitude box (|Δφ| ≤ r/M₀, |Δλ| ≤ r/P_min), each decided by geod_inverse",
+                "method":
+                    "points in each fence's proven latitude/longitude box (|Δφ| ≤ r/M₀, |Δλ| ≤ r/P_min), each decided by geod_inverse",
             ]
         }
 
@@ -114,9 +132,12 @@ enum FenceBenchmark {
         let singleSummary = Bench.summary(single)
         let evaluateMs = Bench.median(evaluateTimes) / 1e6
         let evaluateSummary: JSONValue = .object([
-            "updates": .integer(updates.count), "devices": .integer(Set(updates.map(\.device)).count),
-            "ms": .number(evaluateMs), "updates_per_second": .number(Double(updates.count) / max(1e-9, evaluateMs / 1e3)),
-            "transitions": .integer(evaluation.transitions.count), "rejections": .integer(evaluation.rejections.count),
+            "updates": .integer(updates.count),
+            "devices": .integer(Set(updates.map(\.device)).count),
+            "ms": .number(evaluateMs),
+            "updates_per_second": .number(Double(updates.count) / max(1e-9, evaluateMs / 1e3)),
+            "transitions": .integer(evaluation.transitions.count),
+            "rejections": .integer(evaluation.rejections.count),
         ])
         Bench.emit([
             "schema": "meridian-bench/1",
@@ -145,7 +166,8 @@ enum FenceBenchmark {
             "evaluate": evaluateSummary,
             "targets": .object([
                 "build_ms": 100, "query_ms": 60, "query_ms_all_cores": 30,
-                "build_within_target": .bool(buildMs <= 100), "query_within_target": .bool(queryMs <= 60),
+                "build_within_target": .bool(buildMs <= 100),
+                "query_within_target": .bool(queryMs <= 60),
                 "all_cores_within_target": .bool(parallelMs <= 30),
             ]),
             "baseline": .object([
@@ -154,7 +176,8 @@ enum FenceBenchmark {
                     "points": .integer(subset.count), "fences": .integer(circles.count),
                     "pairs": .integer(brutePairs), "index_pairs": .integer(indexSubsetPairs),
                     "agree": .bool(brutePairs == indexSubsetPairs),
-                    "ms": .number(bruteSeconds * 1e3), "projected_full_workload_s": .number(projected),
+                    "ms": .number(bruteSeconds * 1e3),
+                    "projected_full_workload_s": .number(projected),
                 ]),
                 "oracle": verify ? .object(oracle) : .null,
             ]),
@@ -189,8 +212,12 @@ enum FenceBenchmark {
         let seed = UInt64(options["seed"] ?? "") ?? 42
         let fenceCount = Int(options["fence-count"] ?? "") ?? 100_000
         let pointCount = Int(options["point-count"] ?? "") ?? 1_000_000
-        let centerFields = (options["center"] ?? "46,8").split(separator: ",").compactMap { Double($0) }
-        guard centerFields.count == 2, (try? Coordinate(validatingLatitude: centerFields[0], longitude: centerFields[1])) != nil
+        let centerFields = (options["center"] ?? "46,8").split(separator: ",").compactMap {
+            Double($0)
+        }
+        guard centerFields.count == 2,
+            (try? Coordinate(validatingLatitude: centerFields[0], longitude: centerFields[1]))
+                != nil
         else { throw InputError(description: "--center needs LAT,LON") }
         return try generate(
             kind, seed: seed, fences: fenceCount, points: pointCount,
@@ -198,7 +225,9 @@ enum FenceBenchmark {
     }
 
     /// The seeded workloads described in the type's documentation.
-    static func generate(_ kind: String, seed: UInt64, fences: Int, points: Int, center: Coordinate) throws -> Workload {
+    static func generate(
+        _ kind: String, seed: UInt64, fences: Int, points: Int, center: Coordinate
+    ) throws -> Workload {
         var rng = SplitMix64(seed: seed)
         var w = Workload(description: "")
         // The 1,000 km × 1,000 km box: ±500 km along the meridian and the parallel of the centre.
@@ -211,7 +240,8 @@ enum FenceBenchmark {
         func inBox() -> Coordinate {
             Coordinate(
                 latitude: rng.uniform(south, north),
-                longitude: Angle.normalizedLongitude(center.longitude + rng.uniform(-halfLon, halfLon)))
+                longitude: Angle.normalizedLongitude(
+                    center.longitude + rng.uniform(-halfLon, halfLon)))
         }
         func radius() -> Double { exp(rng.uniform(log(50), log(5_000))) }
         func gaussian() -> Double {
@@ -222,12 +252,14 @@ enum FenceBenchmark {
             c.coordinate(atDistance: abs(gaussian()) * sigma, bearing: rng.uniform(0, 360))
         }
         func anywhere() -> Coordinate {
-            Coordinate(latitude: asin(rng.uniform(-1, 1)) * 180 / .pi, longitude: rng.uniform(-180, 180))
+            Coordinate(
+                latitude: asin(rng.uniform(-1, 1)) * 180 / .pi, longitude: rng.uniform(-180, 180))
         }
         let box = "1000 km x 1000 km box centred at \(center.latitude), \(center.longitude)"
         switch kind {
         case "uniform":
-            w.description = "uniform: \(fences) fences and \(points) points uniform in a \(box); radii log-uniform 50-5000 m; seed \(seed)"
+            w.description =
+                "uniform: \(fences) fences and \(points) points uniform in a \(box); radii log-uniform 50-5000 m; seed \(seed)"
             for _ in 0..<fences {
                 let c = inBox()
                 w.fenceLatitudes.append(c.latitude)
@@ -269,7 +301,8 @@ enum FenceBenchmark {
                 w.longitudes.append(c.longitude)
             }
         default:
-            throw InputError(description: "unknown generator '\(kind)' (use uniform, clustered or world)")
+            throw InputError(
+                description: "unknown generator '\(kind)' (use uniform, clustered or world)")
         }
         return w
     }
@@ -280,12 +313,16 @@ enum FenceBenchmark {
             throw InputError(description: "cannot read \(path)")
         }
         var rows = [[Double]]()
-        for (number, line) in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).enumerated() {
+        for (number, line) in String(decoding: data, as: UTF8.self).split(
+            whereSeparator: \.isNewline
+        ).enumerated() {
             let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             let values = fields.compactMap { Double($0) }
             if number == 0 && values.count < columns { continue }
             guard fields.count >= columns, values.count >= columns else {
-                throw InputError(description: "\(path) line \(number + 1): expected \(columns) numbers, got '\(line)'")
+                throw InputError(
+                    description:
+                        "\(path) line \(number + 1): expected \(columns) numbers, got '\(line)'")
             }
             rows.append(Array(values.prefix(columns)))
         }
@@ -300,14 +337,17 @@ enum FenceBenchmark {
         var rng = SplitMix64(seed: seed)
         let devices = min(2_000, count)
         var positions = (0..<devices).map { i in
-            Coordinate(latitude: w.latitudes[i % w.latitudes.count], longitude: w.longitudes[i % w.longitudes.count])
+            Coordinate(
+                latitude: w.latitudes[i % w.latitudes.count],
+                longitude: w.longitudes[i % w.longitudes.count])
         }
         var times = [Double](repeating: 0, count: devices)
         var updates = [GeofenceUpdate]()
         updates.reserveCapacity(count)
         for k in 0..<count {
             let d = k % devices
-            positions[d] = positions[d].coordinate(atDistance: rng.uniform(0, 200), bearing: rng.uniform(0, 360))
+            positions[d] = positions[d].coordinate(
+                atDistance: rng.uniform(0, 200), bearing: rng.uniform(0, 360))
             times[d] += rng.uniform(10, 60)
             updates.append(
                 GeofenceUpdate(
@@ -340,7 +380,9 @@ enum FenceBenchmark {
             let band = max(abs(lo), abs(hi))
             var dLon = 360.0
             if band < 90 {
-                let p = LocalPlane.radiiOfCurvature(atLatitudeRadians: band * .pi / 180).primeVertical * cos(band * .pi / 180)
+                let p =
+                    LocalPlane.radiiOfCurvature(atLatitudeRadians: band * .pi / 180).primeVertical
+                    * cos(band * .pi / 180)
                 dLon = r / (p * (1 - 1e-12)) * 180 / .pi * (1 + 1e-9) + 1e-9
             }
             var a = 0, b = lat.count
@@ -355,7 +397,9 @@ enum FenceBenchmark {
                 if d > 180 { d = 360 - d }
                 if d <= dLon {
                     calls += 1
-                    if Geodesic.wgs84.distance(from: centre, to: Coordinate(latitude: lat[i], longitude: lon[i])) <= r {
+                    if Geodesic.wgs84.distance(
+                        from: centre, to: Coordinate(latitude: lat[i], longitude: lon[i])) <= r
+                    {
                         pairs += 1
                     }
                 }

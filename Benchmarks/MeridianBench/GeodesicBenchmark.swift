@@ -21,8 +21,9 @@ enum GeodesicBenchmark {
         let a = (0..<n).map { Coordinate(latitude: lat1[$0], longitude: lon1[$0]) }
         let b = (0..<n).map { Coordinate(latitude: lat2[$0], longitude: lon2[$0]) }
         let near = (0..<n).map { i in
-            Coordinate(latitude: max(-89, min(89, lat1[i] + (lat2[i] - lat1[i]) / 200)),
-                       longitude: lon1[i] + (lon2[i] - lon1[i]) / 400)
+            Coordinate(
+                latitude: max(-89, min(89, lat1[i] + (lat2[i] - lat1[i]) / 200)),
+                longitude: lon1[i] + (lon2[i] - lon1[i]) / 400)
         }
 
         var sOut = [Double](repeating: 0, count: n), aOut = sOut, bOut = sOut
@@ -40,7 +41,8 @@ enum GeodesicBenchmark {
         let swiftDirect = Bench.measure(runs: runs) {
             for i in 0..<n {
                 let r = geodesic.direct(from: a[i], azimuth: azimuths[i], distance: distances[i])
-                sOut[i] = r.coordinate.latitude; aOut[i] = r.coordinate.longitude; bOut[i] = r.finalAzimuth
+                sOut[i] = r.coordinate.latitude; aOut[i] = r.coordinate.longitude;
+                bOut[i] = r.finalAzimuth
             }
         }
         let cDirect = Bench.measure(runs: runs) {
@@ -57,11 +59,16 @@ enum GeodesicBenchmark {
         var haversineError = 0.0, localPlaneError = 0.0, localPlaneMaxDistance = 0.0
         for i in 0..<n {
             let exact = geodesic.distance(from: a[i], to: b[i])
-            if exact > 1 { haversineError = max(haversineError, abs(Haversine.distance(from: a[i], to: b[i]) - exact) / exact) }
+            if exact > 1 {
+                haversineError = max(
+                    haversineError, abs(Haversine.distance(from: a[i], to: b[i]) - exact) / exact)
+            }
             let exactNear = geodesic.distance(from: a[i], to: near[i])
             localPlaneMaxDistance = max(localPlaneMaxDistance, exactNear)
             if exactNear > 1 {
-                localPlaneError = max(localPlaneError, abs(LocalPlane.distance(from: a[i], to: near[i]) - exactNear) / exactNear)
+                localPlaneError = max(
+                    localPlaneError,
+                    abs(LocalPlane.distance(from: a[i], to: near[i]) - exactNear) / exactNear)
             }
         }
 
@@ -72,7 +79,9 @@ enum GeodesicBenchmark {
             "name": "geodesic",
             "n": .integer(n),
             "iterations": .integer(runs),
-            "workload": .string("\(n) random WGS84 point pairs (seed \(seed)); local plane on pairs up to \(Int(localPlaneMaxDistance / 1000)) km apart"),
+            "workload": .string(
+                "\(n) random WGS84 point pairs (seed \(seed)); local plane on pairs up to \(Int(localPlaneMaxDistance / 1000)) km apart"
+            ),
             "per_call": .object([
                 "geodesic_inverse": Bench.summary(swiftInverse, per: n),
                 "c_geod_inverse": Bench.summary(cInverse, per: n),
@@ -84,7 +93,8 @@ enum GeodesicBenchmark {
             "swift_over_c": .object([
                 "inverse": .number(inverseRatio), "direct": .number(directRatio),
                 "target": .number(1.10),
-                "inverse_within_target": .bool(inverseRatio <= 1.10), "direct_within_target": .bool(directRatio <= 1.10),
+                "inverse_within_target": .bool(inverseRatio <= 1.10),
+                "direct_within_target": .bool(directRatio <= 1.10),
             ]),
             "max_relative_error_vs_geodesic": .object([
                 "haversine": .number(haversineError), "local_plane": .number(localPlaneError),

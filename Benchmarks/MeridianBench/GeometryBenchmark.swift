@@ -22,17 +22,22 @@ enum GeometryBenchmark {
         }
         ring.append(ring[0])
         let polygon = Geometry.polygon([ring])
-        let points = (0..<n).map { _ in Position(x: rng.uniform(-100, 100), y: rng.uniform(-100, 100)) }
+        let points = (0..<n).map { _ in
+            Position(x: rng.uniform(-100, 100), y: rng.uniform(-100, 100))
+        }
         let xs = points.map(\.x), ys = points.map(\.y)
         let flat = ring.flatMap { [$0.x, $0.y] }
 
-        guard let prepared = try? PreparedGeometry(polygon), let baseline = baseline_geos_prepare(flat, ring.count) else {
+        guard let prepared = try? PreparedGeometry(polygon),
+            let baseline = baseline_geos_prepare(flat, ring.count)
+        else {
             print("meridian-bench geometry: cannot prepare the polygon")
             return
         }
         defer { baseline_geos_destroy(baseline) }
 
-        var swiftBatch = [Double](), swiftSingle = [Double](), cPrepared = [Double](), viaGEOS = [Double]()
+        var swiftBatch = [Double](), swiftSingle = [Double](), cPrepared = [Double](),
+            viaGEOS = [Double]()
         let sample = min(n, 100_000)
         var inside = [Bool](), cInside = [UInt8](repeating: 0, count: n)
         for r in 0...runs {
@@ -48,19 +53,28 @@ enum GeometryBenchmark {
             t0 = Bench.now()
             _ = xs.withUnsafeBufferPointer { x in
                 ys.withUnsafeBufferPointer { y in
-                    cInside.withUnsafeMutableBufferPointer { out in baseline_geos_contains(baseline, x.baseAddress, y.baseAddress, n, out.baseAddress) }
+                    cInside.withUnsafeMutableBufferPointer { out in
+                        baseline_geos_contains(
+                            baseline, x.baseAddress, y.baseAddress, n, out.baseAddress)
+                    }
                 }
             }
             let tC = Double(Bench.now() - t0)
 
             // The same test as a geometry predicate, which goes through GEOS's prepared geometry.
             t0 = Bench.now()
-            for p in points[0..<sample] where (try? prepared.contains(Geometry.point(p))) == true { count += 1 }
+            for p in points[0..<sample] where (try? prepared.contains(Geometry.point(p))) == true {
+                count += 1
+            }
             let tGEOS = Double(Bench.now() - t0) * Double(n) / Double(sample)
-            if r > 0 { swiftBatch.append(tBatch); swiftSingle.append(tSingle); cPrepared.append(tC); viaGEOS.append(tGEOS) }
+            if r > 0 {
+                swiftBatch.append(tBatch); swiftSingle.append(tSingle); cPrepared.append(tC);
+                viaGEOS.append(tGEOS)
+            }
             _ = count
         }
-        let disagreements = zip(inside, cInside).filter { $0 != ($1 == 1) }.count + abs(inside.count - n)
+        let disagreements =
+            zip(inside, cInside).filter { $0 != ($1 == 1) }.count + abs(inside.count - n)
 
         // Whole-geometry operations on the polygon, for scale.
         let other = polygon.mapPositions { Position(x: $0.x + 30, y: $0.y + 10) }
@@ -76,7 +90,9 @@ enum GeometryBenchmark {
             "name": "geometry",
             "n": .integer(n),
             "iterations": .integer(runs),
-            "workload": .string("\(n) random points (seed \(seed)) against a \(vertices)-vertex star polygon; \(inside.filter { $0 }.count) inside"),
+            "workload": .string(
+                "\(n) random points (seed \(seed)) against a \(vertices)-vertex star polygon; \(inside.filter { $0 }.count) inside"
+            ),
             "per_point": .object([
                 "prepared_contains_batch": Bench.summary(swiftBatch, per: n),
                 "prepared_contains_one_call_per_point": Bench.summary(swiftSingle, per: n),
@@ -85,11 +101,13 @@ enum GeometryBenchmark {
             ]),
             "per_operation": .object([
                 "buffer": Bench.summary(buffer), "intersection": Bench.summary(intersection),
-                "simplify_topology_preserving": Bench.summary(simplify), "wkb_round_trip": Bench.summary(wkb),
+                "simplify_topology_preserving": Bench.summary(simplify),
+                "wkb_round_trip": Bench.summary(wkb),
             ]),
             "disagreements_with_c": .integer(disagreements),
             "swift_over_c": .object([
-                "batch": .number(ratioBatch), "one_call_per_point": .number(ratioSingle), "target": .number(1.2),
+                "batch": .number(ratioBatch), "one_call_per_point": .number(ratioSingle),
+                "target": .number(1.2),
                 "within_target": .bool(ratioBatch <= 1.2 && ratioSingle <= 1.2),
             ]),
             "peak_rss": .integer(Bench.peakRSS()),

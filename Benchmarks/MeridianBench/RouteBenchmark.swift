@@ -29,7 +29,9 @@ enum RouteBenchmark {
         var bearing = rng.uniform(0, 360)
         for _ in 1..<n {
             bearing += rng.uniform(-40, 40)
-            vertices.append(vertices[vertices.count - 1].coordinate(atDistance: rng.uniform(20, 200), bearing: bearing))
+            vertices.append(
+                vertices[vertices.count - 1].coordinate(
+                    atDistance: rng.uniform(20, 200), bearing: bearing))
         }
         var line: Polyline?
         let build = Bench.measure(runs: runs) { line = try? Polyline(vertices) }
@@ -37,7 +39,8 @@ enum RouteBenchmark {
         var points = [Coordinate]()
         for _ in 0..<queries {
             let on = line.coordinate(atDistance: rng.uniform(0, line.length))
-            points.append(on.coordinate(atDistance: rng.uniform(0, 200), bearing: rng.uniform(0, 360)))
+            points.append(
+                on.coordinate(atDistance: rng.uniform(0, 200), bearing: rng.uniform(0, 360)))
         }
         var sink = 0.0
         var snapped = [Polyline.Projection]()
@@ -53,7 +56,8 @@ enum RouteBenchmark {
         }
         var largestDisagreement = 0.0
         for q in 0..<scanQueries {
-            largestDisagreement = max(largestDisagreement, abs(scanDistances[q] - snapped[q].distance))
+            largestDisagreement = max(
+                largestDisagreement, abs(scanDistances[q] - snapped[q].distance))
         }
 
         // MARK: Workload 2: a 100 000-point noisy track (5–15 m steps, GPS noise σ ≈ 3 m).
@@ -73,18 +77,25 @@ enum RouteBenchmark {
         }
         var keptOneThread = [Int]()
         let douglasPeuckerOneThread = Bench.measure(runs: runs) {
-            keptOneThread = (try? trackLine.simplifiedIndices(tolerance: tolerance, maximumThreads: 1)) ?? []
+            keptOneThread =
+                (try? trackLine.simplifiedIndices(tolerance: tolerance, maximumThreads: 1)) ?? []
         }
         var baselineKept = 0
         let sphericalDouglasPeucker = Bench.measure(runs: 3) {
             baselineKept = SphericalDouglasPeucker.keptCount(track, tolerance: tolerance)
         }
         var encoded = ""
-        let encode = Bench.measure(runs: runs) { encoded = (try? EncodedPolyline.encode(track)) ?? "" }
+        let encode = Bench.measure(runs: runs) {
+            encoded = (try? EncodedPolyline.encode(track)) ?? ""
+        }
         var baselineEncoded = ""
-        let baselineEncode = Bench.measure(runs: runs) { baselineEncoded = StringAppendingCodec.encode(track) }
+        let baselineEncode = Bench.measure(runs: runs) {
+            baselineEncoded = StringAppendingCodec.encode(track)
+        }
         var decodedCount = 0
-        let decode = Bench.measure(runs: runs) { decodedCount = (try? EncodedPolyline.decode(encoded))?.count ?? -1 }
+        let decode = Bench.measure(runs: runs) {
+            decodedCount = (try? EncodedPolyline.decode(encoded))?.count ?? -1
+        }
         var baselineDecodedCount = 0
         let baselineDecode = Bench.measure(runs: runs) {
             baselineDecodedCount = StringAppendingCodec.decode(encoded)?.count ?? -1
@@ -113,12 +124,14 @@ enum RouteBenchmark {
                 "per_query": Bench.summary(snap, per: queries),
                 "baseline_linear_scan_per_query": Bench.summary(scan, per: max(1, scanQueries)),
                 "baseline_queries": .integer(scanQueries),
-                "speedup_over_linear_scan": .number(Bench.median(scan) / Double(max(1, scanQueries)) / snapMedian),
+                "speedup_over_linear_scan": .number(
+                    Bench.median(scan) / Double(max(1, scanQueries)) / snapMedian),
                 "largest_disagreement_m": .number(largestDisagreement),
                 "target_ns": .number(20_000), "within_target": .bool(snapMedian <= 20_000),
             ]),
             "douglas_peucker": .object([
-                "points": .integer(trackPoints), "tolerance_m": .number(tolerance), "kept": .integer(kept.count),
+                "points": .integer(trackPoints), "tolerance_m": .number(tolerance),
+                "kept": .integer(kept.count),
                 "total": Bench.summary(douglasPeucker),
                 "one_thread": Bench.summary(douglasPeuckerOneThread),
                 "one_thread_same_vertices": .bool(keptOneThread == kept),
@@ -127,18 +140,25 @@ enum RouteBenchmark {
                 "target_ns": .number(4e6), "within_target": .bool(dpMedian <= 4e6),
             ]),
             "encode": .object([
-                "total": Bench.summary(encode), "baseline_string_appending": Bench.summary(baselineEncode),
-                "characters": .integer(encoded.utf8.count), "same_text_as_baseline": .bool(encoded == baselineEncoded),
+                "total": Bench.summary(encode),
+                "baseline_string_appending": Bench.summary(baselineEncode),
+                "characters": .integer(encoded.utf8.count),
+                "same_text_as_baseline": .bool(encoded == baselineEncoded),
                 "speedup_over_baseline": .number(encodeRatio),
                 "speedup_over_published_9_3_ms": .number(publishedEncode / Bench.median(encode)),
-                "target_speedup": .number(3), "within_target": .bool(encodeRatio >= 3 && publishedEncode / Bench.median(encode) >= 3),
+                "target_speedup": .number(3),
+                "within_target": .bool(
+                    encodeRatio >= 3 && publishedEncode / Bench.median(encode) >= 3),
             ]),
             "decode": .object([
-                "total": Bench.summary(decode), "baseline_data_int32": Bench.summary(baselineDecode),
+                "total": Bench.summary(decode),
+                "baseline_data_int32": Bench.summary(baselineDecode),
                 "points": .integer(decodedCount),
                 "speedup_over_baseline": .number(decodeRatio),
                 "speedup_over_published_1_6_ms": .number(publishedDecode / Bench.median(decode)),
-                "target_speedup": .number(1.5), "within_target": .bool(decodeRatio >= 1.5 && publishedDecode / Bench.median(decode) >= 1.5),
+                "target_speedup": .number(1.5),
+                "within_target": .bool(
+                    decodeRatio >= 1.5 && publishedDecode / Bench.median(decode) >= 1.5),
             ]),
             "peak_rss": .integer(Bench.peakRSS()),
             "checksum": .number(sink),
@@ -149,7 +169,10 @@ enum RouteBenchmark {
     static func linearScan(_ vertices: [Coordinate], _ point: Coordinate) -> Double {
         var best = Double.infinity
         for i in 0..<(vertices.count - 1) {
-            best = min(best, Geodesic.wgs84.line(from: vertices[i], to: vertices[i + 1]).closestPoint(to: point).distance)
+            best = min(
+                best,
+                Geodesic.wgs84.line(from: vertices[i], to: vertices[i + 1]).closestPoint(to: point)
+                    .distance)
         }
         return best
     }
@@ -166,7 +189,9 @@ enum SphericalDouglasPeucker {
         return keep.filter { $0 }.count
     }
 
-    private static func recurse(_ p: [Coordinate], _ a: Int, _ b: Int, _ tolerance: Double, _ keep: inout [Bool]) {
+    private static func recurse(
+        _ p: [Coordinate], _ a: Int, _ b: Int, _ tolerance: Double, _ keep: inout [Bool]
+    ) {
         guard b > a + 1 else { return }
         var largest = -1.0, farthest = a
         for i in (a + 1)..<b {
@@ -180,7 +205,9 @@ enum SphericalDouglasPeucker {
         }
     }
 
-    private static func distanceToSegment(_ p: Coordinate, _ a: Coordinate, _ b: Coordinate) -> Double {
+    private static func distanceToSegment(
+        _ p: Coordinate, _ a: Coordinate, _ b: Coordinate
+    ) -> Double {
         let r = Haversine.meanEarthRadius
         let d13 = Haversine.distance(from: a, to: p) / r
         let theta13 = Haversine.initialBearing(from: a, to: p) * .pi / 180
@@ -188,7 +215,9 @@ enum SphericalDouglasPeucker {
         let crossTrack = asin(sin(d13) * sin(theta13 - theta12))
         let alongTrack = acos(max(-1, min(1, cos(d13) / cos(crossTrack))))
         if cos(theta13 - theta12) < 0 { return d13 * r }
-        if alongTrack * r > Haversine.distance(from: a, to: b) { return Haversine.distance(from: b, to: p) }
+        if alongTrack * r > Haversine.distance(from: a, to: b) {
+            return Haversine.distance(from: b, to: p)
+        }
         return abs(crossTrack) * r
     }
 }
@@ -200,7 +229,8 @@ enum StringAppendingCodec {
         var previous = (0, 0)
         var result = ""
         for c in coordinates {
-            let latitude = Int((c.latitude * precision).rounded()), longitude = Int((c.longitude * precision).rounded())
+            let latitude = Int((c.latitude * precision).rounded()),
+                longitude = Int((c.longitude * precision).rounded())
             result += component(latitude - previous.0) + component(longitude - previous.1)
             previous = (latitude, longitude)
         }
@@ -226,7 +256,9 @@ enum StringAppendingCodec {
             var coordinates = [Coordinate]()
             var latitude = 0.0, longitude = 0.0
             while position < bytes.count {
-                guard let dLat = value(bytes, &position), let dLon = value(bytes, &position) else { return nil }
+                guard let dLat = value(bytes, &position), let dLon = value(bytes, &position) else {
+                    return nil
+                }
                 latitude += Double(dLat) / precision
                 longitude += Double(dLon) / precision
                 coordinates.append(Coordinate(latitude: latitude, longitude: longitude))

@@ -12,7 +12,9 @@ enum TransformBenchmark {
         var ratios = [String: JSONValue]()
         var within = true
         // Points inside each target's domain: the Web-Mercator square, and a band around UTM zone 33.
-        for (target, west, east, south, north) in [("EPSG:3857", -180.0, 180.0, -85.0, 85.0), ("EPSG:32633", 3.0, 27.0, 0.0, 84.0)] {
+        for (target, west, east, south, north) in [
+            ("EPSG:3857", -180.0, 180.0, -85.0, 85.0), ("EPSG:32633", 3.0, 27.0, 0.0, 84.0),
+        ] {
             var rng = SplitMix64(seed: seed)
             let xs = (0..<n).map { _ in rng.uniform(west, east) }
             let ys = (0..<n).map { _ in rng.uniform(south, north) }
@@ -25,7 +27,8 @@ enum TransformBenchmark {
             }
             defer { baseline_proj_destroy(baseline) }
 
-            var swiftPositions = [Double](), swiftArrays = [Double](), cBatch = [Double](), swiftSingle = [Double]()
+            var swiftPositions = [Double](), swiftArrays = [Double](), cBatch = [Double](),
+                swiftSingle = [Double]()
             var failures = 0, mismatch = 0.0
             var px = xs, py = ys, cx = xs, cy = ys, batch = positions
             // Interleaved runs (first one a warm-up), inputs restored outside the timed region.
@@ -48,7 +51,9 @@ enum TransformBenchmark {
 
                 t0 = Bench.now()
                 _ = cx.withUnsafeMutableBufferPointer { x in
-                    cy.withUnsafeMutableBufferPointer { y in baseline_proj_trans(baseline, x.baseAddress, y.baseAddress, n) }
+                    cy.withUnsafeMutableBufferPointer { y in
+                        baseline_proj_trans(baseline, x.baseAddress, y.baseAddress, n)
+                    }
                 }
                 let tC = Double(Bench.now() - t0)
 
@@ -57,11 +62,14 @@ enum TransformBenchmark {
                 for i in 0..<single { _ = try? transformer.transform(positions[i]) }
                 let tSingle = Double(Bench.now() - t0) * Double(n) / Double(single)
                 if r > 0 {
-                    swiftPositions.append(tPositions); swiftArrays.append(tArrays); cBatch.append(tC); swiftSingle.append(tSingle)
+                    swiftPositions.append(tPositions); swiftArrays.append(tArrays);
+                    cBatch.append(tC); swiftSingle.append(tSingle)
                 }
             }
             for i in 0..<n {
-                mismatch = max(mismatch, abs(batch[i].x - cx[i]), abs(batch[i].y - cy[i]), abs(px[i] - cx[i]), abs(py[i] - cy[i]))
+                mismatch = max(
+                    mismatch, abs(batch[i].x - cx[i]), abs(batch[i].y - cy[i]), abs(px[i] - cx[i]),
+                    abs(py[i] - cy[i]))
             }
             let ratioPositions = Bench.median(swiftPositions) / Bench.median(cBatch)
             let ratioArrays = Bench.median(swiftArrays) / Bench.median(cBatch)
@@ -74,16 +82,23 @@ enum TransformBenchmark {
                 "failed_points": .integer(failures),
                 "max_difference_from_c": .number(mismatch),
             ])
-            ratios[target] = .object(["positions": .number(ratioPositions), "xy_arrays": .number(ratioArrays)])
+            ratios[target] = .object([
+                "positions": .number(ratioPositions), "xy_arrays": .number(ratioArrays),
+            ])
         }
         Bench.emit([
             "schema": "meridian-bench/1",
             "name": "transform",
             "n": .integer(n),
             "iterations": .integer(runs),
-            "workload": .string("\(n) random points (seed \(seed)) transformed EPSG:4326 → EPSG:3857 (lat ±85°) and → EPSG:32633 (lon 3–27°, lat 0–84°); per-point medians"),
+            "workload": .string(
+                "\(n) random points (seed \(seed)) transformed EPSG:4326 → EPSG:3857 (lat ±85°) and → EPSG:32633 (lon 3–27°, lat 0–84°); per-point medians"
+            ),
             "per_point": .object(results),
-            "swift_over_c": .object(ratios.merging(["target": .number(1.10), "within_target": .bool(within)]) { a, _ in a }),
+            "swift_over_c": .object(
+                ratios.merging(["target": .number(1.10), "within_target": .bool(within)]) { a, _ in
+                    a
+                }),
             "peak_rss": .integer(Bench.peakRSS()),
         ])
     }

@@ -15,7 +15,8 @@ let benchmarks: [String: ([String: String]) -> Void] = [
 let arguments = CommandLine.arguments.dropFirst()
 guard let name = arguments.first, let benchmark = benchmarks[name] else {
     let names = benchmarks.keys.sorted().joined(separator: ", ")
-    FileHandle.standardError.write(Data("usage: meridian-bench <\(names)> [--option value ...]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: meridian-bench <\(names)> [--option value ...]\n".utf8))
     exit(64)
 }
 benchmark(Bench.options(arguments.dropFirst()))

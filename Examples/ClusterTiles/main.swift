@@ -25,32 +25,46 @@ do {
         }
         points = try PointFeature.read(data)
     } else {
-        points = SyntheticPoints.coordinates(.clustered(), count: 200_000, seed: 42).map { PointFeature(coordinate: $0) }
+        points = SyntheticPoints.coordinates(.clustered(), count: 200_000, seed: 42).map {
+            PointFeature(coordinate: $0)
+        }
     }
     let started = Date()
-    let index = try ClusterIndex(points, coordinate: { $0.coordinate }, aggregation: .counts { $0.category ?? "point" })
-    FileHandle.standardError.write(Data("indexed \(points.count) points in \(Int(Date().timeIntervalSince(started) * 1000)) ms; reading z/x/y requests\n".utf8))
+    let index = try ClusterIndex(
+        points, coordinate: { $0.coordinate }, aggregation: .counts { $0.category ?? "point" })
+    FileHandle.standardError.write(
+        Data(
+            "indexed \(points.count) points in \(Int(Date().timeIntervalSince(started) * 1000)) ms; reading z/x/y requests\n"
+                .utf8))
 
     var lineNumber = 0
     while let line = readLine() {
         lineNumber += 1
         let parts = line.split(separator: "/").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 3, let z = parts[0], let x = parts[1], let y = parts[2], let tile = try? TileID(x: x, y: y, zoom: z) else {
+        guard parts.count == 3, let z = parts[0], let x = parts[1], let y = parts[2],
+            let tile = try? TileID(x: x, y: y, zoom: z)
+        else {
             print(json(["error": .string("line \(lineNumber): '\(line)' is not a tile z/x/y")]))
             continue
         }
-        let features: [JSONValue] = index.tile(z: tile.zoom, x: tile.x, y: tile.y)?.features.map { feature in
-            var tags: [String: JSONValue] = [:]
-            if let cluster = feature.feature.cluster {
-                tags = [
-                    "cluster": true, "cluster_id": .integer(cluster.id), "point_count": .integer(cluster.pointCount),
-                    "point_count_abbreviated": .string(cluster.abbreviatedPointCount), "kinds": cluster.aggregate ?? .null,
+        let features: [JSONValue] =
+            index.tile(z: tile.zoom, x: tile.x, y: tile.y)?.features.map { feature in
+                var tags: [String: JSONValue] = [:]
+                if let cluster = feature.feature.cluster {
+                    tags = [
+                        "cluster": true, "cluster_id": .integer(cluster.id),
+                        "point_count": .integer(cluster.pointCount),
+                        "point_count_abbreviated": .string(cluster.abbreviatedPointCount),
+                        "kinds": cluster.aggregate ?? .null,
+                    ]
+                } else if let point = feature.feature.point {
+                    tags = point.element.properties.objectValue ?? [:]
+                }
+                return [
+                    "type": 1, "geometry": [[.integer(feature.x), .integer(feature.y)]],
+                    "tags": .object(tags),
                 ]
-            } else if let point = feature.feature.point {
-                tags = point.element.properties.objectValue ?? [:]
-            }
-            return ["type": 1, "geometry": [[.integer(feature.x), .integer(feature.y)]], "tags": .object(tags)]
-        } ?? []
+            } ?? []
         print(json(["tile": .string(tile.description), "features": .array(features)]))
     }
 } catch {

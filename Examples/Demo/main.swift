@@ -12,16 +12,21 @@ func fmt(_ value: Double, _ decimals: Int = 3) -> String { String(format: "%.\(d
 
 do {
     try NativeLibraries.checkVersions()
-    print("Meridian demo (PROJ \(NativeLibraries.projVersion), GEOS \(NativeLibraries.geosVersion))")
+    print(
+        "Meridian demo (PROJ \(NativeLibraries.projVersion), GEOS \(NativeLibraries.geosVersion))")
 
     // MARK: Geodesy
     section("Geodesy: New York JFK to London Heathrow")
     let jfk = Coordinate(latitude: 40.6413, longitude: -73.7781)
     let lhr = Coordinate(latitude: 51.4700, longitude: -0.4543)
     let line = Geodesic.wgs84.inverse(from: jfk, to: lhr)
-    print("WGS84 geodesic (Karney): \(fmt(line.distance)) m, leaving at \(fmt(line.initialAzimuth, 4))°, arriving at \(fmt(line.finalAzimuth, 4))°")
+    print(
+        "WGS84 geodesic (Karney): \(fmt(line.distance)) m, leaving at \(fmt(line.initialAzimuth, 4))°, arriving at \(fmt(line.finalAzimuth, 4))°"
+    )
     let sphere = Haversine.distance(from: jfk, to: lhr)
-    print("Haversine sphere:        \(fmt(sphere)) m (\(fmt((sphere - line.distance) / line.distance * 100, 3)) % off)")
+    print(
+        "Haversine sphere:        \(fmt(sphere)) m (\(fmt((sphere - line.distance) / line.distance * 100, 3)) % off)"
+    )
     let rhumb = Rhumb.wgs84.inverse(from: jfk, to: lhr)
     print("Rhumb line at \(fmt(rhumb.azimuth, 2))°:    \(fmt(rhumb.distance)) m")
     let midpoint = try Geodesic.wgs84.points(from: jfk, to: lhr, count: 3)[1]
@@ -34,10 +39,14 @@ do {
         Coordinate(latitude: -13.7590, longitude: -172.1046),  // Samoa
         Coordinate(latitude: -21.1789, longitude: -175.1982),  // Tonga
     ])
-    print("Fiji, Samoa and Tonga fit a region \(fmt(pacific.span.longitudeDelta, 2))° wide centred on \(fmt(pacific.center.longitude, 2))°")
+    print(
+        "Fiji, Samoa and Tonga fit a region \(fmt(pacific.span.longitudeDelta, 2))° wide centred on \(fmt(pacific.center.longitude, 2))°"
+    )
     print("Its map rect spans the 180th meridian: \(MapRect(pacific).spans180thMeridian)")
     let tile = try TileID(containing: lhr, zoom: 14)
-    print("Heathrow is on tile \(tile) (quadkey \(tile.quadkey)), \(fmt(MapPoint.metersPerMapPoint(atLatitude: lhr.latitude), 4)) m per map point there")
+    print(
+        "Heathrow is on tile \(tile) (quadkey \(tile.quadkey)), \(fmt(MapPoint.metersPerMapPoint(atLatitude: lhr.latitude), 4)) m per map point there"
+    )
 
     // MARK: CRS transformations
     section("Coordinate reference systems (PROJ)")
@@ -46,22 +55,32 @@ do {
     let projected = try utm.transform(eiffel)
     print("Eiffel Tower in UTM zone 31N: E \(fmt(projected.x)) m, N \(fmt(projected.y)) m")
     let back = try utm.transform(projected, direction: .inverse)
-    print("and back: \(fmt(back.y, 9)), \(fmt(back.x, 9)) (moved \(fmt(eiffel.distance(to: back.coordinate) * 1e9, 1)) nm)")
+    print(
+        "and back: \(fmt(back.y, 9)), \(fmt(back.x, 9)) (moved \(fmt(eiffel.distance(to: back.coordinate) * 1e9, 1)) nm)"
+    )
 
     // MARK: Geometry
     section("Geometry (GEOS) in metres")
-    let zone = try Geometry.point(coordinate: eiffel).buffer(meters: 500, style: BufferStyle(quadrantSegments: 64))
+    let zone = try Geometry.point(coordinate: eiffel).buffer(
+        meters: 500, style: BufferStyle(quadrantSegments: 64))
     let area = try zone.geodesicArea()
-    print("A 500 m buffer around the tower (a 256-gon) covers \(fmt(area / 10_000, 3)) ha; a true circle, π·500², is \(fmt(Double.pi * 250_000 / 10_000, 3)) ha")
+    print(
+        "A 500 m buffer around the tower (a 256-gon) covers \(fmt(area / 10_000, 3)) ha; a true circle, π·500², is \(fmt(Double.pi * 250_000 / 10_000, 3)) ha"
+    )
     let trocadero = Coordinate(latitude: 48.862, longitude: 2.2875)
     let prepared = try PreparedGeometry(zone)
-    print("Trocadéro (\(fmt(eiffel.distance(to: trocadero), 0)) m away) is inside: \(try prepared.contains(Position(trocadero)))")
+    print(
+        "Trocadéro (\(fmt(eiffel.distance(to: trocadero), 0)) m away) is inside: \(try prepared.contains(Position(trocadero)))"
+    )
 
     // MARK: Routes
     section("Routes: Google's encoded polyline example")
     let polyline = try Polyline(encoded: "_p~iF~ps|U_ulLnnqC_mqNvxq`@")
-    print("\(polyline.coordinates.count) vertices, \(fmt(polyline.length / 1000, 1)) km along WGS84 geodesics")
-    let route = try Route(polyline: polyline, transportType: .automobile, expectedTravelTime: 8 * 3600)
+    print(
+        "\(polyline.coordinates.count) vertices, \(fmt(polyline.length / 1000, 1)) km along WGS84 geodesics"
+    )
+    let route = try Route(
+        polyline: polyline, transportType: .automobile, expectedTravelTime: 8 * 3600)
     var progress = RouteProgress(route: route)
     let start = Date(timeIntervalSince1970: 1_800_000_000)
     for (i, fraction) in [0.1, 0.35, 0.6].enumerated() {
@@ -70,21 +89,26 @@ do {
             coordinate: onRoute.coordinate(atDistance: 15, bearing: 90), horizontalAccuracy: 10,
             timestamp: start.addingTimeInterval(Double(i + 1) * 3600))
         _ = progress.update(with: fix)
-        print("fix \(i + 1): \(fmt(progress.distanceTraveled / 1000, 1)) km done, \(fmt(progress.distanceRemaining / 1000, 1)) km and \(fmt(progress.expectedTimeRemaining / 3600, 2)) h to go, \(fmt(progress.distanceFromRoute ?? .nan, 1)) m off the line")
+        print(
+            "fix \(i + 1): \(fmt(progress.distanceTraveled / 1000, 1)) km done, \(fmt(progress.distanceRemaining / 1000, 1)) km and \(fmt(progress.expectedTimeRemaining / 3600, 2)) h to go, \(fmt(progress.distanceFromRoute ?? .nan, 1)) m off the line"
+        )
     }
 
     // MARK: Geofences
     section("Geofences: a monitor with Core Location's semantics")
     let monitor = try GeofenceMonitor(name: "demo", storage: .inMemory)
     let depot = polyline.coordinate(atDistance: polyline.length * 0.5)
-    try await monitor.add(try CircularGeographicCondition(center: depot, radius: 20_000), identifier: "depot")
+    try await monitor.add(
+        try CircularGeographicCondition(center: depot, radius: 20_000), identifier: "depot")
     for step in 0...10 {
         let along = polyline.length * (0.4 + Double(step) * 0.02)
         let fix = Location(
             coordinate: polyline.coordinate(atDistance: along), horizontalAccuracy: 25,
             timestamp: start.addingTimeInterval(Double(step) * 600))
         for event in try await monitor.process(fix) {
-            print("\(event.identifier) \(event.state.rawValue) at km \(fmt(along / 1000, 1)) (exact geodesic distance to the centre \(fmt(depot.distance(to: fix.coordinate) / 1000, 2)) km)")
+            print(
+                "\(event.identifier) \(event.state.rawValue) at km \(fmt(along / 1000, 1)) (exact geodesic distance to the centre \(fmt(depot.distance(to: fix.coordinate) / 1000, 2)) km)"
+            )
         }
     }
     await monitor.close()
@@ -92,27 +116,36 @@ do {
     var fenceRNG = SplitMix64(seed: 7)
     let circles = try (0..<20_000).map { _ in
         try CircularGeographicCondition(
-            center: Coordinate(latitude: fenceRNG.uniform(44, 48), longitude: fenceRNG.uniform(5, 11)),
+            center: Coordinate(
+                latitude: fenceRNG.uniform(44, 48), longitude: fenceRNG.uniform(5, 11)),
             radius: fenceRNG.uniform(100, 5_000))
     }
     let fences = try GeofenceIndex(circles: circles)
     let bern = Coordinate(latitude: 46.948, longitude: 7.4474)
-    print("Of \(circles.count) fences, \(fences.fences(containing: bern).count) contain Bern; the 3 nearest are \(try fences.nearest(3, to: bern).map { fmt($0.distance, 0) + " m" }.joined(separator: ", ")) from their edges")
+    print(
+        "Of \(circles.count) fences, \(fences.fences(containing: bern).count) contain Bern; the 3 nearest are \(try fences.nearest(3, to: bern).map { fmt($0.distance, 0) + " m" }.joined(separator: ", ")) from their edges"
+    )
 
     // MARK: Clustering
     section("Clustering (supercluster-compatible)")
     let points = SyntheticPoints.coordinates(.clustered(), count: 20_000, seed: 42)
     let buildStart = Date()
     let index = try ClusterIndex(points)
-    print("Indexed \(points.count) points for zooms 0-16 in \(fmt(Date().timeIntervalSince(buildStart) * 1000, 0)) ms")
+    print(
+        "Indexed \(points.count) points for zooms 0-16 in \(fmt(Date().timeIntervalSince(buildStart) * 1000, 0)) ms"
+    )
     for zoom in [0.0, 3, 6] {
         let features = index.clusters(in: BoundingBox.world, zoom: zoom)
         let clusters = features.compactMap(\.cluster)
         print("zoom \(Int(zoom)): \(features.count) markers, \(clusters.count) of them clusters")
     }
-    if let biggest = index.clusters(in: BoundingBox.world, zoom: 3).compactMap(\.cluster).max(by: { $0.pointCount < $1.pointCount }) {
+    if let biggest = index.clusters(in: BoundingBox.world, zoom: 3).compactMap(\.cluster).max(by: {
+        $0.pointCount < $1.pointCount
+    }) {
         let outline = try index.footprint(of: biggest.id)
-        print("Largest cluster at zoom 3: \(biggest.abbreviatedPointCount) points around \(fmt(biggest.coordinate.latitude, 2)), \(fmt(biggest.coordinate.longitude, 2)); its outline covers \(fmt(try outline.geodesicArea() / 1e6, 0)) km²")
+        print(
+            "Largest cluster at zoom 3: \(biggest.abbreviatedPointCount) points around \(fmt(biggest.coordinate.latitude, 2)), \(fmt(biggest.coordinate.longitude, 2)); its outline covers \(fmt(try outline.geodesicArea() / 1e6, 0)) km²"
+        )
     }
 } catch {
     FileHandle.standardError.write(Data("meridian-demo: \(error)\n".utf8))

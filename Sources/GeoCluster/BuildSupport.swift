@@ -56,7 +56,9 @@ enum HeapTrim {
 
     private static let trim: Trim? = {
         #if canImport(Glibc)
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else {
+            return nil
+        }
         return unsafeBitCast(symbol, to: Trim.self)
         #else
         return nil
@@ -85,7 +87,9 @@ enum HugePages {
         let huge = 1 << 21
         let from = Int(bitPattern: base + count), to = Int(bitPattern: base + capacity)
         let start = (from + huge - 1) & ~(huge - 1), end = to & ~(huge - 1)
-        guard end - start >= huge, let region = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        guard end - start >= huge, let region = UnsafeMutableRawPointer(bitPattern: start) else {
+            return
+        }
         _ = madvise(region, end - start, MADV_HUGEPAGE)
         #endif
     }
@@ -99,6 +103,8 @@ extension Array {
         guard capacity < n else { return }
         reserveCapacity(n)
         let capacity = self.capacity
-        withUnsafeMutableBufferPointer { HugePages.advise($0.baseAddress, count: $0.count, capacity: capacity) }
+        withUnsafeMutableBufferPointer {
+            HugePages.advise($0.baseAddress, count: $0.count, capacity: capacity)
+        }
     }
 }

@@ -42,12 +42,14 @@ extension ClusterIndex {
             let h = partition.hierarchy
             var values = [Value?](repeating: nil, count: h.clusterID.count)
             func mapped(_ ref: UInt32) -> Value? {
-                h.isCluster(ref) ? values[h.clusterIndex(ref)] : map(elements[partition.inputIndex(Int(ref))])
+                h.isCluster(ref)
+                    ? values[h.clusterIndex(ref)] : map(elements[partition.inputIndex(Int(ref))])
             }
             // Sub-clusters are formed before (at higher zooms than) the clusters that absorb them.
             for c in 0..<h.clusterID.count {
                 let origin = h.clusterOrigin[c]
-                guard var accumulated = mapped(origin), let members = try? h.children(ofCluster: h.clusterID[c])
+                guard var accumulated = mapped(origin),
+                    let members = try? h.children(ofCluster: h.clusterID[c])
                 else { continue }
                 for member in members where member != origin {
                     if let value = mapped(member) { reduce(&accumulated, value) }
@@ -75,7 +77,10 @@ public struct ClusterAggregation<Element> {
     public var reduce: (inout JSONValue, JSONValue) -> Void
 
     /// An aggregation from a `map` and a `reduce` closure, applied as in ``ClusterIndex/aggregates(map:reduce:)``.
-    public init(map: @escaping (Element) -> JSONValue, reduce: @escaping (inout JSONValue, JSONValue) -> Void) {
+    public init(
+        map: @escaping (Element) -> JSONValue,
+        reduce: @escaping (inout JSONValue, JSONValue) -> Void
+    ) {
         self.map = map
         self.reduce = reduce
     }
@@ -84,7 +89,9 @@ public struct ClusterAggregation<Element> {
     public static func sum(_ value: @escaping (Element) -> Double) -> ClusterAggregation {
         ClusterAggregation(
             map: { .number(value($0)) },
-            reduce: { total, next in total = .number((total.doubleValue ?? 0) + (next.doubleValue ?? 0)) })
+            reduce: { total, next in
+                total = .number((total.doubleValue ?? 0) + (next.doubleValue ?? 0))
+            })
     }
 
     /// How many of the cluster's elements there are of each kind, as a JSON object `{kind: count}`.

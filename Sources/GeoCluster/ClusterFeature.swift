@@ -23,7 +23,8 @@ public struct Cluster: Hashable, Sendable, Codable {
 
     /// Creates a cluster value.
     public init(
-        id: Int, coordinate: Coordinate, pointCount: Int, clusteringIdentifier: String? = nil, aggregate: JSONValue? = nil
+        id: Int, coordinate: Coordinate, pointCount: Int, clusteringIdentifier: String? = nil,
+        aggregate: JSONValue? = nil
     ) {
         self.id = id
         self.coordinate = coordinate

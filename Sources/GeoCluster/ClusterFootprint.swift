@@ -25,9 +25,13 @@ extension ClusterIndex {
     /// - Throws: `GeoError.Kind.notFound` for an unknown id; `invalidArgument` for a concave-hull ratio
     ///   outside [0, 1]; or an error from GEOS.
     /// - Complexity: O(k log k) for a cluster of k points.
-    public func footprint(of id: Int, shape: ClusterFootprintShape = .convexHull) throws(GeoError) -> Geometry {
+    public func footprint(
+        of id: Int, shape: ClusterFootprintShape = .convexHull
+    ) throws(GeoError) -> Geometry {
         let leaves = try leafCoordinates(of: id)
-        guard let first = leaves.first else { throw GeoError(.notFound, "cluster \(id) has no points") }
+        guard let first = leaves.first else {
+            throw GeoError(.notFound, "cluster \(id) has no points")
+        }
         // Unroll longitudes continuously from the first point, then centre them on the cluster.
         var unrolled = leaves.map { c -> Position in
             var dLon = (c.longitude - first.longitude).truncatingRemainder(dividingBy: 360)

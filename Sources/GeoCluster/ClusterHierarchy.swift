@@ -112,9 +112,13 @@ struct ClusterHierarchy: Sendable {
     /// supercluster's `getClusters`: the entities inside a west/south/east/north box at a zoom, in
     /// supercluster's order.
     @usableFromInline
-    func entities(west: Double, south: Double, east: Double, north: Double, zoom: Double) -> [UInt32] {
+    func entities(
+        west: Double, south: Double, east: Double, north: Double, zoom: Double
+    ) -> [UInt32] {
         var result = [UInt32]()
-        forEachEntity(west: west, south: south, east: east, north: north, zoom: zoom) { result.append($0) }
+        forEachEntity(west: west, south: south, east: east, north: north, zoom: zoom) {
+            result.append($0)
+        }
         return result
     }
 
@@ -122,13 +126,19 @@ struct ClusterHierarchy: Sendable {
     /// order (the box normalised as supercluster normalises it).
     @inlinable
     func forEachEntity(
-        west: Double, south: Double, east: Double, north: Double, zoom: Double, _ body: (UInt32) -> Void
+        west: Double, south: Double, east: Double, north: Double, zoom: Double,
+        _ body: (UInt32) -> Void
     ) {
         guard let tree = tree(atZoom: zoom) else { return }
-        var boxes = (first: ClusterHierarchy.projectedBox(west: west, south: south, east: east, north: north), second: nil as (Double, Double, Double, Double)?)
+        var boxes = (
+            first: ClusterHierarchy.projectedBox(
+                west: west, south: south, east: east, north: north),
+            second: nil as (Double, Double, Double, Double)?
+        )
         if boxes.first == nil {
             // Crossing the 180th meridian: the part east of `west`, then the part west of `east`.
-            let minLng = ClusterHierarchy.wrap(west), maxLng = east == 180 ? 180 : ClusterHierarchy.wrap(east)
+            let minLng = ClusterHierarchy.wrap(west),
+                maxLng = east == 180 ? 180 : ClusterHierarchy.wrap(east)
             boxes = (
                 ClusterHierarchy.projectedBox(west: minLng, south: south, east: 180, north: north),
                 ClusterHierarchy.projectedBox(west: -180, south: south, east: maxLng, north: north)
@@ -149,7 +159,9 @@ struct ClusterHierarchy: Sendable {
     /// The projected query box of a west/south/east/north box that does not cross the 180th meridian
     /// after normalisation; `nil` when it does.
     @usableFromInline
-    static func projectedBox(west: Double, south: Double, east: Double, north: Double) -> (Double, Double, Double, Double)? {
+    static func projectedBox(
+        west: Double, south: Double, east: Double, north: Double
+    ) -> (Double, Double, Double, Double)? {
         var minLng = wrap(west)
         let minLat = max(-90, min(90, south))
         var maxLng = east == 180 ? 180 : wrap(east)
@@ -190,7 +202,8 @@ struct ClusterHierarchy: Sendable {
     func leaves(ofCluster id: Int, limit: Int, offset: Int) throws(GeoError) -> [Int] {
         var result = [Int]()
         var skipped = 0
-        try appendLeaves(ofCluster: id, limit: limit, offset: offset, skipped: &skipped, into: &result)
+        try appendLeaves(
+            ofCluster: id, limit: limit, offset: offset, skipped: &skipped, into: &result)
         return result
     }
 
@@ -204,7 +217,9 @@ struct ClusterHierarchy: Sendable {
                 if skipped + count <= offset {
                     skipped += count
                 } else {
-                    try appendLeaves(ofCluster: clusterID[c], limit: limit, offset: offset, skipped: &skipped, into: &result)
+                    try appendLeaves(
+                        ofCluster: clusterID[c], limit: limit, offset: offset, skipped: &skipped,
+                        into: &result)
                 }
             } else if skipped < offset {
                 skipped += 1
@@ -220,7 +235,9 @@ struct ClusterHierarchy: Sendable {
     func expansionZoom(ofCluster id: Int) throws(GeoError) -> Int {
         var id = id
         var zoom = ((id &- inputCount) & 31) - 1
-        guard cluster(withID: id) != nil else { throw GeoError(.notFound, "no cluster with id \(id)") }
+        guard cluster(withID: id) != nil else {
+            throw GeoError(.notFound, "no cluster with id \(id)")
+        }
         while zoom <= options.maxZoom {
             let children = try children(ofCluster: id)
             zoom += 1
@@ -238,7 +255,11 @@ struct ClusterHierarchy: Sendable {
         while let c = stack.popLast() {
             guard let children = try? children(ofCluster: clusterID[c]) else { continue }
             for child in children {
-                if isCluster(child) { stack.append(clusterIndex(child)) } else { result.append(Int(child)) }
+                if isCluster(child) {
+                    stack.append(clusterIndex(child))
+                } else {
+                    result.append(Int(child))
+                }
             }
         }
         return result

@@ -76,7 +76,10 @@ public struct ClusterIndex<Element> {
         build: ClusterBuildOptions = ClusterBuildOptions()
     ) throws(GeoError) {
         try self.init(
-            elements, coordinates: elements.map { coordinate($0) ?? Coordinate(latitude: .nan, longitude: .nan) },
+            elements,
+            coordinates: elements.map {
+                coordinate($0) ?? Coordinate(latitude: .nan, longitude: .nan)
+            },
             options: options, clusteringIdentifier: clusteringIdentifier, build: build)
         if let aggregation {
             aggregateValues = aggregates(map: aggregation.map, reduce: aggregation.reduce).values
@@ -90,7 +93,9 @@ public struct ClusterIndex<Element> {
     ) throws(GeoError) {
         let options = try options.validated()
         guard elements.count < 1 << 31 else {
-            throw GeoError(.invalidArgument, "\(elements.count) elements are more than the 2^31 an index holds")
+            throw GeoError(
+                .invalidArgument, "\(elements.count) elements are more than the 2^31 an index holds"
+            )
         }
         self.elements = elements
         self.options = options
@@ -99,7 +104,8 @@ public struct ClusterIndex<Element> {
             partitions = [
                 Partition(
                     identifier: nil, members: nil, idOffset: 0,
-                    hierarchy: ClusterHierarchy(options: options, coordinates: coordinates, build: build))
+                    hierarchy: ClusterHierarchy(
+                        options: options, coordinates: coordinates, build: build))
             ]
             return
         }
@@ -116,8 +122,11 @@ public struct ClusterIndex<Element> {
         for key in order {
             let members = groups[key] ?? []
             let hierarchy = ClusterHierarchy(
-                options: options, coordinates: members.map { coordinates[$0] }, clusters: key != nil, build: build)
-            partitions.append(Partition(identifier: key, members: members, idOffset: offset, hierarchy: hierarchy))
+                options: options, coordinates: members.map { coordinates[$0] },
+                clusters: key != nil, build: build)
+            partitions.append(
+                Partition(identifier: key, members: members, idOffset: offset, hierarchy: hierarchy)
+            )
             // Ids of a partition of n elements are below (n << 5) + 32 + n.
             offset += (members.count << 5) + 32 + members.count
         }
@@ -159,7 +168,8 @@ public struct ClusterIndex<Element> {
                 longitude: SuperclusterProjection.longitude(x: h.clusterX[c])),
             pointCount: Int(h.clusterCount[c]),
             clusteringIdentifier: partition.identifier,
-            aggregate: aggregateValues.isEmpty ? nil : aggregateValues[h.clusterID[c] + partition.idOffset])
+            aggregate: aggregateValues.isEmpty
+                ? nil : aggregateValues[h.clusterID[c] + partition.idOffset])
     }
 
     @inlinable
@@ -177,9 +187,12 @@ extension ClusterIndex where Element == Coordinate {
     ///
     /// - Throws: `GeoError.Kind.invalidArgument` for invalid options.
     public init(
-        _ coordinates: [Coordinate], options: ClusterOptions = .default, build: ClusterBuildOptions = ClusterBuildOptions()
+        _ coordinates: [Coordinate], options: ClusterOptions = .default,
+        build: ClusterBuildOptions = ClusterBuildOptions()
     ) throws(GeoError) {
         // The coordinates are their own coordinate list: one buffer, shared.
-        try self.init(coordinates, coordinates: coordinates, options: options, clusteringIdentifier: nil, build: build)
+        try self.init(
+            coordinates, coordinates: coordinates, options: options, clusteringIdentifier: nil,
+            build: build)
     }
 }

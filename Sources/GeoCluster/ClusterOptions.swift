@@ -45,16 +45,19 @@ public struct ClusterOptions: Hashable, Sendable, Codable {
     ///   bits), `minZoom` outside 0...maxZoom, a negative `minPoints` or a `nodeSize` below 1.
     public func validated() throws(GeoError) -> ClusterOptions {
         guard radius.isFinite && radius > 0 else {
-            throw GeoError(.invalidArgument, "radius \(radius) is not a positive finite number of pixels")
+            throw GeoError(
+                .invalidArgument, "radius \(radius) is not a positive finite number of pixels")
         }
         guard extent.isFinite && extent > 0 else {
-            throw GeoError(.invalidArgument, "extent \(extent) is not a positive finite number of pixels")
+            throw GeoError(
+                .invalidArgument, "extent \(extent) is not a positive finite number of pixels")
         }
         guard (0...30).contains(maxZoom) else {
             throw GeoError(.invalidArgument, "maxZoom \(maxZoom) is outside 0...30")
         }
         guard minZoom >= 0 && minZoom <= maxZoom else {
-            throw GeoError(.invalidArgument, "minZoom \(minZoom) is outside 0...\(maxZoom) (maxZoom)")
+            throw GeoError(
+                .invalidArgument, "minZoom \(minZoom) is outside 0...\(maxZoom) (maxZoom)")
         }
         guard minPoints >= 0 else {
             throw GeoError(.invalidArgument, "minPoints \(minPoints) is negative")

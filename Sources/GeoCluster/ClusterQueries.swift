@@ -15,12 +15,15 @@ extension ClusterIndex {
     ///
     /// - Complexity: O(√n + k) for k results.
     @inlinable
-    public func clusters(west: Double, south: Double, east: Double, north: Double, zoom: Double)
+    public func clusters(
+        west: Double, south: Double, east: Double, north: Double, zoom: Double
+    )
         -> [ClusterFeature<Element>]
     {
         var result = [ClusterFeature<Element>]()
         for partition in partitions {
-            let refs = partition.hierarchy.entities(west: west, south: south, east: east, north: north, zoom: zoom)
+            let refs = partition.hierarchy.entities(
+                west: west, south: south, east: east, north: north, zoom: zoom)
             result.reserveHugeCapacity(result.count + refs.count)
             for ref in refs {
                 result.append(feature(ref, in: partition))
@@ -66,19 +69,25 @@ extension ClusterIndex {
     ///   - viewSize: The view's width and height in points (pixels of the map's tiles).
     ///   - tileSize: The map's tile size in points: 256 for MapKit and raster maps (default), 512
     ///     for vector-tile maps.
-    public func clusters(in region: CoordinateRegion, viewSize: MapSize, tileSize: Double = 256)
+    public func clusters(
+        in region: CoordinateRegion, viewSize: MapSize, tileSize: Double = 256
+    )
         -> (zoom: Int, features: [ClusterFeature<Element>])
     {
-        let zoom = ClusterIndex.zoom(for: region, viewSize: viewSize, tileSize: tileSize, maxZoom: options.maxZoom + 1)
+        let zoom = ClusterIndex.zoom(
+            for: region, viewSize: viewSize, tileSize: tileSize, maxZoom: options.maxZoom + 1)
         return (zoom, clusters(in: region, zoom: Double(zoom)))
     }
 
     /// The zoom at which a region fills a view; see ``clusters(in:viewSize:tileSize:)``.
-    static func zoom(for region: CoordinateRegion, viewSize: MapSize, tileSize: Double, maxZoom: Int) -> Int {
+    static func zoom(
+        for region: CoordinateRegion, viewSize: MapSize, tileSize: Double, maxZoom: Int
+    ) -> Int {
         let rect = MapRect(region)
         let world = MapSize.world.width
         var best = Double(maxZoom)
-        for (view, extent) in [(viewSize.width, rect.width), (viewSize.height, rect.height)] where extent > 0 {
+        for (view, extent) in [(viewSize.width, rect.width), (viewSize.height, rect.height)]
+        where extent > 0 {
             best = min(best, log2(view / (tileSize * extent / world)))
         }
         guard best.isFinite else { return best > 0 ? maxZoom : 0 }
@@ -93,9 +102,13 @@ extension ClusterIndex {
     /// - Throws: `GeoError.Kind.notFound` for an id that no cluster of this index has.
     /// - Complexity: O(√n + k).
     public func children(of id: Int) throws(GeoError) -> [ClusterFeature<Element>] {
-        guard let (partition, local) = locate(id) else { throw GeoError(.notFound, "no cluster with id \(id)") }
+        guard let (partition, local) = locate(id) else {
+            throw GeoError(.notFound, "no cluster with id \(id)")
+        }
         do {
-            return try partition.hierarchy.children(ofCluster: local).map { feature($0, in: partition) }
+            return try partition.hierarchy.children(ofCluster: local).map {
+                feature($0, in: partition)
+            }
         } catch {
             throw GeoError(.notFound, "no cluster with id \(id)")
         }
@@ -109,12 +122,18 @@ extension ClusterIndex {
     ///     `Int.max` returns all).
     ///   - offset: How many points to skip first (default 0; negative counts as 0).
     /// - Throws: `GeoError.Kind.notFound` for an unknown id.
-    public func leaves(of id: Int, limit: Int? = 10, offset: Int = 0) throws(GeoError) -> [ClusterPoint<Element>] {
-        guard let (partition, local) = locate(id) else { throw GeoError(.notFound, "no cluster with id \(id)") }
+    public func leaves(
+        of id: Int, limit: Int? = 10, offset: Int = 0
+    ) throws(GeoError) -> [ClusterPoint<Element>] {
+        guard let (partition, local) = locate(id) else {
+            throw GeoError(.notFound, "no cluster with id \(id)")
+        }
         let limit = (limit ?? 0) == 0 ? 10 : (limit ?? 10)
         do {
-            return try partition.hierarchy.leaves(ofCluster: local, limit: limit, offset: max(0, offset))
-                .map { point(partition.inputIndex($0)) }
+            return try partition.hierarchy.leaves(
+                ofCluster: local, limit: limit, offset: max(0, offset)
+            )
+            .map { point(partition.inputIndex($0)) }
         } catch {
             throw GeoError(.notFound, "no cluster with id \(id)")
         }
@@ -125,7 +144,9 @@ extension ClusterIndex {
     ///
     /// - Throws: `GeoError.Kind.notFound` for an unknown id.
     public func expansionZoom(of id: Int) throws(GeoError) -> Int {
-        guard let (partition, local) = locate(id) else { throw GeoError(.notFound, "no cluster with id \(id)") }
+        guard let (partition, local) = locate(id) else {
+            throw GeoError(.notFound, "no cluster with id \(id)")
+        }
         do {
             return try partition.hierarchy.expansionZoom(ofCluster: local)
         } catch {
@@ -139,10 +160,14 @@ extension ClusterIndex {
     /// - Throws: `GeoError.Kind.notFound` for an unknown id.
     /// - Complexity: O(k log n) for k points.
     public func leafCoordinates(of id: Int) throws(GeoError) -> [Coordinate] {
-        guard let (partition, local) = locate(id), let c = partition.hierarchy.cluster(withID: local) else {
+        guard let (partition, local) = locate(id),
+            let c = partition.hierarchy.cluster(withID: local)
+        else {
             throw GeoError(.notFound, "no cluster with id \(id)")
         }
         let h = partition.hierarchy
-        return h.allLeaves(of: UInt32(h.inputCount + c)).map { coordinates[partition.inputIndex($0)] }
+        return h.allLeaves(of: UInt32(h.inputCount + c)).map {
+            coordinates[partition.inputIndex($0)]
+        }
     }
 }

@@ -58,9 +58,11 @@ extension ClusterIndex {
             guard let tree = partition.hierarchy.tree(atZoom: Double(z)) else { continue }
             func add(minX: Double, maxX: Double, originX: Double) {
                 tree.range(
-                    minX: minX, minY: top, maxX: maxX, maxY: bottom, position: partition.hierarchy.treePosition
+                    minX: minX, minY: top, maxX: maxX, maxY: bottom,
+                    position: partition.hierarchy.treePosition
                 ) { ref in
-                    features.append(tileFeature(ref, in: partition, z2: z2, originX: originX, originY: ty))
+                    features.append(
+                        tileFeature(ref, in: partition, z2: z2, originX: originX, originY: ty))
                 }
             }
             add(minX: (tx - p) / z2, maxX: (tx + 1 + p) / z2, originX: tx)
@@ -80,7 +82,10 @@ extension ClusterIndex {
             (px, py) = (h.clusterX[c], h.clusterY[c])
         } else {
             let c = coordinates[partition.inputIndex(Int(ref))]
-            (px, py) = (SuperclusterProjection.x(longitude: c.longitude), SuperclusterProjection.y(latitude: c.latitude))
+            (px, py) = (
+                SuperclusterProjection.x(longitude: c.longitude),
+                SuperclusterProjection.y(latitude: c.latitude)
+            )
         }
         let extent = options.extent
         return ClusterTileFeature(

@@ -13,7 +13,10 @@ extension ClusterHierarchy {
     ///   - clusters: `false` keeps every point on its own at every zoom (elements whose clustering
     ///     identifier is `nil`).
     /// - Complexity: O(n log n) per zoom.
-    init(options: ClusterOptions, coordinates: [Coordinate], clusters: Bool = true, build: ClusterBuildOptions) {
+    init(
+        options: ClusterOptions, coordinates: [Coordinate], clusters: Bool = true,
+        build: ClusterBuildOptions
+    ) {
         self.init(options: options, inputCount: coordinates.count)
         self.coordinates = coordinates
         let n = coordinates.count
@@ -56,7 +59,8 @@ extension ClusterHierarchy {
     private mutating func buildWithTreeQueries(_ points: [UInt32]) {
         var level = points
         var tree = makeTree(level)
-        trees = [PackedTree](repeating: PackedTree(tree), count: options.maxZoom + 2 - options.minZoom)
+        trees = [PackedTree](
+            repeating: PackedTree(tree), count: options.maxZoom + 2 - options.minZoom)
         // supercluster's per-record "last zoom processed" slot, kept per entity: at most n - 1
         // clusters can form.
         var marks = [Int8](repeating: .max, count: inputCount + max(0, level.count - 1))
@@ -84,7 +88,9 @@ extension ClusterHierarchy {
     }
 
     /// One step of supercluster's `_cluster`: the records of zoom `zoom` from those of `zoom + 1`.
-    mutating func clusterLevel(_ level: [UInt32], tree: KDTree, zoom: Int, marks: inout [Int8]) -> [UInt32] {
+    mutating func clusterLevel(
+        _ level: [UInt32], tree: KDTree, zoom: Int, marks: inout [Int8]
+    ) -> [UInt32] {
         let r = options.projectedRadius(atZoom: zoom)
         let stamp = Int8(zoom)
         var next = [UInt32]()
@@ -169,7 +175,10 @@ struct LevelTree: Sendable {
     /// - Parameters:
     ///   - scratch: A buffer to sort the items in (its contents are replaced).
     ///   - ranks: A buffer for the ranks (its contents are replaced).
-    init(_ level: [LevelRecord], nodeSize: Int, threads: Int = 1, scratch: [KDItem] = [], ranks: [UInt32] = []) {
+    init(
+        _ level: [LevelRecord], nodeSize: Int, threads: Int = 1, scratch: [KDItem] = [],
+        ranks: [UInt32] = []
+    ) {
         var items = scratch
         items.removeAll(keepingCapacity: true)
         items.reserveHugeCapacity(level.count)
@@ -189,7 +198,10 @@ struct LevelTree: Sendable {
             refs.withUnsafeMutableBufferPointer { refs in
                 level.withUnsafeBufferPointer { level in
                     tree.items.withUnsafeBufferPointer { items in
-                        guard let walk = RankWalk(ranks: ranks, refs: refs, level: level, items: items) else { return }
+                        guard
+                            let walk = RankWalk(
+                                ranks: ranks, refs: refs, level: level, items: items)
+                        else { return }
                         guard threads > 1 && count >= KDTree.parallelThreshold else {
                             KDTree.forEachInVisitOrder(count: count, nodeSize: size, walk.visit)
                             return
@@ -199,7 +211,8 @@ struct LevelTree: Sendable {
                             walk.visit(node.position, node.rank)
                         } subtree: { s in
                             KDTree.forEachInVisitOrder(
-                                lo: s.lo, hi: s.hi, firstRank: s.firstRank, nodeSize: size, walk.visit)
+                                lo: s.lo, hi: s.hi, firstRank: s.firstRank, nodeSize: size,
+                                walk.visit)
                         }
                     }
                 }
@@ -223,7 +236,8 @@ struct LevelTree: Sendable {
             ranks: UnsafeMutableBufferPointer<UInt32>, refs: UnsafeMutableBufferPointer<UInt32>,
             level: UnsafeBufferPointer<LevelRecord>, items: UnsafeBufferPointer<KDItem>
         ) {
-            guard let ranks = ranks.baseAddress, let refs = refs.baseAddress, let level = level.baseAddress,
+            guard let ranks = ranks.baseAddress, let refs = refs.baseAddress,
+                let level = level.baseAddress,
                 let items = items.baseAddress
             else { return nil }
             (self.ranks, self.refs, self.level, self.items) = (ranks, refs, level, items)
@@ -242,7 +256,9 @@ extension ClusterHierarchy {
     /// Calls `body` with the double centres of the records: the cluster table as it is now.
     func withCentres<R>(_ body: (Centres) -> R) -> R {
         clusterX.withUnsafeBufferPointer { x in
-            clusterY.withUnsafeBufferPointer { y in body(Centres(inputCount: inputCount, x: x, y: y)) }
+            clusterY.withUnsafeBufferPointer { y in
+                body(Centres(inputCount: inputCount, x: x, y: y))
+            }
         }
     }
 
@@ -267,14 +283,17 @@ extension ClusterHierarchy {
             treeBuffers = ([], [])
             return Pending(async: concurrent) {
                 let (level, items, ranks) = handoff.take() ?? ([], [], [])
-                return LevelTree(level, nodeSize: nodeSize, threads: threads, scratch: items, ranks: ranks)
+                return LevelTree(
+                    level, nodeSize: nodeSize, threads: threads, scratch: items, ranks: ranks)
             }
         }
         let empty = PackedTree(refs: [], nodeSize: nodeSize, bounds: .empty)
         trees = [PackedTree](repeating: empty, count: options.maxZoom + 2 - options.minZoom)
         var pending = startTree(level)
         var cells = withCentres { centres in
-            CellIndex(level: level, radius: options.projectedRadius(atZoom: options.maxZoom), centres: centres)
+            CellIndex(
+                level: level, radius: options.projectedRadius(atZoom: options.maxZoom),
+                centres: centres)
         }
         // Buffers reused from level to level: a build allocates its working memory once, and the
         // allocator never has to hand pages back and fault them in again.
@@ -288,7 +307,8 @@ extension ClusterHierarchy {
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
             withCentres { centres in
                 cells.neighbours(
-                    level: level, radius: options.projectedRadius(atZoom: zoom), centres: centres, threads: threads,
+                    level: level, radius: options.projectedRadius(atZoom: zoom), centres: centres,
+                    threads: threads,
                     into: &neighbours)
             }
             var levelTree = pending.value() ?? LevelTree(level, nodeSize: nodeSize)
@@ -384,7 +404,9 @@ extension ClusterHierarchy {
                                 let lo = Int(offsets[p]), hi = Int(offsets[p + 1])
                                 if lo == hi && !processed[p] { continue }
                                 if run < p {
-                                    for i in run..<p { newPosition[i] = UInt32(next.count + i - run) }
+                                    for i in run..<p {
+                                        newPosition[i] = UInt32(next.count + i - run)
+                                    }
                                     next.append(contentsOf: level[run..<p])
                                 }
                                 run = p + 1
@@ -436,9 +458,11 @@ extension ClusterHierarchy {
                                     formed.append((cx, cy, origin.ref, UInt32(total)))
                                     formedIDs.append((p << 5) + (zoom + 1) + inputCount)
                                     clusterPositions.append(UInt32(next.count))
-                                    next.append(LevelRecord(
-                                        fx: Float(cx), fy: Float(cy), ref: UInt32(inputCount + Int(c)),
-                                        count: UInt32(total)))
+                                    next.append(
+                                        LevelRecord(
+                                            fx: Float(cx), fy: Float(cy),
+                                            ref: UInt32(inputCount + Int(c)),
+                                            count: UInt32(total)))
                                 } else {
                                     newPosition[p] = UInt32(next.count)
                                     next.append(origin)

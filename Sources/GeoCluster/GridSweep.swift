@@ -83,7 +83,9 @@ struct CellIndex {
         guard reach > 0 && reach.isFinite else { return reach > 0 ? -30 : 30 }
         var shift = Int(max(-40, min(40, (-log2(reach)).rounded(.down))))
         shift = max(-30, min(30, shift))
-        while shift > -30 && Double(sign: .plus, exponent: -shift, significand: 1) < reach { shift -= 1 }
+        while shift > -30 && Double(sign: .plus, exponent: -shift, significand: 1) < reach {
+            shift -= 1
+        }
         return shift
     }
 
@@ -116,11 +118,15 @@ struct CellIndex {
         let scale = Double(sign: .plus, exponent: shift, significand: 1)
         let n = level.count
         var keys = [UInt64](repeating: 0, count: n)
-        let cells = level.enumerated().map { CellEntry($0.element, position: UInt32($0.offset), centres: centres) }
+        let cells = level.enumerated().map {
+            CellEntry($0.element, position: UInt32($0.offset), centres: centres)
+        }
         extreme = false
         for (i, entry) in cells.enumerated() {
-            keys[i] = UInt64(bitPattern: CellIndex.key(entry, scale: scale)) ^ (1 << 63)  // order-preserving
-            let cx = CellIndex.cell(entry.fx, scale: scale), cy = CellIndex.cell(entry.fy, scale: scale)
+            // order-preserving
+            keys[i] = UInt64(bitPattern: CellIndex.key(entry, scale: scale)) ^ (1 << 63)
+            let cx = CellIndex.cell(entry.fx, scale: scale),
+                cy = CellIndex.cell(entry.fy, scale: scale)
             if abs(cx) >= 1 << 29 || abs(cy) >= 1 << 29 { extreme = true }
         }
         var order = [UInt32]()
@@ -141,7 +147,8 @@ struct CellIndex {
     /// (`UInt32.max` if it was absorbed or became a cluster), `clusters` are the new level's new
     /// records, and `r` the next zoom's radius.
     mutating func advance(
-        to level: [LevelRecord], newPosition: [UInt32], clusters: [UInt32], radius r: Double, centres: Centres
+        to level: [LevelRecord], newPosition: [UInt32], clusters: [UInt32], radius r: Double,
+        centres: Centres
     ) {
         for p in clusters { widenRounding(level[Int(p)], centres) }
         let wanted = CellIndex.shift(forReach: r + rounding)
@@ -181,7 +188,8 @@ struct CellIndex {
             newKeys.withUnsafeMutableBufferPointer { outKeys in
                 moved.withUnsafeBufferPointer { moved in
                     CellIndex.mergeHalved(
-                        old: entries, oldKeys: keys, added: added, moved: moved, into: out, keys: outKeys)
+                        old: entries, oldKeys: keys, added: added, moved: moved, into: out,
+                        keys: outKeys)
                 }
             }
         }
@@ -199,7 +207,8 @@ struct CellIndex {
     private static func mergeHalved(
         old: [CellEntry], oldKeys: [Int64], added: [(key: Int64, entry: CellEntry)],
         moved: UnsafeBufferPointer<UInt32>,
-        into out: UnsafeMutableBufferPointer<CellEntry>, keys outKeys: UnsafeMutableBufferPointer<Int64>
+        into out: UnsafeMutableBufferPointer<CellEntry>,
+        keys outKeys: UnsafeMutableBufferPointer<Int64>
     ) -> Int {
         var count = 0
         old.withUnsafeBufferPointer { old in
@@ -227,7 +236,10 @@ struct CellIndex {
                             put(added[nextAdded].entry, added[nextAdded].key)
                             nextAdded += 1
                         }
-                        put(CellEntry(fx: e.fx, fy: e.fy, tagged: p | (e.tagged & CellEntry.inexact)), key)
+                        put(
+                            CellEntry(
+                                fx: e.fx, fy: e.fy, tagged: p | (e.tagged & CellEntry.inexact)), key
+                        )
                     }
                     var i = 0
                     let n = old.count
@@ -284,7 +296,8 @@ struct CellIndex {
     /// - Parameter threads: With more than one, the two halves of a large level are swept
     ///   concurrently.
     func neighbours(
-        level: [LevelRecord], radius r: Double, centres: Centres, threads: Int = 1, into table: inout NeighbourTable
+        level: [LevelRecord], radius r: Double, centres: Centres, threads: Int = 1,
+        into table: inout NeighbourTable
     ) {
         var parts = table.pairParts
         table.pairParts = []
@@ -300,7 +313,8 @@ struct CellIndex {
                     let count = sorted.count
                     guard threads > 1 && count >= 1 << 16 else {
                         CellIndex.sweep(
-                            sorted, keys, level, centres, runsFrom: 0, to: count, test: test, into: &parts[0])
+                            sorted, keys, level, centres, runsFrom: 0, to: count, test: test,
+                            into: &parts[0])
                         return
                     }
                     // The second half starts at a cell's first entry; each half sweeps the cells
@@ -316,7 +330,8 @@ struct CellIndex {
                         let shared = KDTree.SharedBuffer(base: base)
                         DispatchQueue.concurrentPerform(iterations: 2) { half in
                             CellIndex.sweep(
-                                buffers.sorted, buffers.keys, buffers.level, centres, runsFrom: bounds[half].0,
+                                buffers.sorted, buffers.keys, buffers.level, centres,
+                                runsFrom: bounds[half].0,
                                 to: bounds[half].1, test: test, into: &shared.base[half])
                         }
                     }
@@ -347,7 +362,8 @@ struct CellIndex {
     /// ``neighbours(level:radius:centres:threads:into:)``).
     private static func sweep(
         _ sorted: UnsafeBufferPointer<CellEntry>, _ keys: UnsafeBufferPointer<Int64>,
-        _ level: UnsafeBufferPointer<LevelRecord>, _ centres: Centres, runsFrom from: Int, to: Int, test t: PairTest,
+        _ level: UnsafeBufferPointer<LevelRecord>, _ centres: Centres, runsFrom from: Int, to: Int,
+        test t: PairTest,
         into pairs: inout [(UInt32, UInt32)]
     ) {
         let count = sorted.count
@@ -438,7 +454,9 @@ struct NeighbourTable {
         offsets.withUnsafeBufferPointer { offsets in
             targets.withUnsafeBufferPointer { targets in
                 targetRecords.withUnsafeBufferPointer { records in
-                    targetRanks.withUnsafeBufferPointer { ranks in body(offsets, targets, records, ranks) }
+                    targetRanks.withUnsafeBufferPointer { ranks in
+                        body(offsets, targets, records, ranks)
+                    }
                 }
             }
         }
@@ -469,7 +487,8 @@ struct NeighbourTable {
                 }
             }
         }
-        targetRecords.resize(to: targets.count, filling: LevelRecord(fx: 0, fy: 0, ref: 0, count: 0))
+        targetRecords.resize(
+            to: targets.count, filling: LevelRecord(fx: 0, fy: 0, ref: 0, count: 0))
         targetRecords.withUnsafeMutableBufferPointer { records in
             targets.withUnsafeBufferPointer { targets in
                 level.withUnsafeBufferPointer { level in
@@ -528,7 +547,7 @@ enum RadixSort {
         for pass in 0..<passes {
             let base = pass * radix
             // Skip a pass whose digit is the same for every key.
-            if counts[base ..< base + radix].contains(n) { continue }
+            if counts[base..<base + radix].contains(n) { continue }
             var sum = 0
             for d in 0..<radix {
                 let c = counts[base + d]

@@ -56,7 +56,8 @@ struct KDTree: Sendable {
             // The subtrees are disjoint ranges of the buffer.
             let shared = SharedBuffer(base: base)
             KDTree.splitLayout(count: count, nodeSize: size, threads: threads) { node in
-                KDTree.select(base, k: node.position, left: node.lo, right: node.hi, axis: node.axis)
+                KDTree.select(
+                    base, k: node.position, left: node.lo, right: node.hi, axis: node.axis)
             } subtree: { s in
                 KDTree.sort(shared.base, lo: s.lo, hi: s.hi, axis: s.axis, nodeSize: size)
             }
@@ -67,7 +68,8 @@ struct KDTree: Sendable {
     /// top levels, parents before children, on the calling thread, then `subtree` with each subtree
     /// below them, spread over at most `threads` workers (the subtrees are of nearly equal size).
     static func splitLayout(
-        count: Int, nodeSize: Int, threads: Int, median: (TopNode) -> Void, subtree: @Sendable (Subtree) -> Void
+        count: Int, nodeSize: Int, threads: Int, median: (TopNode) -> Void,
+        subtree: @Sendable (Subtree) -> Void
     ) {
         let top = topLevels(count: count, nodeSize: nodeSize, depth: parallelDepth)
         for node in top.medians { median(node) }
@@ -99,7 +101,9 @@ struct KDTree: Sendable {
 
     /// The top `depth` levels of the layout of a tree of `count` items (parents before children) and
     /// the subtrees below them; ranges that are leaves before that depth are subtrees too.
-    static func topLevels(count: Int, nodeSize: Int, depth: Int) -> (medians: [TopNode], subtrees: [Subtree]) {
+    static func topLevels(
+        count: Int, nodeSize: Int, depth: Int
+    ) -> (medians: [TopNode], subtrees: [Subtree]) {
         var medians = [TopNode](), subtrees = [Subtree]()
         var frontier = [Subtree(lo: 0, hi: count - 1, axis: 0, firstRank: 0)]
         for _ in 0..<depth {
@@ -111,10 +115,14 @@ struct KDTree: Sendable {
                 }
                 // Visit order: the median, its right half, then its left half.
                 let m = (s.lo + s.hi) >> 1
-                medians.append(TopNode(lo: s.lo, hi: s.hi, position: m, axis: s.axis, rank: s.firstRank))
-                next.append(Subtree(lo: m + 1, hi: s.hi, axis: 1 - s.axis, firstRank: s.firstRank + 1))
+                medians.append(
+                    TopNode(lo: s.lo, hi: s.hi, position: m, axis: s.axis, rank: s.firstRank))
                 next.append(
-                    Subtree(lo: s.lo, hi: m - 1, axis: 1 - s.axis, firstRank: s.firstRank + 1 + UInt32(s.hi - m)))
+                    Subtree(lo: m + 1, hi: s.hi, axis: 1 - s.axis, firstRank: s.firstRank + 1))
+                next.append(
+                    Subtree(
+                        lo: s.lo, hi: m - 1, axis: 1 - s.axis,
+                        firstRank: s.firstRank + 1 + UInt32(s.hi - m)))
             }
             frontier = next
         }
@@ -144,7 +152,9 @@ struct KDTree: Sendable {
 
     /// Floyd–Rivest selection: moves the k-th smallest item (on `axis`) of `left...right` to `k`,
     /// smaller ones before it and larger ones after it, with kdbush's exact sequence of swaps.
-    static func select(_ items: UnsafeMutablePointer<KDItem>, k: Int, left: Int, right: Int, axis: Int) {
+    static func select(
+        _ items: UnsafeMutablePointer<KDItem>, k: Int, left: Int, right: Int, axis: Int
+    ) {
         if axis == 0 {
             select(items, k: k, left: left, right: right, axis: XAxis.self)
         } else {
@@ -194,7 +204,8 @@ struct KDTree: Sendable {
     /// last stretch runs the scalar loop from the same state.
     @inline(__always)
     private static func partition<Axis: KDAxis>(
-        _ items: UnsafeMutablePointer<KDItem>, left: Int, right: Int, pivot t: Float, axis: Axis.Type
+        _ items: UnsafeMutablePointer<KDItem>, left: Int, right: Int, pivot t: Float,
+        axis: Axis.Type
     ) -> Int {
         var i = left, j = right
         // The first pair is (left, right) itself.
@@ -217,7 +228,8 @@ struct KDTree: Sendable {
                         leftUsed = 0
                         for p in nextLeft..<(nextLeft + block) {
                             lefts[leftCount] = p
-                            leftCount &+= Int(unsafeBitCast(Axis.key(items + p) >= t, to: UInt8.self))
+                            leftCount &+= Int(
+                                unsafeBitCast(Axis.key(items + p) >= t, to: UInt8.self))
                         }
                         nextLeft += block
                     }
@@ -228,7 +240,8 @@ struct KDTree: Sendable {
                         var p = nextRight
                         while p > nextRight - block {
                             rights[rightCount] = p
-                            rightCount &+= Int(unsafeBitCast(Axis.key(items + p) <= t, to: UInt8.self))
+                            rightCount &+= Int(
+                                unsafeBitCast(Axis.key(items + p) <= t, to: UInt8.self))
                             p -= 1
                         }
                         nextRight -= block
@@ -302,7 +315,8 @@ struct KDTree: Sendable {
     /// without looking positions up.
     @inlinable
     static func rangeSlots(
-        count: Int, nodeSize: Int, bounds: Box, minX: Double, minY: Double, maxX: Double, maxY: Double,
+        count: Int, nodeSize: Int, bounds: Box, minX: Double, minY: Double, maxX: Double,
+        maxY: Double,
         position: (Int) -> (x: Float, y: Float), _ body: (Int) -> Void
     ) {
         guard count > 0 else { return }
@@ -310,7 +324,9 @@ struct KDTree: Sendable {
         stack.reserveCapacity(64)
         while let (lo, hi, axis, box) = stack.popLast() {
             if box.minX >= minX && box.maxX <= maxX && box.minY >= minY && box.maxY <= maxY {
-                forEachInVisitOrder(lo: lo, hi: hi, firstRank: 0, nodeSize: nodeSize) { slot, _ in body(slot) }
+                forEachInVisitOrder(lo: lo, hi: hi, firstRank: 0, nodeSize: nodeSize) { slot, _ in
+                    body(slot)
+                }
                 continue
             }
             if hi - lo <= nodeSize {
@@ -388,7 +404,8 @@ struct KDTree: Sendable {
         static let empty = Box(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
         /// Every point: a walk from it never emits a subtree without looking at its items.
         @usableFromInline
-        static let unbounded = Box(minX: -.infinity, minY: -.infinity, maxX: .infinity, maxY: .infinity)
+        static let unbounded = Box(
+            minX: -.infinity, minY: -.infinity, maxX: .infinity, maxY: .infinity)
 
         /// Grows the box to hold a point.
         @inline(__always)
@@ -405,7 +422,9 @@ struct KDTree: Sendable {
     /// results in increasing rank.
     func visitRanks() -> [UInt32] {
         var ranks = [UInt32](repeating: 0, count: items.count)
-        KDTree.forEachInVisitOrder(count: items.count, nodeSize: nodeSize) { position, rank in ranks[position] = rank }
+        KDTree.forEachInVisitOrder(count: items.count, nodeSize: nodeSize) { position, rank in
+            ranks[position] = rank
+        }
         return ranks
     }
 
@@ -477,7 +496,8 @@ struct PackedTree: Sendable {
     ) {
         refs.withUnsafeBufferPointer { refs in
             KDTree.rangeSlots(
-                count: refs.count, nodeSize: nodeSize, bounds: bounds, minX: minX, minY: minY, maxX: maxX, maxY: maxY,
+                count: refs.count, nodeSize: nodeSize, bounds: bounds, minX: minX, minY: minY,
+                maxX: maxX, maxY: maxY,
                 position: { position(refs[$0]) }, { body(refs[$0]) })
         }
     }

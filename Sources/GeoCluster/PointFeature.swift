@@ -14,7 +14,10 @@ public struct PointFeature: Hashable, Sendable {
     public var id: JSONValue?
 
     /// Creates a point feature.
-    public init(coordinate: Coordinate?, category: String? = nil, properties: JSONValue = .null, id: JSONValue? = nil) {
+    public init(
+        coordinate: Coordinate?, category: String? = nil, properties: JSONValue = .null,
+        id: JSONValue? = nil
+    ) {
         self.coordinate = coordinate
         self.category = category
         self.properties = properties
@@ -25,7 +28,10 @@ public struct PointFeature: Hashable, Sendable {
     ///
     /// - Throws: `GeoError.Kind.malformedInput` naming the line or feature.
     public static func read(_ data: Data) throws(GeoError) -> [PointFeature] {
-        let first = data.first { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }
+        let first = data.first {
+            !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB
+                || $0 == 0xBF)
+        }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return try readGeoJSON(data) }
         return try readCSV(String(decoding: data, as: UTF8.self))
     }
@@ -38,24 +44,33 @@ public struct PointFeature: Hashable, Sendable {
     public static func readCSV(_ text: String) throws(GeoError) -> [PointFeature] {
         var result = [PointFeature]()
         var lineNumber = 0
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+        for line in text.split(
+            omittingEmptySubsequences: false,
+            whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+        {
             lineNumber += 1
             let trimmed = line
             if trimmed.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-            let fields = trimmed.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false)
+            let fields = trimmed.split(
+                separator: ",", maxSplits: 2, omittingEmptySubsequences: false)
             let lonText = fields[0].trimmingCharacters(in: .whitespaces)
             guard let lon = Double(lonText), fields.count >= 2 else {
                 if lineNumber == 1 && Double(lonText) == nil { continue }  // header
-                throw GeoError(.malformedInput, "expected lon,lat[,category], got '\(trimmed)'", line: lineNumber)
+                throw GeoError(
+                    .malformedInput, "expected lon,lat[,category], got '\(trimmed)'",
+                    line: lineNumber)
             }
             let latText = fields[1].trimmingCharacters(in: .whitespaces)
             guard let lat = Double(latText), lat.isFinite, lon.isFinite else {
-                throw GeoError(.malformedInput, "'\(trimmed)' does not hold a finite longitude and latitude", line: lineNumber)
+                throw GeoError(
+                    .malformedInput, "'\(trimmed)' does not hold a finite longitude and latitude",
+                    line: lineNumber)
             }
             let category = fields.count > 2 ? fields[2].trimmingCharacters(in: .whitespaces) : nil
-            result.append(PointFeature(
-                coordinate: Coordinate(latitude: lat, longitude: lon),
-                category: category.flatMap { $0.isEmpty ? nil : $0 }))
+            result.append(
+                PointFeature(
+                    coordinate: Coordinate(latitude: lat, longitude: lon),
+                    category: category.flatMap { $0.isEmpty ? nil : $0 }))
         }
         return result
     }
@@ -86,14 +101,20 @@ public struct PointFeature: Hashable, Sendable {
             let geometry = feature["type"]?.stringValue == "Feature" ? feature["geometry"] : feature
             var coordinate: Coordinate?
             if let geometry, geometry != .null {
-                guard geometry["type"]?.stringValue == "Point", let position = geometry["coordinates"],
+                guard geometry["type"]?.stringValue == "Point",
+                    let position = geometry["coordinates"],
                     let lon = position[0]?.doubleValue, let lat = position[1]?.doubleValue
                 else {
-                    throw GeoError(.malformedInput, "feature \(index) is not a Point with [lon, lat] coordinates")
+                    throw GeoError(
+                        .malformedInput,
+                        "feature \(index) is not a Point with [lon, lat] coordinates")
                 }
                 coordinate = Coordinate(latitude: lat, longitude: lon)
             }
-            result.append(PointFeature(coordinate: coordinate, properties: feature["properties"] ?? .null, id: feature["id"]))
+            result.append(
+                PointFeature(
+                    coordinate: coordinate, properties: feature["properties"] ?? .null,
+                    id: feature["id"]))
         }
         return result
     }

@@ -19,7 +19,8 @@ public struct SpiderfyLayout: Hashable, Sendable, Codable {
 
     /// Creates a layout.
     public init(
-        circleLimit: Int = 8, circleSpacing: Double = 25, spiralSpacing: Double = 28, spiralStart: Double = 11,
+        circleLimit: Int = 8, circleSpacing: Double = 25, spiralSpacing: Double = 28,
+        spiralStart: Double = 11,
         spiralGrowthPerTurn: Double = 30, tileSize: Double = 256
     ) {
         self.circleLimit = circleLimit
@@ -89,11 +90,15 @@ extension ClusterIndex {
     /// - Throws: `GeoError.Kind.notFound` for an unknown id;
     ///   `GeoError.Kind.invalidArgument` for a zoom that is not finite.
     /// - Complexity: O(k log n) for k points.
-    public func spiderfy(_ id: Int, zoom: Double, layout: SpiderfyLayout = SpiderfyLayout()) throws(GeoError)
+    public func spiderfy(
+        _ id: Int, zoom: Double, layout: SpiderfyLayout = SpiderfyLayout()
+    ) throws(GeoError)
         -> [SpiderfyLeg<Element>]
     {
         guard zoom.isFinite else { throw GeoError(.invalidArgument, "zoom \(zoom) is not finite") }
-        guard let center = clusterCenter(id) else { throw GeoError(.notFound, "no cluster with id \(id)") }
+        guard let center = clusterCenter(id) else {
+            throw GeoError(.notFound, "no cluster with id \(id)")
+        }
         let points = try leaves(of: id, limit: .max)
         let scale = layout.tileSize * exp2(zoom)
         let cx = SuperclusterProjection.x(longitude: center.longitude) * scale
@@ -101,14 +106,17 @@ extension ClusterIndex {
         return zip(points, layout.offsets(count: points.count)).map { point, offset in
             let x = (cx + offset.x) / scale, y = (cy + offset.y) / scale
             let coordinate = Coordinate(
-                latitude: SuperclusterProjection.latitude(y: y), longitude: SuperclusterProjection.longitude(x: x))
+                latitude: SuperclusterProjection.latitude(y: y),
+                longitude: SuperclusterProjection.longitude(x: x))
             return SpiderfyLeg(point: point, coordinate: coordinate)
         }
     }
 
     /// The centre of a cluster.
     func clusterCenter(_ id: Int) -> Coordinate? {
-        guard let (partition, local) = locate(id), let c = partition.hierarchy.cluster(withID: local) else { return nil }
+        guard let (partition, local) = locate(id),
+            let c = partition.hierarchy.cluster(withID: local)
+        else { return nil }
         return cluster(c, in: partition).coordinate
     }
 }

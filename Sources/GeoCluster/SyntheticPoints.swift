@@ -42,12 +42,16 @@ public enum SyntheticPoints {
         return result
     }
 
-    private static func generate(_ kind: Kind, count: Int, seed: UInt64, _ body: (String, Coordinate) -> Void) {
+    private static func generate(
+        _ kind: Kind, count: Int, seed: UInt64, _ body: (String, Coordinate) -> Void
+    ) {
         draw(kind, count: count, seed: seed) { lon, lat in
             var lonText = format7(lon), latText = format7(lat)
             if lonText == "-0.0000000" { lonText = "0.0000000" }
             if latText == "-0.0000000" { latText = "0.0000000" }
-            body(lonText + "," + latText + "\n", Coordinate(latitude: Double(latText) ?? .nan, longitude: Double(lonText) ?? .nan))
+            body(
+                lonText + "," + latText + "\n",
+                Coordinate(latitude: Double(latText) ?? .nan, longitude: Double(lonText) ?? .nan))
         }
     }
 
@@ -57,14 +61,18 @@ public enum SyntheticPoints {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> Double in
             guard let base = buffer.baseAddress else { return .nan }
             let written = withVaList([value]) { vsnprintf(base, 64, "%.7f", $0) }
-            guard written > 0 && written < 64 else { return Double(String(format: "%.7f", value)) ?? .nan }
+            guard written > 0 && written < 64 else {
+                return Double(String(format: "%.7f", value)) ?? .nan
+            }
             let parsed = strtod(base, nil)
             return parsed == 0 ? 0 : parsed
         }
     }
 
     /// The raw longitude and latitude draws of gen_points.py, before printing.
-    private static func draw(_ kind: Kind, count: Int, seed: UInt64, _ emit: (Double, Double) -> Void) {
+    private static func draw(
+        _ kind: Kind, count: Int, seed: UInt64, _ emit: (Double, Double) -> Void
+    ) {
         var rng = SplitMix64(seed: seed)
         switch kind {
         case .uniform:

@@ -19,13 +19,16 @@ struct AzimuthalEquidistant: Sendable {
             center = Coordinate(latitude: 0, longitude: 0)
             return
         }
-        var minU = Double.infinity, maxU = -Double.infinity, minLat = Double.infinity, maxLat = -Double.infinity
+        var minU = Double.infinity, maxU = -Double.infinity, minLat = Double.infinity,
+            maxLat = -Double.infinity
         for p in positions {
             let u = first.x + Angle.longitudeDifference(from: first.x, to: p.x)
             minU = min(minU, u); maxU = max(maxU, u)
             minLat = min(minLat, p.y); maxLat = max(maxLat, p.y)
         }
-        center = Coordinate(latitude: (minLat + maxLat) / 2, longitude: Angle.normalizedLongitude((minU + maxU) / 2))
+        center = Coordinate(
+            latitude: (minLat + maxLat) / 2, longitude: Angle.normalizedLongitude((minU + maxU) / 2)
+        )
     }
 
     /// Longitude/latitude in degrees to metres east and north of the centre.
@@ -40,7 +43,8 @@ struct AzimuthalEquidistant: Sendable {
     func inverse(_ p: Position) -> Position {
         let distance = (p.x * p.x + p.y * p.y).squareRoot()
         let azimuth = Angle.degrees(atan2(p.x, p.y))
-        let end = geodesic.direct(from: center, azimuth: azimuth, distance: distance, unrollingLongitude: true)
+        let end = geodesic.direct(
+            from: center, azimuth: azimuth, distance: distance, unrollingLongitude: true)
         return Position(x: end.coordinate.longitude, y: end.coordinate.latitude, z: p.z)
     }
 

@@ -30,13 +30,18 @@ public struct BoundingBox: Hashable, Sendable, Codable {
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the bad edge.
     public func validated() throws(GeoError) -> BoundingBox {
-        for (name, value, limit) in [("west", west, 180.0), ("south", south, 90), ("east", east, 180), ("north", north, 90)] {
+        for (name, value, limit) in [
+            ("west", west, 180.0), ("south", south, 90), ("east", east, 180), ("north", north, 90),
+        ] {
             guard value >= -limit && value <= limit else {
-                throw GeoError(.invalidCoordinate, "\(name) edge \(value) is outside [-\(Int(limit)), \(Int(limit))]")
+                throw GeoError(
+                    .invalidCoordinate,
+                    "\(name) edge \(value) is outside [-\(Int(limit)), \(Int(limit))]")
             }
         }
         guard south <= north else {
-            throw GeoError(.invalidCoordinate, "south edge \(south) is north of north edge \(north)")
+            throw GeoError(
+                .invalidCoordinate, "south edge \(south) is north of north edge \(north)")
         }
         return self
     }

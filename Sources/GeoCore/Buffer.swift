@@ -36,7 +36,8 @@ public struct BufferStyle: Hashable, Sendable {
 
     /// Creates a style; the defaults are GEOS's: 8 quadrant segments, round caps and joins.
     public init(
-        quadrantSegments: Int = 8, endCap: EndCap = .round, join: Join = .round, mitreLimit: Double = 5,
+        quadrantSegments: Int = 8, endCap: EndCap = .round, join: Join = .round,
+        mitreLimit: Double = 5,
         singleSided: Bool = false
     ) {
         self.quadrantSegments = quadrantSegments
@@ -55,16 +56,24 @@ extension Geometry {
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a non-finite distance or a style out
     ///   of range (quadrant segments outside 1...1000, non-positive mitre limit), or from GEOS.
     /// - Complexity: O(n log n) for n vertices. See `GEOSBufferWithParams_r`.
-    public func buffer(distance: Double, style: BufferStyle = BufferStyle()) throws(GeoError) -> Geometry {
-        guard distance.isFinite else { throw GeoError(.invalidArgument, "buffer distance \(distance) is not finite") }
+    public func buffer(
+        distance: Double, style: BufferStyle = BufferStyle()
+    ) throws(GeoError) -> Geometry {
+        guard distance.isFinite else {
+            throw GeoError(.invalidArgument, "buffer distance \(distance) is not finite")
+        }
         guard (1...1000).contains(style.quadrantSegments) else {
-            throw GeoError(.invalidArgument, "quadrant segments \(style.quadrantSegments) is outside 1...1000")
+            throw GeoError(
+                .invalidArgument, "quadrant segments \(style.quadrantSegments) is outside 1...1000")
         }
         guard style.mitreLimit.isFinite && style.mitreLimit > 0 else {
-            throw GeoError(.invalidArgument, "mitre limit \(style.mitreLimit) must be finite and positive")
+            throw GeoError(
+                .invalidArgument, "mitre limit \(style.mitreLimit) must be finite and positive")
         }
         return try withGEOS { (context, g) throws(GeoError) -> Geometry in
-            guard let params = GEOSBufferParams_create_r(context.raw) else { throw context.error("GEOSBufferParams_create_r") }
+            guard let params = GEOSBufferParams_create_r(context.raw) else {
+                throw context.error("GEOSBufferParams_create_r")
+            }
             defer { GEOSBufferParams_destroy_r(context.raw, params) }
             let cap: GEOSBufCapStyles
             switch style.endCap {
@@ -81,10 +90,15 @@ extension Geometry {
             guard GEOSBufferParams_setEndCapStyle_r(context.raw, params, Int32(cap.rawValue)) != 0,
                 GEOSBufferParams_setJoinStyle_r(context.raw, params, Int32(join.rawValue)) != 0,
                 GEOSBufferParams_setMitreLimit_r(context.raw, params, style.mitreLimit) != 0,
-                GEOSBufferParams_setQuadrantSegments_r(context.raw, params, Int32(style.quadrantSegments)) != 0,
-                GEOSBufferParams_setSingleSided_r(context.raw, params, style.singleSided ? 1 : 0) != 0
+                GEOSBufferParams_setQuadrantSegments_r(
+                    context.raw, params, Int32(style.quadrantSegments)) != 0,
+                GEOSBufferParams_setSingleSided_r(context.raw, params, style.singleSided ? 1 : 0)
+                    != 0
             else { throw context.error("GEOSBufferParams_set*_r") }
-            return try context.own(GEOSBufferWithParams_r(context.raw, g.raw, params, distance), "GEOSBufferWithParams_r").geometry()
+            return try context.own(
+                GEOSBufferWithParams_r(context.raw, g.raw, params, distance),
+                "GEOSBufferWithParams_r"
+            ).geometry()
         }
     }
 }

@@ -14,7 +14,9 @@ extension Geometry {
     /// points); `nil` for an empty geometry. Useful for placing labels.
     /// - Throws: ``GeoError`` from GEOS. See `GEOSPointOnSurface_r`.
     public func pointOnSurface() throws(GeoError) -> Position? {
-        if case .point(let p?) = try geosUnary("GEOSPointOnSurface_r", GEOSPointOnSurface_r) { return p }
+        if case .point(let p?) = try geosUnary("GEOSPointOnSurface_r", GEOSPointOnSurface_r) {
+            return p
+        }
         return nil
     }
 }

@@ -14,7 +14,9 @@ extension Geometry {
     /// - Returns: A polygon (or a point or line for degenerate input, empty for empty input).
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a ratio outside [0, 1], or from GEOS.
     /// - Complexity: O(n log n). See `GEOSConcaveHull_r` (GEOS ≥ 3.11).
-    public func concaveHull(ratio: Double = 0.3, allowHoles: Bool = false) throws(GeoError) -> Geometry {
+    public func concaveHull(
+        ratio: Double = 0.3, allowHoles: Bool = false
+    ) throws(GeoError) -> Geometry {
         guard ratio >= 0 && ratio <= 1 else {
             throw GeoError(.invalidArgument, "concave hull ratio \(ratio) is outside [0, 1]")
         }

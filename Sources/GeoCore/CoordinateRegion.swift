@@ -44,20 +44,35 @@ public struct CoordinateRegion: Hashable, Sendable, Codable {
     ///   - longitudinalMeters: East–west extent in metres.
     public init(center: Coordinate, latitudinalMeters: Double, longitudinalMeters: Double) {
         let geodesic = Geodesic.wgs84
-        let north = geodesic.direct(from: center, azimuth: 0, distance: latitudinalMeters / 2).coordinate
-        let south = geodesic.direct(from: center, azimuth: 180, distance: latitudinalMeters / 2).coordinate
+        let north = geodesic.direct(from: center, azimuth: 0, distance: latitudinalMeters / 2)
+            .coordinate
+        let south = geodesic.direct(from: center, azimuth: 180, distance: latitudinalMeters / 2)
+            .coordinate
         // Past a pole the meridian geodesic comes back down the other side: stop at the pole instead.
-        let northLatitude = north.latitude < center.latitude || abs(Angle.longitudeDifference(
-            from: center.longitude, to: north.longitude)) > 90 ? 90 : north.latitude
-        let southLatitude = south.latitude > center.latitude || abs(Angle.longitudeDifference(
-            from: center.longitude, to: south.longitude)) > 90 ? -90 : south.latitude
+        let northLatitude =
+            north.latitude < center.latitude
+                || abs(
+                    Angle.longitudeDifference(
+                        from: center.longitude, to: north.longitude)) > 90
+            ? 90 : north.latitude
+        let southLatitude =
+            south.latitude > center.latitude
+                || abs(
+                    Angle.longitudeDifference(
+                        from: center.longitude, to: south.longitude)) > 90
+            ? -90 : south.latitude
         let phi = Angle.radians(center.latitude)
-        let parallelRadius = LocalPlane.radiiOfCurvature(atLatitudeRadians: phi).primeVertical * cos(phi)
-        let degreesOfLongitude = parallelRadius > 0 ? Angle.degrees(longitudinalMeters / parallelRadius) : 360
-        let latitudeDelta = 2 * max(northLatitude - center.latitude, center.latitude - southLatitude)
+        let parallelRadius =
+            LocalPlane.radiiOfCurvature(atLatitudeRadians: phi).primeVertical * cos(phi)
+        let degreesOfLongitude =
+            parallelRadius > 0 ? Angle.degrees(longitudinalMeters / parallelRadius) : 360
+        let latitudeDelta =
+            2 * max(northLatitude - center.latitude, center.latitude - southLatitude)
         self.init(
             center: center,
-            span: CoordinateSpan(latitudeDelta: min(latitudeDelta, 180), longitudeDelta: min(degreesOfLongitude, 360)))
+            span: CoordinateSpan(
+                latitudeDelta: min(latitudeDelta, 180), longitudeDelta: min(degreesOfLongitude, 360)
+            ))
     }
 
     /// The smallest region that contains every coordinate (widened by 1e-12° against rounding).
@@ -99,7 +114,8 @@ public struct CoordinateRegion: Hashable, Sendable, Codable {
                 latitude: (south + north) / 2,
                 longitude: Angle.normalizedLongitude(west + longitudeDelta / 2)),
             span: CoordinateSpan(
-                latitudeDelta: min(180, north - south + slack), longitudeDelta: min(360, longitudeDelta + slack)))
+                latitudeDelta: min(180, north - south + slack),
+                longitudeDelta: min(360, longitudeDelta + slack)))
     }
 
     /// Whether a coordinate lies inside the region or on its edge.
@@ -107,9 +123,12 @@ public struct CoordinateRegion: Hashable, Sendable, Codable {
     /// Longitudes are compared the short way round from the centre, so this is correct for regions
     /// that cross the 180th meridian.
     public func contains(_ coordinate: Coordinate) -> Bool {
-        guard abs(coordinate.latitude - center.latitude) <= span.latitudeDelta / 2 else { return false }
+        guard abs(coordinate.latitude - center.latitude) <= span.latitudeDelta / 2 else {
+            return false
+        }
         if span.longitudeDelta >= 360 { return coordinate.longitude.isFinite }
-        return abs(Angle.longitudeDifference(from: center.longitude, to: coordinate.longitude)) <= span.longitudeDelta / 2
+        return abs(Angle.longitudeDifference(from: center.longitude, to: coordinate.longitude))
+            <= span.longitudeDelta / 2
     }
 
     /// The region's edges as a ``BoundingBox``; `west > east` when it crosses the 180th meridian.

@@ -82,7 +82,8 @@ public final class CoordinateTransformer: Sendable {
 
         /// Creates a configuration.
         public init(
-            searchPaths: [String]? = nil, networkEnabled: Bool = false, useProj4InitRules: Bool = false,
+            searchPaths: [String]? = nil, networkEnabled: Bool = false,
+            useProj4InitRules: Bool = false,
             parallelism: Int? = nil
         ) {
             self.searchPaths = searchPaths
@@ -137,8 +138,11 @@ public final class CoordinateTransformer: Sendable {
     ///   ``GeoError/Kind-swift.struct/projDatabaseNotFound`` when `proj.db` is missing.
     /// - Complexity: Creating the operation opens the database and takes milliseconds; reuse it.
     ///   Wraps `proj_create_crs_to_crs` and `proj_normalize_for_visualization`.
-    public convenience init(source: String, target: String, configuration: Configuration = .standard) throws(GeoError) {
-        try self.init(definition: .crsToCRS(source: source, target: target), configuration: configuration)
+    public convenience init(
+        source: String, target: String, configuration: Configuration = .standard
+    ) throws(GeoError) {
+        try self.init(
+            definition: .crsToCRS(source: source, target: target), configuration: configuration)
     }
 
     /// A transformer for a PROJ operation or pipeline string, such as
@@ -148,7 +152,9 @@ public final class CoordinateTransformer: Sendable {
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/proj`` with PROJ's message for a string PROJ rejects.
     ///   Wraps `proj_create`.
-    public convenience init(pipeline: String, configuration: Configuration = .standard) throws(GeoError) {
+    public convenience init(
+        pipeline: String, configuration: Configuration = .standard
+    ) throws(GeoError) {
         try self.init(definition: .pipeline(pipeline), configuration: configuration)
     }
 
@@ -159,13 +165,16 @@ public final class CoordinateTransformer: Sendable {
         self.definition = definition
         self.configuration = configuration
         let count = configuration.parallelism ?? SlotPool<ProjState>.defaultCount
-        let pool = SlotPool(count: count) { () throws(GeoError) in try ProjState(definition, configuration) }
+        let pool = SlotPool(count: count) { () throws(GeoError) in
+            try ProjState(definition, configuration)
+        }
         self.pool = pool
         // Create the first context now so that a bad definition fails here.
         let info = try pool.with { (state) throws(GeoError) -> OperationInfo in
             OperationInfo(
                 sourceAxes: state.sourceAxes, targetAxes: state.targetAxes,
-                degreesIn: [state.degreesIn.0, state.degreesIn.1], degreesOut: [state.degreesOut.0, state.degreesOut.1])
+                degreesIn: [state.degreesIn.0, state.degreesIn.1],
+                degreesOut: [state.degreesOut.0, state.degreesOut.1])
         }
         sourceAxes = info.sourceAxes
         targetAxes = info.targetAxes
@@ -220,7 +229,9 @@ public final class CoordinateTransformer: Sendable {
     /// - Throws: ``GeoError/Kind-swift.struct/proj`` with PROJ's reason and error number when the point
     ///   cannot be transformed (outside the projection's domain, no inverse, ...).
     /// - Complexity: O(1); one lock and one `proj_trans`.
-    public func transform(_ position: Position, direction: Direction = .forward) throws(GeoError) -> Position {
+    public func transform(
+        _ position: Position, direction: Direction = .forward
+    ) throws(GeoError) -> Position {
         let r = try transform4D(position.x, position.y, position.z ?? 0, .infinity, direction)
         return Position(x: r.0, y: r.1, z: position.z == nil ? nil : r.2)
     }
@@ -263,16 +274,22 @@ public final class CoordinateTransformer: Sendable {
     ///   every point was transformed.
     /// - Throws: Never for individual points; only if the pool cannot provide a PROJ context.
     /// - Complexity: O(n); no allocation per point.
-    public func transform(_ positions: inout [Position], direction: Direction = .forward) throws(GeoError) -> [PointFailure] {
+    public func transform(
+        _ positions: inout [Position], direction: Direction = .forward
+    ) throws(GeoError) -> [PointFailure] {
         let count = positions.count
-        return try positions.withUnsafeMutableBufferPointer { (buffer) throws(GeoError) -> [PointFailure] in
+        return try positions.withUnsafeMutableBufferPointer {
+            (buffer) throws(GeoError) -> [PointFailure] in
             guard let start = buffer.baseAddress else { return [] }
             // The buffer's address crosses into the pool's closure as a number (pointers are not Sendable).
             let address = UInt(bitPattern: start)
             return try pool.with { (state) throws(GeoError) -> [PointFailure] in
-                guard let base = UnsafeMutablePointer<Position>(bitPattern: address) else { return [] }
+                guard let base = UnsafeMutablePointer<Position>(bitPattern: address) else {
+                    return []
+                }
                 var failures = [PointFailure]()
-                state.transformPositions(base, count: count, direction: proj(direction), failures: &failures)
+                state.transformPositions(
+                    base, count: count, direction: proj(direction), failures: &failures)
                 return failures
             }
         }
@@ -289,10 +306,14 @@ public final class CoordinateTransformer: Sendable {
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` if the arrays differ in length.
     /// - Complexity: O(n); no allocation per point.
     public func transform(
-        x: inout [Double], y: inout [Double], z: inout [Double]?, time: Double? = nil, direction: Direction = .forward
+        x: inout [Double], y: inout [Double], z: inout [Double]?, time: Double? = nil,
+        direction: Direction = .forward
     ) throws(GeoError) -> [PointFailure] {
         guard x.count == y.count, z.map({ $0.count == x.count }) ?? true else {
-            throw GeoError(.invalidArgument, "coordinate arrays differ in length: x \(x.count), y \(y.count), z \(z?.count ?? 0)")
+            throw GeoError(
+                .invalidArgument,
+                "coordinate arrays differ in length: x \(x.count), y \(y.count), z \(z?.count ?? 0)"
+            )
         }
         let count = x.count
         let stride = MemoryLayout<Double>.stride
@@ -300,12 +321,17 @@ public final class CoordinateTransformer: Sendable {
             try y.withUnsafeMutableBufferPointer { (yb) throws(GeoError) -> [PointFailure] in
                 guard let xp = xb.baseAddress, let yp = yb.baseAddress else { return [] }
                 if z == nil {
-                    return try batch(x: xp, y: yp, z: nil, stride: stride, count: count, time: time, direction: direction)
+                    return try batch(
+                        x: xp, y: yp, z: nil, stride: stride, count: count, time: time,
+                        direction: direction)
                 }
                 var heights = z ?? []
                 defer { z = heights }
-                return try heights.withUnsafeMutableBufferPointer { (zb) throws(GeoError) -> [PointFailure] in
-                    try batch(x: xp, y: yp, z: zb.baseAddress, stride: stride, count: count, time: time, direction: direction)
+                return try heights.withUnsafeMutableBufferPointer {
+                    (zb) throws(GeoError) -> [PointFailure] in
+                    try batch(
+                        x: xp, y: yp, z: zb.baseAddress, stride: stride, count: count, time: time,
+                        direction: direction)
                 }
             }
         }
@@ -313,17 +339,21 @@ public final class CoordinateTransformer: Sendable {
 
     /// Transforms coordinates given as separate arrays without heights; see
     /// ``transform(x:y:z:time:direction:)``.
-    public func transform(x: inout [Double], y: inout [Double], direction: Direction = .forward) throws(GeoError) -> [PointFailure] {
+    public func transform(
+        x: inout [Double], y: inout [Double], direction: Direction = .forward
+    ) throws(GeoError) -> [PointFailure] {
         var none: [Double]? = nil
         return try transform(x: &x, y: &y, z: &none, direction: direction)
     }
 
     private func batch(
-        x: UnsafeMutablePointer<Double>, y: UnsafeMutablePointer<Double>, z: UnsafeMutablePointer<Double>?,
+        x: UnsafeMutablePointer<Double>, y: UnsafeMutablePointer<Double>,
+        z: UnsafeMutablePointer<Double>?,
         stride: Int, count: Int, time: Double?, direction: Direction
     ) throws(GeoError) -> [PointFailure] {
         // Raw pointers cannot cross into the pool's closure as Sendable values; pass their addresses.
-        let xAddress = UInt(bitPattern: x), yAddress = UInt(bitPattern: y), zAddress = z.map { UInt(bitPattern: $0) }
+        let xAddress = UInt(bitPattern: x), yAddress = UInt(bitPattern: y),
+            zAddress = z.map { UInt(bitPattern: $0) }
         return try pool.with { (state) throws(GeoError) -> [PointFailure] in
             guard let xp = UnsafeMutablePointer<Double>(bitPattern: xAddress),
                 let yp = UnsafeMutablePointer<Double>(bitPattern: yAddress)
@@ -331,7 +361,8 @@ public final class CoordinateTransformer: Sendable {
             let zp = zAddress.flatMap { UnsafeMutablePointer<Double>(bitPattern: $0) }
             var failures = [PointFailure]()
             state.transformBatch(
-                x: xp, y: yp, z: zp, stride: stride, count: count, time: time, direction: proj(direction), failures: &failures)
+                x: xp, y: yp, z: zp, stride: stride, count: count, time: time,
+                direction: proj(direction), failures: &failures)
             return failures
         }
     }
@@ -342,11 +373,16 @@ public final class CoordinateTransformer: Sendable {
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/proj`` for the first position that cannot be transformed,
     ///   naming its index in the order of ``Geometry/forEachPosition(_:)``.
-    public func transform(_ geometry: Geometry, direction: Direction = .forward) throws(GeoError) -> Geometry {
+    public func transform(
+        _ geometry: Geometry, direction: Direction = .forward
+    ) throws(GeoError) -> Geometry {
         var positions = geometry.positions
         let failures = try transform(&positions, direction: direction)
         if let first = failures.first {
-            throw GeoError(.proj, "position \(first.index) of the \(geometry.type.wktName): \(first.error.message)", code: first.error.code)
+            throw GeoError(
+                .proj,
+                "position \(first.index) of the \(geometry.type.wktName): \(first.error.message)",
+                code: first.error.code)
         }
         var index = 0
         return geometry.mapPositions { _ in

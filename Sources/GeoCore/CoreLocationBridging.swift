@@ -67,14 +67,16 @@ extension MKMapPoint {
 extension MapRect {
     /// The same rectangle as a MapKit map rect.
     public init(_ rect: MKMapRect) {
-        self.init(x: rect.origin.x, y: rect.origin.y, width: rect.size.width, height: rect.size.height)
+        self.init(
+            x: rect.origin.x, y: rect.origin.y, width: rect.size.width, height: rect.size.height)
     }
 }
 
 extension MKMapRect {
     /// The same rectangle as a Meridian map rect.
     public init(_ rect: MapRect) {
-        self.init(x: rect.origin.x, y: rect.origin.y, width: rect.size.width, height: rect.size.height)
+        self.init(
+            x: rect.origin.x, y: rect.origin.y, width: rect.size.width, height: rect.size.height)
     }
 }
 
@@ -83,7 +85,9 @@ extension CoordinateRegion {
     public init(_ region: MKCoordinateRegion) {
         self.init(
             center: Coordinate(region.center),
-            span: CoordinateSpan(latitudeDelta: region.span.latitudeDelta, longitudeDelta: region.span.longitudeDelta))
+            span: CoordinateSpan(
+                latitudeDelta: region.span.latitudeDelta, longitudeDelta: region.span.longitudeDelta
+            ))
     }
 }
 
@@ -92,7 +96,9 @@ extension MKCoordinateRegion {
     public init(_ region: CoordinateRegion) {
         self.init(
             center: CLLocationCoordinate2D(region.center),
-            span: MKCoordinateSpan(latitudeDelta: region.span.latitudeDelta, longitudeDelta: region.span.longitudeDelta))
+            span: MKCoordinateSpan(
+                latitudeDelta: region.span.latitudeDelta, longitudeDelta: region.span.longitudeDelta
+            ))
     }
 }
 #endif

@@ -10,7 +10,9 @@ extension Geometry {
         if isEmpty || other.isEmpty { return .infinity }
         return try withGEOS(other) { (context, a, b) throws(GeoError) -> Double in
             var value = 0.0
-            guard GEOSDistance_r(context.raw, a.raw, b.raw, &value) != 0 else { throw context.error("GEOSDistance_r") }
+            guard GEOSDistance_r(context.raw, a.raw, b.raw, &value) != 0 else {
+                throw context.error("GEOSDistance_r")
+            }
             return value
         }
     }
@@ -20,10 +22,13 @@ extension Geometry {
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a negative or NaN distance, or from
     ///   GEOS. See `GEOSDistanceWithin_r`.
     public func isWithinDistance(_ distance: Double, of other: Geometry) throws(GeoError) -> Bool {
-        guard distance >= 0 else { throw GeoError(.invalidArgument, "distance \(distance) must be non-negative") }
+        guard distance >= 0 else {
+            throw GeoError(.invalidArgument, "distance \(distance) must be non-negative")
+        }
         if isEmpty || other.isEmpty { return false }
         return try withGEOS(other) { (context, a, b) throws(GeoError) -> Bool in
-            try context.bool(GEOSDistanceWithin_r(context.raw, a.raw, b.raw, distance), "GEOSDistanceWithin_r")
+            try context.bool(
+                GEOSDistanceWithin_r(context.raw, a.raw, b.raw, distance), "GEOSDistanceWithin_r")
         }
     }
 
@@ -33,7 +38,9 @@ extension Geometry {
     public func nearestPoints(to other: Geometry) throws(GeoError) -> (Position, Position)? {
         if isEmpty || other.isEmpty { return nil }
         let points = try withGEOS(other) { (context, a, b) throws(GeoError) -> [Position] in
-            guard let seq = GEOSNearestPoints_r(context.raw, a.raw, b.raw) else { throw context.error("GEOSNearestPoints_r") }
+            guard let seq = GEOSNearestPoints_r(context.raw, a.raw, b.raw) else {
+                throw context.error("GEOSNearestPoints_r")
+            }
             defer { GEOSCoordSeq_destroy_r(context.raw, seq) }
             return try context.positions(ofSequence: seq, hasZ: false)
         }
@@ -46,13 +53,18 @@ extension Geometry {
     /// fraction of its length first, which approximates the continuous distance more closely.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a fraction outside (0, 1], or from
     ///   GEOS. See `GEOSHausdorffDistance_r`, `GEOSHausdorffDistanceDensify_r`.
-    public func hausdorffDistance(to other: Geometry, densifyFraction: Double? = nil) throws(GeoError) -> Double {
+    public func hausdorffDistance(
+        to other: Geometry, densifyFraction: Double? = nil
+    ) throws(GeoError) -> Double {
         if let f = densifyFraction, !(f > 0 && f <= 1) {
             throw GeoError(.invalidArgument, "densify fraction \(f) is outside (0, 1]")
         }
         return try withGEOS(other) { (context, a, b) throws(GeoError) -> Double in
             var value = 0.0
-            let ok = densifyFraction.map { GEOSHausdorffDistanceDensify_r(context.raw, a.raw, b.raw, $0, &value) }
+            let ok =
+                densifyFraction.map {
+                    GEOSHausdorffDistanceDensify_r(context.raw, a.raw, b.raw, $0, &value)
+                }
                 ?? GEOSHausdorffDistance_r(context.raw, a.raw, b.raw, &value)
             guard ok != 0 else { throw context.error("GEOSHausdorffDistance_r") }
             return value
@@ -64,13 +76,18 @@ extension Geometry {
     /// ``hausdorffDistance(to:densifyFraction:)``.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a fraction outside (0, 1], or from
     ///   GEOS. See `GEOSFrechetDistance_r`, `GEOSFrechetDistanceDensify_r`.
-    public func frechetDistance(to other: Geometry, densifyFraction: Double? = nil) throws(GeoError) -> Double {
+    public func frechetDistance(
+        to other: Geometry, densifyFraction: Double? = nil
+    ) throws(GeoError) -> Double {
         if let f = densifyFraction, !(f > 0 && f <= 1) {
             throw GeoError(.invalidArgument, "densify fraction \(f) is outside (0, 1]")
         }
         return try withGEOS(other) { (context, a, b) throws(GeoError) -> Double in
             var value = 0.0
-            let ok = densifyFraction.map { GEOSFrechetDistanceDensify_r(context.raw, a.raw, b.raw, $0, &value) }
+            let ok =
+                densifyFraction.map {
+                    GEOSFrechetDistanceDensify_r(context.raw, a.raw, b.raw, $0, &value)
+                }
                 ?? GEOSFrechetDistance_r(context.raw, a.raw, b.raw, &value)
             guard ok != 0 else { throw context.error("GEOSFrechetDistance_r") }
             return value

@@ -21,7 +21,9 @@ extension Geometry {
     /// - Throws: ``GeoError`` from GEOS. See `GEOSNormalize_r`.
     public func normalized() throws(GeoError) -> Geometry {
         try withGEOS { (context, g) throws(GeoError) -> Geometry in
-            guard GEOSNormalize_r(context.raw, g.raw) == 0 else { throw context.error("GEOSNormalize_r") }
+            guard GEOSNormalize_r(context.raw, g.raw) == 0 else {
+                throw context.error("GEOSNormalize_r")
+            }
             return try g.geometry()
         }
     }

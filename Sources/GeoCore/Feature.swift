@@ -1,5 +1,7 @@
 /// The `id` of a GeoJSON feature: a string or a number (RFC 7946 §3.2).
-public enum FeatureIdentifier: Hashable, Sendable, Codable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+public enum FeatureIdentifier: Hashable, Sendable, Codable, ExpressibleByStringLiteral,
+    ExpressibleByIntegerLiteral
+{
     /// A string identifier.
     case string(String)
     /// A whole-number identifier that fits in `Int`.
@@ -16,7 +18,10 @@ public enum FeatureIdentifier: Hashable, Sendable, Codable, ExpressibleByStringL
         case .integer(let i): self = .integer(i)
         case .number(let d): self = .number(d)
         default:
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a feature id is a string or a number"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "a feature id is a string or a number"))
         }
     }
 
@@ -54,7 +59,8 @@ public struct Feature: Hashable, Sendable {
 
     /// Creates a feature.
     public init(
-        id: FeatureIdentifier? = nil, geometry: Geometry?, properties: JSONValue = .null, bbox: [Double]? = nil,
+        id: FeatureIdentifier? = nil, geometry: Geometry?, properties: JSONValue = .null,
+        bbox: [Double]? = nil,
         foreignMembers: [String: JSONValue] = [:]
     ) {
         self.id = id
@@ -94,7 +100,8 @@ extension Feature: Codable {
         do {
             self = try GeoJSONReader.feature(LocatedJSON(plain), path: "$")
         } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: error.message))
         }
     }
 

@@ -8,7 +8,9 @@ public struct FeatureCollection: Hashable, Sendable {
     public var foreignMembers: [String: JSONValue]
 
     /// Creates a collection.
-    public init(features: [Feature], bbox: [Double]? = nil, foreignMembers: [String: JSONValue] = [:]) {
+    public init(
+        features: [Feature], bbox: [Double]? = nil, foreignMembers: [String: JSONValue] = [:]
+    ) {
         self.features = features
         self.bbox = bbox
         self.foreignMembers = foreignMembers
@@ -42,7 +44,8 @@ extension FeatureCollection: Codable {
         do {
             self = try GeoJSONReader.featureCollection(LocatedJSON(plain), path: "$")
         } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: error.message))
         }
     }
 

@@ -38,7 +38,8 @@ final class GEOSContext {
             throw GeoError(.geos, "GEOS_init_r could not create a GEOS context")
         }
         raw = handle
-        _ = GEOSContext_setErrorMessageHandler_r(raw, geosErrorHandler, Unmanaged.passUnretained(messages).toOpaque())
+        _ = GEOSContext_setErrorMessageHandler_r(
+            raw, geosErrorHandler, Unmanaged.passUnretained(messages).toOpaque())
     }
 
     deinit {
@@ -121,13 +122,16 @@ final class SlotPool<State>: Sendable {
         let count = slots.count
         for k in 0..<count {
             let slot = slots[Int(UInt(bitPattern: start &+ k) % UInt(count))]
-            let attempt = slot.state.withLockIfAvailable { (state: inout State?) -> Result<R, GeoError> in
+            let attempt = slot.state.withLockIfAvailable {
+                (state: inout State?) -> Result<R, GeoError> in
                 Result { () throws(GeoError) -> R in try run(&state, body) }
             }
             if let attempt { return try attempt.get() }
         }
         let slot = slots[Int(UInt(bitPattern: start) % UInt(count))]
-        return try slot.state.withLock { (state: inout State?) throws(GeoError) -> R in try run(&state, body) }
+        return try slot.state.withLock { (state: inout State?) throws(GeoError) -> R in
+            try run(&state, body)
+        }
     }
 
     /// Runs `body` on every slot's state that has been created, one after another.
@@ -139,7 +143,9 @@ final class SlotPool<State>: Sendable {
         }
     }
 
-    private func run<R: Sendable>(_ state: inout State?, _ body: (State) throws(GeoError) -> R) throws(GeoError) -> R {
+    private func run<R: Sendable>(
+        _ state: inout State?, _ body: (State) throws(GeoError) -> R
+    ) throws(GeoError) -> R {
         if state == nil { state = try make() }
         guard let current = state else { throw GeoError(.geos, "state could not be created") }
         return try body(current)
@@ -153,12 +159,14 @@ final class SlotPool<State>: Sendable {
 
 /// The process-wide pool of GEOS contexts used by ``Geometry`` operations.
 enum GEOS {
-    static let pool = SlotPool<GEOSContext>(count: SlotPool<GEOSContext>.defaultCount) { () throws(GeoError) in
+    static let pool = SlotPool<GEOSContext>(count: SlotPool<GEOSContext>.defaultCount) {
+        () throws(GeoError) in
         try GEOSContext()
     }
 
     /// Runs `body` with a GEOS context of the pool.
-    static func with<R: Sendable>(_ body: (GEOSContext) throws(GeoError) -> R) throws(GeoError) -> R {
+    static func with<R: Sendable>(_ body: (GEOSContext) throws(GeoError) -> R) throws(GeoError) -> R
+    {
         try pool.with(body)
     }
 }
@@ -174,7 +182,9 @@ extension GEOSContext {
     ///   GEOS fails.
     func make(_ geometry: Geometry) throws(GeoError) -> GEOSGeometryRef {
         if let (p, path) = geometry.firstNonFinitePosition() {
-            throw GeoError(.invalidCoordinate, "\(path) (\(p.x), \(p.y)\(p.z.map { ", \($0)" } ?? "")) is not finite")
+            throw GeoError(
+                .invalidCoordinate,
+                "\(path) (\(p.x), \(p.y)\(p.z.map { ", \($0)" } ?? "")) is not finite")
         }
         clearError()
         return GEOSGeometryRef(try build(geometry, path: ""), context: self)
@@ -184,15 +194,21 @@ extension GEOSContext {
     private func build(_ geometry: Geometry, path: String) throws(GeoError) -> OpaquePointer {
         switch geometry {
         case .point(nil):
-            guard let g = GEOSGeom_createEmptyPoint_r(raw) else { throw error("GEOSGeom_createEmptyPoint_r") }
+            guard let g = GEOSGeom_createEmptyPoint_r(raw) else {
+                throw error("GEOSGeom_createEmptyPoint_r")
+            }
             return g
         case .point(let p?):
             if p.z == nil {
-                guard let g = GEOSGeom_createPointFromXY_r(raw, p.x, p.y) else { throw error("GEOSGeom_createPointFromXY_r") }
+                guard let g = GEOSGeom_createPointFromXY_r(raw, p.x, p.y) else {
+                    throw error("GEOSGeom_createPointFromXY_r")
+                }
                 return g
             }
             let seq = try sequence([p])
-            guard let g = GEOSGeom_createPoint_r(raw, seq) else { throw error("GEOSGeom_createPoint_r") }
+            guard let g = GEOSGeom_createPoint_r(raw, seq) else {
+                throw error("GEOSGeom_createPoint_r")
+            }
             return g
         case .lineString(let ps):
             return try line(ps, path: path + "line string")
@@ -202,7 +218,9 @@ extension GEOSContext {
             var members = [OpaquePointer]()
             members.reserveCapacity(ps.count)
             for p in ps {
-                do { members.append(try build(.point(p), path: path)) } catch { destroy(members); throw error }
+                do { members.append(try build(.point(p), path: path)) } catch {
+                    destroy(members); throw error
+                }
             }
             return try collection(Int32(GEOS_MULTIPOINT.rawValue), members)
         // Empty members of multi-part geometries carry no points and are left out: GEOS 3.11 crashes
@@ -211,21 +229,27 @@ extension GEOSContext {
             var members = [OpaquePointer]()
             members.reserveCapacity(lines.count)
             for (i, ps) in lines.enumerated() where !ps.isEmpty {
-                do { members.append(try line(ps, path: "\(path)line \(i)")) } catch { destroy(members); throw error }
+                do { members.append(try line(ps, path: "\(path)line \(i)")) } catch {
+                    destroy(members); throw error
+                }
             }
             return try collection(Int32(GEOS_MULTILINESTRING.rawValue), members)
         case .multiPolygon(let polygons):
             var members = [OpaquePointer]()
             members.reserveCapacity(polygons.count)
             for (i, rings) in polygons.enumerated() where !(rings.first?.isEmpty ?? true) {
-                do { members.append(try polygon(rings, path: "\(path)polygon \(i)")) } catch { destroy(members); throw error }
+                do { members.append(try polygon(rings, path: "\(path)polygon \(i)")) } catch {
+                    destroy(members); throw error
+                }
             }
             return try collection(Int32(GEOS_MULTIPOLYGON.rawValue), members)
         case .geometryCollection(let geometries):
             var members = [OpaquePointer]()
             members.reserveCapacity(geometries.count)
             for (i, member) in geometries.enumerated() where !member.isEmpty {
-                do { members.append(try build(member, path: "\(path)member \(i) ")) } catch { destroy(members); throw error }
+                do { members.append(try build(member, path: "\(path)member \(i) ")) } catch {
+                    destroy(members); throw error
+                }
             }
             return try collection(Int32(GEOS_GEOMETRYCOLLECTION.rawValue), members)
         }
@@ -233,31 +257,41 @@ extension GEOSContext {
 
     private func line(_ ps: [Position], path: String) throws(GeoError) -> OpaquePointer {
         if ps.isEmpty {
-            guard let g = GEOSGeom_createEmptyLineString_r(raw) else { throw error("GEOSGeom_createEmptyLineString_r") }
+            guard let g = GEOSGeom_createEmptyLineString_r(raw) else {
+                throw error("GEOSGeom_createEmptyLineString_r")
+            }
             return g
         }
         guard ps.count >= 2 else {
-            throw GeoError(.invalidArgument, "\(path) has 1 position; a line string needs at least 2")
+            throw GeoError(
+                .invalidArgument, "\(path) has 1 position; a line string needs at least 2")
         }
         let seq = try sequence(ps)
         // GEOSGeom_createLineString_r takes ownership of the sequence.
-        guard let g = GEOSGeom_createLineString_r(raw, seq) else { throw error("GEOSGeom_createLineString_r") }
+        guard let g = GEOSGeom_createLineString_r(raw, seq) else {
+            throw error("GEOSGeom_createLineString_r")
+        }
         return g
     }
 
-    private func ring(_ ps: [Position], index: Int, path: String) throws(GeoError) -> OpaquePointer {
+    private func ring(_ ps: [Position], index: Int, path: String) throws(GeoError) -> OpaquePointer
+    {
         if let problem = WKTParser.ringProblem(ps, index: index, minimumCount: 4) {
             throw GeoError(.invalidArgument, "\(path) \(problem)")
         }
         let seq = try sequence(ps)
         // GEOSGeom_createLinearRing_r takes ownership of the sequence.
-        guard let g = GEOSGeom_createLinearRing_r(raw, seq) else { throw error("GEOSGeom_createLinearRing_r") }
+        guard let g = GEOSGeom_createLinearRing_r(raw, seq) else {
+            throw error("GEOSGeom_createLinearRing_r")
+        }
         return g
     }
 
     private func polygon(_ rings: [[Position]], path: String) throws(GeoError) -> OpaquePointer {
         guard let exterior = rings.first else {
-            guard let g = GEOSGeom_createEmptyPolygon_r(raw) else { throw error("GEOSGeom_createEmptyPolygon_r") }
+            guard let g = GEOSGeom_createEmptyPolygon_r(raw) else {
+                throw error("GEOSGeom_createEmptyPolygon_r")
+            }
             return g
         }
         let shell = try ring(exterior, index: 0, path: path)
@@ -275,7 +309,9 @@ extension GEOSContext {
         // checks its arguments before taking them, so on failure they are still ours to free.
         guard let count = UInt32(exactly: holes.count) else {
             destroy(holes.compactMap { $0 } + [shell])
-            throw GeoError(.invalidArgument, "\(path) has \(holes.count) holes; GEOS takes at most \(UInt32.max)")
+            throw GeoError(
+                .invalidArgument,
+                "\(path) has \(holes.count) holes; GEOS takes at most \(UInt32.max)")
         }
         let result = holes.withUnsafeMutableBufferPointer { buffer in
             GEOSGeom_createPolygon_r(raw, shell, buffer.baseAddress, count)
@@ -288,15 +324,20 @@ extension GEOSContext {
         return result
     }
 
-    private func collection(_ type: Int32, _ members: [OpaquePointer]) throws(GeoError) -> OpaquePointer {
+    private func collection(
+        _ type: Int32, _ members: [OpaquePointer]
+    ) throws(GeoError) -> OpaquePointer {
         if members.isEmpty {
-            guard let g = GEOSGeom_createEmptyCollection_r(raw, type) else { throw error("GEOSGeom_createEmptyCollection_r") }
+            guard let g = GEOSGeom_createEmptyCollection_r(raw, type) else {
+                throw error("GEOSGeom_createEmptyCollection_r")
+            }
             return g
         }
         var pointers = members.map { Optional($0) }
         guard let count = UInt32(exactly: pointers.count) else {
             destroy(members)
-            throw GeoError(.invalidArgument, "\(members.count) members; GEOS takes at most \(UInt32.max)")
+            throw GeoError(
+                .invalidArgument, "\(members.count) members; GEOS takes at most \(UInt32.max)")
         }
         // GEOSGeom_createCollection_r takes ownership of the members (not of the array).
         let result = pointers.withUnsafeMutableBufferPointer { buffer in
@@ -315,7 +356,9 @@ extension GEOSContext {
     private func sequence(_ ps: [Position]) throws(GeoError) -> OpaquePointer {
         let hasZ = ps.contains { $0.z != nil }
         guard let size = UInt32(exactly: ps.count) else {
-            throw GeoError(.invalidArgument, "\(ps.count) positions in one line; GEOS takes at most \(UInt32.max)")
+            throw GeoError(
+                .invalidArgument,
+                "\(ps.count) positions in one line; GEOS takes at most \(UInt32.max)")
         }
         let stride = hasZ ? 3 : 2
         var buffer = [Double](repeating: 0, count: ps.count * stride)
@@ -355,18 +398,23 @@ extension GEOSContext {
             return .polygon(empty ? [] : try rings(of: g))
         case Int32(GEOS_MULTIPOINT.rawValue):
             var points = [Position]()
-            for member in try members(of: g) where !(try bool(GEOSisEmpty_r(raw, member), "GEOSisEmpty_r")) {
+            for member in try members(of: g)
+            where !(try bool(GEOSisEmpty_r(raw, member), "GEOSisEmpty_r")) {
                 if let p = try positions(of: member).first { points.append(p) }
             }
             return .multiPoint(points)
         case Int32(GEOS_MULTILINESTRING.rawValue):
-            return .multiLineString(try members(of: g).map { (member) throws(GeoError) in try positions(of: member) })
+            return .multiLineString(
+                try members(of: g).map { (member) throws(GeoError) in try positions(of: member) })
         case Int32(GEOS_MULTIPOLYGON.rawValue):
-            return .multiPolygon(try members(of: g).map { (member) throws(GeoError) in
-                try bool(GEOSisEmpty_r(raw, member), "GEOSisEmpty_r") ? [] : try rings(of: member)
-            })
+            return .multiPolygon(
+                try members(of: g).map { (member) throws(GeoError) in
+                    try bool(GEOSisEmpty_r(raw, member), "GEOSisEmpty_r")
+                        ? [] : try rings(of: member)
+                })
         case Int32(GEOS_GEOMETRYCOLLECTION.rawValue):
-            return .geometryCollection(try members(of: g).map { (member) throws(GeoError) in try geometry(from: member) })
+            return .geometryCollection(
+                try members(of: g).map { (member) throws(GeoError) in try geometry(from: member) })
         default:
             throw error("GEOSGeomTypeId_r")
         }
@@ -378,19 +426,25 @@ extension GEOSContext {
         var result = [OpaquePointer]()
         result.reserveCapacity(Int(count))
         for i in 0..<count {
-            guard let member = GEOSGetGeometryN_r(raw, g, i) else { throw error("GEOSGetGeometryN_r") }
+            guard let member = GEOSGetGeometryN_r(raw, g, i) else {
+                throw error("GEOSGetGeometryN_r")
+            }
             result.append(member)
         }
         return result
     }
 
     private func rings(of polygon: OpaquePointer) throws(GeoError) -> [[Position]] {
-        guard let exterior = GEOSGetExteriorRing_r(raw, polygon) else { throw error("GEOSGetExteriorRing_r") }
+        guard let exterior = GEOSGetExteriorRing_r(raw, polygon) else {
+            throw error("GEOSGetExteriorRing_r")
+        }
         var result = [try positions(of: exterior)]
         let holes = GEOSGetNumInteriorRings_r(raw, polygon)
         guard holes >= 0 else { throw error("GEOSGetNumInteriorRings_r") }
         for i in 0..<holes {
-            guard let hole = GEOSGetInteriorRingN_r(raw, polygon, i) else { throw error("GEOSGetInteriorRingN_r") }
+            guard let hole = GEOSGetInteriorRingN_r(raw, polygon, i) else {
+                throw error("GEOSGetInteriorRingN_r")
+            }
             result.append(try positions(of: hole))
         }
         return result
@@ -398,14 +452,18 @@ extension GEOSContext {
 
     /// The positions of a point, line string or ring.
     private func positions(of g: OpaquePointer) throws(GeoError) -> [Position] {
-        guard let seq = GEOSGeom_getCoordSeq_r(raw, g) else { throw error("GEOSGeom_getCoordSeq_r") }
+        guard let seq = GEOSGeom_getCoordSeq_r(raw, g) else {
+            throw error("GEOSGeom_getCoordSeq_r")
+        }
         return try positions(ofSequence: seq, hasZ: try bool(GEOSHasZ_r(raw, g), "GEOSHasZ_r"))
     }
 
     /// The positions of a coordinate sequence (which stays owned by the caller).
     func positions(ofSequence seq: OpaquePointer, hasZ: Bool) throws(GeoError) -> [Position] {
         var size: UInt32 = 0
-        guard GEOSCoordSeq_getSize_r(raw, seq, &size) != 0 else { throw error("GEOSCoordSeq_getSize_r") }
+        guard GEOSCoordSeq_getSize_r(raw, seq, &size) != 0 else {
+            throw error("GEOSCoordSeq_getSize_r")
+        }
         let count = Int(size)
         if count == 0 { return [] }
         let stride = hasZ ? 3 : 2
@@ -418,7 +476,8 @@ extension GEOSContext {
         result.reserveCapacity(count)
         for i in 0..<count {
             let z = hasZ ? buffer[i * stride + 2] : Double.nan
-            result.append(Position(x: buffer[i * stride], y: buffer[i * stride + 1], z: z.isNaN ? nil : z))
+            result.append(
+                Position(x: buffer[i * stride], y: buffer[i * stride + 1], z: z.isNaN ? nil : z))
         }
         return result
     }
@@ -428,7 +487,9 @@ extension GEOSContext {
 
 extension Geometry {
     /// Runs `body` with a pooled GEOS context and a GEOS copy of this geometry.
-    func withGEOS<R: Sendable>(_ body: (GEOSContext, GEOSGeometryRef) throws(GeoError) -> R) throws(GeoError) -> R {
+    func withGEOS<R: Sendable>(
+        _ body: (GEOSContext, GEOSGeometryRef) throws(GeoError) -> R
+    ) throws(GeoError) -> R {
         try GEOS.with { (context) throws(GeoError) -> R in
             let g = try context.make(self)
             return try withExtendedLifetime(g) { () throws(GeoError) -> R in try body(context, g) }
@@ -437,12 +498,15 @@ extension Geometry {
 
     /// Runs `body` with a pooled GEOS context and GEOS copies of this geometry and another.
     func withGEOS<R: Sendable>(
-        _ other: Geometry, _ body: (GEOSContext, GEOSGeometryRef, GEOSGeometryRef) throws(GeoError) -> R
+        _ other: Geometry,
+        _ body: (GEOSContext, GEOSGeometryRef, GEOSGeometryRef) throws(GeoError) -> R
     ) throws(GeoError) -> R {
         try GEOS.with { (context) throws(GeoError) -> R in
             let a = try context.make(self)
             let b = try context.make(other)
-            return try withExtendedLifetime((a, b)) { () throws(GeoError) -> R in try body(context, a, b) }
+            return try withExtendedLifetime((a, b)) { () throws(GeoError) -> R in
+                try body(context, a, b)
+            }
         }
     }
 
@@ -477,7 +541,8 @@ extension Geometry {
 
     /// A GEOS measure written to an out-parameter, with 0 meaning failure.
     func geosMeasure(
-        _ function: String, _ call: (GEOSContextHandle_t, OpaquePointer, UnsafeMutablePointer<Double>) -> Int32
+        _ function: String,
+        _ call: (GEOSContextHandle_t, OpaquePointer, UnsafeMutablePointer<Double>) -> Int32
     ) throws(GeoError) -> Double {
         try withGEOS { (context, g) throws(GeoError) -> Double in
             var value = 0.0

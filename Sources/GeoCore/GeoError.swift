@@ -57,7 +57,9 @@ public struct GeoError: Error, Sendable, Hashable, CustomStringConvertible {
     public var line: Int?
 
     /// Creates an error.
-    public init(_ kind: Kind, _ message: String, code: Int? = nil, offset: Int? = nil, line: Int? = nil) {
+    public init(
+        _ kind: Kind, _ message: String, code: Int? = nil, offset: Int? = nil, line: Int? = nil
+    ) {
         self.kind = kind
         self.message = message
         self.code = code

@@ -69,7 +69,8 @@ extension GeoJSON: Codable {
         do {
             self = try GeoJSONReader.document(LocatedJSON(plain), path: "$")
         } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: error.message))
         }
     }
 
@@ -109,10 +110,13 @@ extension Geometry {
         let type = JSONValue.string(self.type.geoJSONName)
         switch self {
         case .point(let p): return ["type": type, "coordinates": p.map(position) ?? .array([])]
-        case .lineString(let ps), .multiPoint(let ps): return ["type": type, "coordinates": line(ps)]
-        case .polygon(let rs), .multiLineString(let rs): return ["type": type, "coordinates": rings(rs)]
+        case .lineString(let ps), .multiPoint(let ps):
+            return ["type": type, "coordinates": line(ps)]
+        case .polygon(let rs), .multiLineString(let rs):
+            return ["type": type, "coordinates": rings(rs)]
         case .multiPolygon(let ps): return ["type": type, "coordinates": .array(ps.map(rings))]
-        case .geometryCollection(let members): return ["type": type, "geometries": .array(members.map(\.geoJSONValue))]
+        case .geometryCollection(let members):
+            return ["type": type, "geometries": .array(members.map(\.geoJSONValue))]
         }
     }
 }
@@ -124,7 +128,8 @@ extension Geometry: Codable {
         do {
             self = try GeoJSONReader.geometry(LocatedJSON(plain), path: "$", depth: 0)
         } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: error.message))
         }
     }
 
@@ -147,7 +152,9 @@ enum GeoJSONReader {
     }
 
     static func document(_ node: LocatedJSON, path: String) throws(GeoError) -> GeoJSON {
-        guard case .object = node.value else { throw error(path, "expected a GeoJSON object, found \(node.kindName)", node) }
+        guard case .object = node.value else {
+            throw error(path, "expected a GeoJSON object, found \(node.kindName)", node)
+        }
         let type = try typeName(node, path: path)
         switch type {
         case "Feature": return .feature(try feature(node, path: path))
@@ -156,16 +163,21 @@ enum GeoJSONReader {
         }
     }
 
-    static func featureCollection(_ node: LocatedJSON, path: String) throws(GeoError) -> FeatureCollection {
+    static func featureCollection(
+        _ node: LocatedJSON, path: String
+    ) throws(GeoError) -> FeatureCollection {
         guard case .object(let members) = node.value else {
             throw error(path, "expected a FeatureCollection object, found \(node.kindName)", node)
         }
         guard try typeName(node, path: path) == "FeatureCollection" else {
             throw error(path + ".type", "expected \"FeatureCollection\"", node["type"] ?? node)
         }
-        guard let list = node["features"] else { throw error(path, "FeatureCollection has no \"features\" member", node) }
+        guard let list = node["features"] else {
+            throw error(path, "FeatureCollection has no \"features\" member", node)
+        }
         guard case .array(let items) = list.value else {
-            throw error(path + ".features", "expected an array of features, found \(list.kindName)", list)
+            throw error(
+                path + ".features", "expected an array of features, found \(list.kindName)", list)
         }
         var features = [Feature]()
         features.reserveCapacity(items.count)
@@ -193,7 +205,9 @@ enum GeoJSONReader {
             switch p.value {
             case .null: break
             case .object: properties = p.jsonValue
-            default: throw error(path + ".properties", "expected an object or null, found \(p.kindName)", p)
+            default:
+                throw error(
+                    path + ".properties", "expected an object or null, found \(p.kindName)", p)
             }
         }
         var id: FeatureIdentifier?
@@ -202,19 +216,25 @@ enum GeoJSONReader {
             case .string(let s): id = .string(s)
             case .integer(let n): id = .integer(n)
             case .number(let d): id = .number(d)
-            default: throw error(path + ".id", "expected a string or a number, found \(i.kindName)", i)
+            default:
+                throw error(path + ".id", "expected a string or a number, found \(i.kindName)", i)
             }
         }
         return Feature(
             id: id, geometry: geometry, properties: properties, bbox: try bbox(node, path: path),
-            foreignMembers: foreign(members, known: ["type", "id", "geometry", "properties", "bbox"]))
+            foreignMembers: foreign(
+                members, known: ["type", "id", "geometry", "properties", "bbox"]))
     }
 
-    static func geometry(_ node: LocatedJSON, path: String, depth: Int) throws(GeoError) -> Geometry {
+    static func geometry(_ node: LocatedJSON, path: String, depth: Int) throws(GeoError) -> Geometry
+    {
         guard depth <= maximumDepth else {
-            throw error(path, "geometry collections nested deeper than \(maximumDepth) levels", node)
+            throw error(
+                path, "geometry collections nested deeper than \(maximumDepth) levels", node)
         }
-        guard case .object = node.value else { throw error(path, "expected a geometry object, found \(node.kindName)", node) }
+        guard case .object = node.value else {
+            throw error(path, "expected a geometry object, found \(node.kindName)", node)
+        }
         let name = try typeName(node, path: path)
         if name == "GeometryCollection" {
             guard let list = node["geometries"] else {
@@ -224,7 +244,8 @@ enum GeoJSONReader {
             var members = [Geometry]()
             members.reserveCapacity(items.count)
             for (i, item) in items.enumerated() {
-                members.append(try geometry(item, path: "\(path).geometries[\(i)]", depth: depth + 1))
+                members.append(
+                    try geometry(item, path: "\(path).geometries[\(i)]", depth: depth + 1))
             }
             return .geometryCollection(members)
         }
@@ -244,19 +265,25 @@ enum GeoJSONReader {
             let items = try array(coordinates, path: cpath)
             var points = [Position]()
             points.reserveCapacity(items.count)
-            for (i, item) in items.enumerated() { points.append(try position(item, path: "\(cpath)[\(i)]")) }
+            for (i, item) in items.enumerated() {
+                points.append(try position(item, path: "\(cpath)[\(i)]"))
+            }
             return .multiPoint(points)
         case "MultiLineString":
             let items = try array(coordinates, path: cpath)
             var lines = [[Position]]()
             lines.reserveCapacity(items.count)
-            for (i, item) in items.enumerated() { lines.append(try line(item, path: "\(cpath)[\(i)]")) }
+            for (i, item) in items.enumerated() {
+                lines.append(try line(item, path: "\(cpath)[\(i)]"))
+            }
             return .multiLineString(lines)
         case "MultiPolygon":
             let items = try array(coordinates, path: cpath)
             var polygons = [[[Position]]]()
             polygons.reserveCapacity(items.count)
-            for (i, item) in items.enumerated() { polygons.append(try rings(item, path: "\(cpath)[\(i)]")) }
+            for (i, item) in items.enumerated() {
+                polygons.append(try rings(item, path: "\(cpath)[\(i)]"))
+            }
             return .multiPolygon(polygons)
         default:
             throw error(path + ".type", "unknown geometry type \"\(name)\"", node["type"] ?? node)
@@ -271,45 +298,61 @@ enum GeoJSONReader {
         result.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
             let ring = try line(item, path: "\(path)[\(i)]", minimum: 4)
-            if let problem = WKTParser.ringProblem(ring, index: i, minimumCount: 4) { throw error("\(path)[\(i)]", problem, item) }
+            if let problem = WKTParser.ringProblem(ring, index: i, minimumCount: 4) {
+                throw error("\(path)[\(i)]", problem, item)
+            }
             result.append(ring)
         }
         return result
     }
 
-    private static func line(_ node: LocatedJSON, path: String, minimum: Int = 2) throws(GeoError) -> [Position] {
+    private static func line(
+        _ node: LocatedJSON, path: String, minimum: Int = 2
+    ) throws(GeoError) -> [Position] {
         let items = try array(node, path: path)
         guard items.isEmpty || items.count >= minimum else {
-            throw error(path, "\(items.count) position\(items.count == 1 ? "" : "s"); at least \(minimum) are needed", node)
+            throw error(
+                path,
+                "\(items.count) position\(items.count == 1 ? "" : "s"); at least \(minimum) are needed",
+                node)
         }
         var result = [Position]()
         result.reserveCapacity(items.count)
-        for (i, item) in items.enumerated() { result.append(try position(item, path: "\(path)[\(i)]")) }
+        for (i, item) in items.enumerated() {
+            result.append(try position(item, path: "\(path)[\(i)]"))
+        }
         return result
     }
 
     private static func position(_ node: LocatedJSON, path: String) throws(GeoError) -> Position {
         guard case .array(let items) = node.value else {
-            throw error(path, "expected a position (an array of numbers), found \(node.kindName)", node)
+            throw error(
+                path, "expected a position (an array of numbers), found \(node.kindName)", node)
         }
         guard items.count >= 2 else {
             throw error(path, "a position needs at least 2 numbers, found \(items.count)", node)
         }
         var values = [Double]()
         for (i, item) in items.prefix(3).enumerated() {
-            guard let v = item.doubleValue else { throw error("\(path)[\(i)]", "expected a number, found \(item.kindName)", item) }
+            guard let v = item.doubleValue else {
+                throw error("\(path)[\(i)]", "expected a number, found \(item.kindName)", item)
+            }
             values.append(v)
         }
         return Position(x: values[0], y: values[1], z: values.count > 2 ? values[2] : nil)
     }
 
     private static func array(_ node: LocatedJSON, path: String) throws(GeoError) -> [LocatedJSON] {
-        guard case .array(let items) = node.value else { throw error(path, "expected an array, found \(node.kindName)", node) }
+        guard case .array(let items) = node.value else {
+            throw error(path, "expected an array, found \(node.kindName)", node)
+        }
         return items
     }
 
     private static func typeName(_ node: LocatedJSON, path: String) throws(GeoError) -> String {
-        guard let type = node["type"] else { throw error(path, "object has no \"type\" member", node) }
+        guard let type = node["type"] else {
+            throw error(path, "object has no \"type\" member", node)
+        }
         guard case .string(let name) = type.value else {
             throw error(path + ".type", "expected a string, found \(type.kindName)", type)
         }
@@ -320,17 +363,22 @@ enum GeoJSONReader {
         guard let box = node["bbox"] else { return nil }
         let items = try array(box, path: path + ".bbox")
         guard items.count >= 4 && items.count % 2 == 0 else {
-            throw error(path + ".bbox", "a bbox has 2 × n numbers (n ≥ 2), found \(items.count)", box)
+            throw error(
+                path + ".bbox", "a bbox has 2 × n numbers (n ≥ 2), found \(items.count)", box)
         }
         var values = [Double]()
         for (i, item) in items.enumerated() {
-            guard let v = item.doubleValue else { throw error("\(path).bbox[\(i)]", "expected a number, found \(item.kindName)", item) }
+            guard let v = item.doubleValue else {
+                throw error("\(path).bbox[\(i)]", "expected a number, found \(item.kindName)", item)
+            }
             values.append(v)
         }
         return values
     }
 
-    private static func foreign(_ members: [(key: String, value: LocatedJSON)], known: Set<String>) -> [String: JSONValue] {
+    private static func foreign(
+        _ members: [(key: String, value: LocatedJSON)], known: Set<String>
+    ) -> [String: JSONValue] {
         var result = [String: JSONValue]()
         for (key, value) in members where !known.contains(key) { result[key] = value.jsonValue }
         return result

@@ -33,11 +33,13 @@ public struct Geodesic: Sendable, Hashable {
     var cStorage: Storage { storage }
 
     /// The WGS84 ellipsoid: a = 6 378 137 m, 1/f = 298.257 223 563 (NIMA TR8350.2, 3rd ed., 2000).
-    public static let wgs84 = Geodesic(uncheckedEquatorialRadius: 6_378_137, flattening: 1 / 298.257_223_563)
+    public static let wgs84 = Geodesic(
+        uncheckedEquatorialRadius: 6_378_137, flattening: 1 / 298.257_223_563)
 
     /// The GRS80 ellipsoid: a = 6 378 137 m, 1/f = 298.257 222 101 (Moritz, *Geodetic Reference
     /// System 1980*, Bulletin Géodésique 54, 1980).
-    public static let grs80 = Geodesic(uncheckedEquatorialRadius: 6_378_137, flattening: 1 / 298.257_222_101)
+    public static let grs80 = Geodesic(
+        uncheckedEquatorialRadius: 6_378_137, flattening: 1 / 298.257_222_101)
 
     /// Creates a geodesic calculator for a custom ellipsoid.
     ///
@@ -50,7 +52,9 @@ public struct Geodesic: Sendable, Hashable {
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` naming the bad value.
     public init(equatorialRadius: Double, flattening: Double) throws(GeoError) {
         guard equatorialRadius.isFinite && equatorialRadius > 0 else {
-            throw GeoError(.invalidArgument, "equatorial radius \(equatorialRadius) m must be finite and positive")
+            throw GeoError(
+                .invalidArgument,
+                "equatorial radius \(equatorialRadius) m must be finite and positive")
         }
         guard flattening.isFinite && flattening < 1 else {
             throw GeoError(.invalidArgument, "flattening \(flattening) must be finite and below 1")
@@ -179,7 +183,8 @@ extension Geodesic {
         var s12 = 0.0, azi1 = 0.0, azi2 = 0.0
         var m12 = Double.nan, bigM12 = Double.nan, bigM21 = Double.nan, area = Double.nan
         let a12 = withUnsafePointer(to: storage.raw) { g in
-            withOptionalOutputs(quantities, &m12, &bigM12, &bigM21, &area) { pm12, pM12, pM21, pS12 in
+            withOptionalOutputs(quantities, &m12, &bigM12, &bigM21, &area) {
+                pm12, pM12, pM21, pS12 in
                 geod_geninverse(
                     g, start.latitude, start.longitude, end.latitude, end.longitude,
                     &s12, &azi1, &azi2, pm12, pM12, pM21, pS12)
@@ -188,7 +193,9 @@ extension Geodesic {
         let lon1: Double, lon2: Double
         if unrollingLongitude {
             lon1 = start.longitude
-            lon2 = start.longitude + Angle.longitudeDifference(from: start.longitude, to: end.longitude)
+            lon2 =
+                start.longitude
+                + Angle.longitudeDifference(from: start.longitude, to: end.longitude)
         } else {
             lon1 = Angle.normalizedLongitude(start.longitude)
             lon2 = Angle.normalizedLongitude(end.longitude)
@@ -224,9 +231,11 @@ extension Geodesic {
     ) -> GeodesicDirect {
         var lat2 = 0.0, lon2 = 0.0, azi2 = 0.0
         var m12 = Double.nan, bigM12 = Double.nan, bigM21 = Double.nan, area = Double.nan
-        let flags = unrollingLongitude ? UInt32(GEOD_LONG_UNROLL.rawValue) : UInt32(GEOD_NOFLAGS.rawValue)
+        let flags =
+            unrollingLongitude ? UInt32(GEOD_LONG_UNROLL.rawValue) : UInt32(GEOD_NOFLAGS.rawValue)
         let a12 = withUnsafePointer(to: storage.raw) { g in
-            withOptionalOutputs(quantities, &m12, &bigM12, &bigM21, &area) { pm12, pM12, pM21, pS12 in
+            withOptionalOutputs(quantities, &m12, &bigM12, &bigM21, &area) {
+                pm12, pM12, pM21, pS12 in
                 geod_gendirect(
                     g, start.latitude, start.longitude, azimuth, flags, distance,
                     &lat2, &lon2, &azi2, nil, pm12, pM12, pM21, pS12)
@@ -247,7 +256,8 @@ extension Geodesic {
     public func distance(from start: Coordinate, to end: Coordinate) -> Double {
         var s12 = Double.nan
         withUnsafePointer(to: storage.raw) { g in
-            geod_inverse(g, start.latitude, start.longitude, end.latitude, end.longitude, &s12, nil, nil)
+            geod_inverse(
+                g, start.latitude, start.longitude, end.latitude, end.longitude, &s12, nil, nil)
         }
         return s12
     }
@@ -298,7 +308,9 @@ extension Geodesic {
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` if `count` is below 2, or
     ///   ``GeoError/Kind-swift.struct/invalidCoordinate`` if an end point is invalid.
     /// - Complexity: O(count). Wraps `geod_inverseline` and `geod_position`.
-    public func points(from start: Coordinate, to end: Coordinate, count: Int) throws(GeoError) -> [Coordinate] {
+    public func points(
+        from start: Coordinate, to end: Coordinate, count: Int
+    ) throws(GeoError) -> [Coordinate] {
         guard count >= 2 else {
             throw GeoError(.invalidArgument, "point count \(count) must be at least 2")
         }
@@ -308,7 +320,8 @@ extension Geodesic {
         withUnsafePointer(to: storage.raw) { g in
             geod_inverseline(
                 &line, g, start.latitude, start.longitude, end.latitude, end.longitude,
-                UInt32(GEOD_LATITUDE.rawValue | GEOD_LONGITUDE.rawValue | GEOD_DISTANCE_IN.rawValue))
+                UInt32(GEOD_LATITUDE.rawValue | GEOD_LONGITUDE.rawValue | GEOD_DISTANCE_IN.rawValue)
+            )
         }
         let total = line.s13
         var result = [Coordinate]()
@@ -334,7 +347,8 @@ extension Geodesic {
         from start: Coordinate, to end: Coordinate, maximumSpacing: Double
     ) throws(GeoError) -> [Coordinate] {
         guard maximumSpacing.isFinite && maximumSpacing > 0 else {
-            throw GeoError(.invalidArgument, "spacing \(maximumSpacing) m must be finite and positive")
+            throw GeoError(
+                .invalidArgument, "spacing \(maximumSpacing) m must be finite and positive")
         }
         let total = distance(from: try start.validated(), to: try end.validated())
         let segments = max(1, Int((total / maximumSpacing).rounded(.up)))
@@ -365,7 +379,9 @@ extension Geodesic {
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the first invalid vertex.
     /// - Complexity: O(total vertices). Wraps `geod_polygon_addpoint` and `geod_polygon_compute`;
     ///   accurate to about 0.1 m² per edge (Karney 2013, §6).
-    public func measure(exterior: [Coordinate], holes: [[Coordinate]] = []) throws(GeoError) -> PolygonMeasurement {
+    public func measure(
+        exterior: [Coordinate], holes: [[Coordinate]] = []
+    ) throws(GeoError) -> PolygonMeasurement {
         let outer = try ringMeasurement(exterior)
         var area = outer.area
         var perimeter = outer.perimeter
@@ -397,7 +413,9 @@ extension Geodesic {
         geod_polygon_init(&polygon, 0)
         for i in 0..<count {
             let c = try validatedVertex(ring[i], index: i)
-            withUnsafePointer(to: storage.raw) { g in geod_polygon_addpoint(g, &polygon, c.latitude, c.longitude) }
+            withUnsafePointer(to: storage.raw) { g in
+                geod_polygon_addpoint(g, &polygon, c.latitude, c.longitude)
+            }
         }
         var area = 0.0, perimeter = 0.0
         withUnsafePointer(to: storage.raw) { g in

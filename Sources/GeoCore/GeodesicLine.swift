@@ -1,5 +1,5 @@
-import Foundation
 internal import CPROJ
+import Foundation
 
 /// One geodesic, set up once so that many points along it are cheap: positions at distances, and
 /// the point of the segment closest to another point.
@@ -27,7 +27,9 @@ public struct GeodesicLine: Sendable {
         self.start = start
         var raw = geod_geodesicline()
         withUnsafePointer(to: geodesic.cStorage.raw) { g in
-            geod_inverseline(&raw, g, start.latitude, start.longitude, end.latitude, end.longitude, Storage.capabilities)
+            geod_inverseline(
+                &raw, g, start.latitude, start.longitude, end.latitude, end.longitude,
+                Storage.capabilities)
         }
         let storage = Storage(raw)
         self.storage = storage
@@ -40,7 +42,8 @@ public struct GeodesicLine: Sendable {
         self.start = start
         var raw = geod_geodesicline()
         withUnsafePointer(to: geodesic.cStorage.raw) { g in
-            geod_directline(&raw, g, start.latitude, start.longitude, azimuth, distance, Storage.capabilities)
+            geod_directline(
+                &raw, g, start.latitude, start.longitude, azimuth, distance, Storage.capabilities)
         }
         let storage = Storage(raw)
         self.storage = storage
@@ -61,7 +64,8 @@ public struct GeodesicLine: Sendable {
     /// - Complexity: O(1); about 0.3 µs. Wraps `geod_position`.
     public func position(atDistance distance: Double) -> Point {
         var lat = 0.0, lon = 0.0, azi = 0.0
-        withUnsafePointer(to: storage.raw) { line in geod_position(line, distance, &lat, &lon, &azi) }
+        withUnsafePointer(to: storage.raw) { line in geod_position(line, distance, &lat, &lon, &azi)
+        }
         return Point(coordinate: Coordinate(latitude: lat, longitude: lon), azimuth: azi)
     }
 
@@ -102,7 +106,9 @@ public struct GeodesicLine: Sendable {
             if toPoint.distance == 0 { s = min(max(s, 0), length); break }
             let theta = (toPoint.initialAzimuth - here.azimuth) * (.pi / 180)
             let sigma = toPoint.distance / radius
-            let step = sigma < .pi / 2 ? atan(tan(sigma) * cos(theta)) * radius : toPoint.distance * cos(theta)
+            let step =
+                sigma < .pi / 2
+                ? atan(tan(sigma) * cos(theta)) * radius : toPoint.distance * cos(theta)
             let next = min(max(s + step, 0), length)
             if abs(next - s) < 1e-9 { s = next; break }
             s = next
@@ -113,7 +119,8 @@ public struct GeodesicLine: Sendable {
 
     private func candidate(atDistance s: Double, for point: Coordinate) -> Projection {
         let at = position(atDistance: s).coordinate
-        return Projection(coordinate: at, distanceAlong: s, distance: geodesic.distance(from: at, to: point))
+        return Projection(
+            coordinate: at, distanceAlong: s, distance: geodesic.distance(from: at, to: point))
     }
 
     /// The C state of `geod_inverseline`/`geod_directline`; immutable after initialisation.
@@ -123,7 +130,8 @@ public struct GeodesicLine: Sendable {
         init(_ raw: geod_geodesicline) { self.raw = raw }
 
         static let capabilities = UInt32(
-            GEOD_LATITUDE.rawValue | GEOD_LONGITUDE.rawValue | GEOD_AZIMUTH.rawValue | GEOD_DISTANCE_IN.rawValue)
+            GEOD_LATITUDE.rawValue | GEOD_LONGITUDE.rawValue | GEOD_AZIMUTH.rawValue
+                | GEOD_DISTANCE_IN.rawValue)
     }
 }
 

@@ -15,8 +15,11 @@ extension Geometry {
         try validateGeographic()
         var total = 0.0
         try forEachPolygon { (rings) throws(GeoError) in
-            let coordinates = try rings.map { (ring) throws(GeoError) in try Self.coordinates(ring) }
-            total += try geodesic.measure(exterior: coordinates[0], holes: Array(coordinates.dropFirst())).area
+            let coordinates = try rings.map { (ring) throws(GeoError) in try Self.coordinates(ring)
+            }
+            total += try geodesic.measure(
+                exterior: coordinates[0], holes: Array(coordinates.dropFirst())
+            ).area
         }
         return total
     }
@@ -63,7 +66,10 @@ extension Geometry {
         result.reserveCapacity(ps.count)
         for (i, p) in ps.enumerated() {
             guard p.x.isFinite && p.y.isFinite && abs(p.y) <= 90 else {
-                throw GeoError(.invalidCoordinate, "vertex \(i) (\(p.x), \(p.y)) is not a longitude/latitude: the latitude must be within [-90, 90] and both finite")
+                throw GeoError(
+                    .invalidCoordinate,
+                    "vertex \(i) (\(p.x), \(p.y)) is not a longitude/latitude: the latitude must be within [-90, 90] and both finite"
+                )
             }
             result.append(Coordinate(latitude: p.y, longitude: Angle.normalizedLongitude(p.x)))
         }
@@ -76,7 +82,8 @@ extension Geometry {
         case .polygon(let rings): if let first = rings.first, !first.isEmpty { try body(rings) }
         case .multiPolygon(let polygons):
             for rings in polygons { if let first = rings.first, !first.isEmpty { try body(rings) } }
-        case .geometryCollection(let members): for member in members { try member.forEachPolygon(body) }
+        case .geometryCollection(let members):
+            for member in members { try member.forEachPolygon(body) }
         default: break
         }
     }

@@ -188,7 +188,8 @@ extension Geometry {
             for ring in rings { for p in ring { try body(p) } }
         case .multiPolygon(let polygons):
             for rings in polygons { for ring in rings { for p in ring { try body(p) } } }
-        case .geometryCollection(let members): for member in members { try member.forEachPosition(body) }
+        case .geometryCollection(let members):
+            for member in members { try member.forEachPosition(body) }
         }
     }
 
@@ -206,10 +207,12 @@ extension Geometry {
         case .lineString(let ps): return .lineString(try ps.map(transform))
         case .multiPoint(let ps): return .multiPoint(try ps.map(transform))
         case .polygon(let rings): return .polygon(try rings.map { try $0.map(transform) })
-        case .multiLineString(let lines): return .multiLineString(try lines.map { try $0.map(transform) })
+        case .multiLineString(let lines):
+            return .multiLineString(try lines.map { try $0.map(transform) })
         case .multiPolygon(let polygons):
             return .multiPolygon(try polygons.map { try $0.map { try $0.map(transform) } })
-        case .geometryCollection(let members): return .geometryCollection(try members.map { try $0.mapPositions(transform) })
+        case .geometryCollection(let members):
+            return .geometryCollection(try members.map { try $0.mapPositions(transform) })
         }
     }
 
@@ -218,7 +221,8 @@ extension Geometry {
     /// Computed in the plane: for longitudes across the 180th meridian it spans the long way round.
     /// - Complexity: O(n).
     public var bounds: ProjectedBounds? {
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity,
+            maxY = -Double.infinity
         forEachPosition { p in
             minX = min(minX, p.x); minY = min(minY, p.y)
             maxX = max(maxX, p.x); maxY = max(maxY, p.y)
@@ -248,7 +252,8 @@ extension Geometry {
     /// is (`"polygon ring 1 position 3"`), or `nil` if all are finite.
     func firstNonFinitePosition() -> (Position, String)? {
         func check(_ ps: [Position], _ path: String) -> (Position, String)? {
-            for (i, p) in ps.enumerated() where !(p.x.isFinite && p.y.isFinite && (p.z?.isFinite ?? true)) {
+            for (i, p) in ps.enumerated()
+            where !(p.x.isFinite && p.y.isFinite && (p.z?.isFinite ?? true)) {
                 return (p, "\(path)position \(i)")
             }
             return nil
@@ -260,9 +265,13 @@ extension Geometry {
         case .lineString(let ps): return check(ps, "line string ")
         case .multiPoint(let ps): return check(ps, "multi-point ")
         case .polygon(let rings):
-            for (r, ring) in rings.enumerated() { if let bad = check(ring, "polygon ring \(r) ") { return bad } }
+            for (r, ring) in rings.enumerated() {
+                if let bad = check(ring, "polygon ring \(r) ") { return bad }
+            }
         case .multiLineString(let lines):
-            for (l, line) in lines.enumerated() { if let bad = check(line, "line \(l) ") { return bad } }
+            for (l, line) in lines.enumerated() {
+                if let bad = check(line, "line \(l) ") { return bad }
+            }
         case .multiPolygon(let polygons):
             for (k, rings) in polygons.enumerated() {
                 for (r, ring) in rings.enumerated() {
@@ -271,7 +280,9 @@ extension Geometry {
             }
         case .geometryCollection(let members):
             for (m, member) in members.enumerated() {
-                if let (p, path) = member.firstNonFinitePosition() { return (p, "member \(m) \(path)") }
+                if let (p, path) = member.firstNonFinitePosition() {
+                    return (p, "member \(m) \(path)")
+                }
             }
         }
         return nil

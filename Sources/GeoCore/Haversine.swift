@@ -27,7 +27,9 @@ public enum Haversine {
     /// - Returns: NaN if either coordinate holds NaN.
     /// - Complexity: O(1); a few trigonometric calls.
     @inlinable
-    public static func distance(from a: Coordinate, to b: Coordinate, radius: Double = meanEarthRadius) -> Double {
+    public static func distance(
+        from a: Coordinate, to b: Coordinate, radius: Double = meanEarthRadius
+    ) -> Double {
         let phi1 = a.latitude * (.pi / 180)
         let phi2 = b.latitude * (.pi / 180)
         let dPhi = phi2 - phi1
@@ -71,7 +73,8 @@ public enum Haversine {
         let lambda1 = start.longitude * (.pi / 180)
         let sinPhi2 = sin(phi1) * cos(delta) + cos(phi1) * sin(delta) * cos(theta)
         let phi2 = asin(max(-1, min(1, sinPhi2)))
-        let lambda2 = lambda1 + atan2(sin(theta) * sin(delta) * cos(phi1), cos(delta) - sin(phi1) * sinPhi2)
+        let lambda2 =
+            lambda1 + atan2(sin(theta) * sin(delta) * cos(phi1), cos(delta) - sin(phi1) * sinPhi2)
         return Coordinate(
             latitude: phi2 * (180 / .pi),
             longitude: Angle.normalizedLongitude(lambda2 * (180 / .pi)))

@@ -52,7 +52,10 @@ struct LocatedJSON {
         case .string(let s): .string(s)
         case .array(let items): .array(items.map(\.jsonValue))
         case .object(let members):
-            .object(Dictionary(members.map { ($0.key, $0.value.jsonValue) }, uniquingKeysWith: { _, last in last }))
+            .object(
+                Dictionary(
+                    members.map { ($0.key, $0.value.jsonValue) },
+                    uniquingKeysWith: { _, last in last }))
         }
     }
 
@@ -66,7 +69,9 @@ struct LocatedJSON {
         case .number(let d): value = .number(d)
         case .string(let s): value = .string(s)
         case .array(let items): value = .array(items.map(LocatedJSON.init))
-        case .object(let members): value = .object(members.sorted { $0.key < $1.key }.map { ($0.key, LocatedJSON($0.value)) })
+        case .object(let members):
+            value = .object(
+                members.sorted { $0.key < $1.key }.map { ($0.key, LocatedJSON($0.value)) })
         }
     }
 
@@ -96,15 +101,21 @@ struct JSONParser {
     mutating func parseDocument() throws(GeoError) -> LocatedJSON {
         let value = try parseValue(depth: 0)
         skipSpace()
-        guard index == bytes.count else { throw error("unexpected \(found()) after the JSON value") }
+        guard index == bytes.count else {
+            throw error("unexpected \(found()) after the JSON value")
+        }
         return value
     }
 
     private mutating func parseValue(depth: Int) throws(GeoError) -> LocatedJSON {
-        guard depth <= Self.maximumDepth else { throw error("JSON nested deeper than \(Self.maximumDepth) levels") }
+        guard depth <= Self.maximumDepth else {
+            throw error("JSON nested deeper than \(Self.maximumDepth) levels")
+        }
         skipSpace()
         let start = index
-        guard index < bytes.count else { throw error("expected a JSON value, found the end of the text") }
+        guard index < bytes.count else {
+            throw error("expected a JSON value, found the end of the text")
+        }
         switch bytes[index] {
         case UInt8(ascii: "{"):
             index += 1
@@ -116,10 +127,14 @@ struct JSONParser {
             }
             while true {
                 skipSpace()
-                guard peek() == UInt8(ascii: "\"") else { throw error("expected a member name in quotes, found \(found())") }
+                guard peek() == UInt8(ascii: "\"") else {
+                    throw error("expected a member name in quotes, found \(found())")
+                }
                 let key = try parseString()
                 skipSpace()
-                guard peek() == UInt8(ascii: ":") else { throw error("expected ':' after member name \"\(key)\", found \(found())") }
+                guard peek() == UInt8(ascii: ":") else {
+                    throw error("expected ':' after member name \"\(key)\", found \(found())")
+                }
                 index += 1
                 members.append((key, try parseValue(depth: depth + 1)))
                 skipSpace()
@@ -164,7 +179,8 @@ struct JSONParser {
 
     private mutating func literal(_ word: String) throws(GeoError) {
         let utf8 = Array(word.utf8)
-        guard index + utf8.count <= bytes.count, Array(bytes[index..<(index + utf8.count)]) == utf8 else {
+        guard index + utf8.count <= bytes.count, Array(bytes[index..<(index + utf8.count)]) == utf8
+        else {
             throw error("expected '\(word)', found \(found())")
         }
         index += utf8.count
@@ -174,7 +190,9 @@ struct JSONParser {
         let start = index
         var isInteger = true
         if peek() == UInt8(ascii: "-") { index += 1 }
-        guard let first = peek(), isDigit(first) else { throw error("expected a digit in a number, found \(found())") }
+        guard let first = peek(), isDigit(first) else {
+            throw error("expected a digit in a number, found \(found())")
+        }
         if first == UInt8(ascii: "0") {
             index += 1
         } else {
@@ -183,14 +201,18 @@ struct JSONParser {
         if peek() == UInt8(ascii: ".") {
             isInteger = false
             index += 1
-            guard let b = peek(), isDigit(b) else { throw error("expected a digit after '.', found \(found())") }
+            guard let b = peek(), isDigit(b) else {
+                throw error("expected a digit after '.', found \(found())")
+            }
             while let b = peek(), isDigit(b) { index += 1 }
         }
         if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
             isInteger = false
             index += 1
             if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
-            guard let b = peek(), isDigit(b) else { throw error("expected a digit in an exponent, found \(found())") }
+            guard let b = peek(), isDigit(b) else {
+                throw error("expected a digit in an exponent, found \(found())")
+            }
             while let b = peek(), isDigit(b) { index += 1 }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
@@ -207,7 +229,11 @@ struct JSONParser {
         var scalars = String.UnicodeScalarView()
         var runStart = index
         func flush(_ end: Int) {
-            if end > runStart { scalars.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars) }
+            if end > runStart {
+                scalars.append(
+                    contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self)
+                        .unicodeScalars)
+            }
         }
         while true {
             guard index < bytes.count else { throw error("unterminated string", at: start) }
@@ -224,7 +250,9 @@ struct JSONParser {
             }
             flush(index)
             index += 1
-            guard index < bytes.count else { throw error("unterminated escape in a string", at: start) }
+            guard index < bytes.count else {
+                throw error("unterminated escape in a string", at: start)
+            }
             let escape = bytes[index]
             index += 1
             switch escape {
@@ -240,7 +268,9 @@ struct JSONParser {
                 var code = try hex4()
                 if (0xD800...0xDBFF).contains(code) {
                     // A high surrogate must be followed by an escaped low surrogate.
-                    if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                    if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    {
                         index += 2
                         let low = try hex4()
                         if (0xDC00...0xDFFF).contains(low) {
@@ -253,7 +283,9 @@ struct JSONParser {
                 }
                 scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
             default:
-                throw error("invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string", at: index - 2)
+                throw error(
+                    "invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string",
+                    at: index - 2)
             }
             runStart = index
         }
@@ -269,7 +301,8 @@ struct JSONParser {
             case 0x30...0x39: digit = UInt32(c - 0x30)
             case 0x41...0x46: digit = UInt32(c - 0x41 + 10)
             case 0x61...0x66: digit = UInt32(c - 0x61 + 10)
-            default: throw error("'\(Character(Unicode.Scalar(c)))' is not a hex digit in a \\u escape")
+            default:
+                throw error("'\(Character(Unicode.Scalar(c)))' is not a hex digit in a \\u escape")
             }
             value = value << 4 | digit
             index += 1
@@ -282,7 +315,10 @@ struct JSONParser {
     private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
     private mutating func skipSpace() {
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+        while index < bytes.count,
+            bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A
+                || bytes[index] == 0x0D
+        {
             index += 1
         }
     }

@@ -5,7 +5,9 @@ struct JSONWriter {
     private(set) var text = ""
 
     /// GeoJSON members in the order they are conventionally written.
-    private static let leadingKeys = ["type", "id", "bbox", "coordinates", "geometries", "geometry", "properties", "features"]
+    private static let leadingKeys = [
+        "type", "id", "bbox", "coordinates", "geometries", "geometry", "properties", "features",
+    ]
 
     mutating func write(_ value: JSONValue) {
         switch value {

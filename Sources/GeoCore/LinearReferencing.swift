@@ -9,8 +9,13 @@ extension Geometry {
     ///   empty, or a non-finite distance; or from GEOS. See `GEOSInterpolate_r`.
     public func interpolate(distance: Double) throws(GeoError) -> Position {
         try checkLineal("interpolate")
-        guard distance.isFinite else { throw GeoError(.invalidArgument, "distance \(distance) is not finite") }
-        guard case .point(let p?) = try geosUnary("GEOSInterpolate_r", { GEOSInterpolate_r($0, $1, distance) }) else {
+        guard distance.isFinite else {
+            throw GeoError(.invalidArgument, "distance \(distance) is not finite")
+        }
+        guard
+            case .point(let p?) = try geosUnary(
+                "GEOSInterpolate_r", { GEOSInterpolate_r($0, $1, distance) })
+        else {
             throw GeoError(.geos, "GEOSInterpolate_r returned no point")
         }
         return p
@@ -20,8 +25,12 @@ extension Geometry {
     /// - Throws: As ``interpolate(distance:)``. See `GEOSInterpolateNormalized_r`.
     public func interpolate(fraction: Double) throws(GeoError) -> Position {
         try checkLineal("interpolate")
-        guard fraction.isFinite else { throw GeoError(.invalidArgument, "fraction \(fraction) is not finite") }
-        guard case .point(let p?) = try geosUnary("GEOSInterpolateNormalized_r", { GEOSInterpolateNormalized_r($0, $1, fraction) })
+        guard fraction.isFinite else {
+            throw GeoError(.invalidArgument, "fraction \(fraction) is not finite")
+        }
+        guard
+            case .point(let p?) = try geosUnary(
+                "GEOSInterpolateNormalized_r", { GEOSInterpolateNormalized_r($0, $1, fraction) })
         else { throw GeoError(.geos, "GEOSInterpolateNormalized_r returned no point") }
         return p
     }
@@ -52,9 +61,14 @@ extension Geometry {
     private func checkLineal(_ operation: String) throws(GeoError) {
         switch self {
         case .lineString, .multiLineString:
-            if isEmpty { throw GeoError(.invalidArgument, "cannot \(operation) along an empty \(type.wktName)") }
+            if isEmpty {
+                throw GeoError(
+                    .invalidArgument, "cannot \(operation) along an empty \(type.wktName)")
+            }
         default:
-            throw GeoError(.invalidArgument, "cannot \(operation) along a \(type.wktName); a line string is needed")
+            throw GeoError(
+                .invalidArgument,
+                "cannot \(operation) along a \(type.wktName); a line string is needed")
         }
     }
 }

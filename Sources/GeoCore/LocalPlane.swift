@@ -34,17 +34,22 @@ public enum LocalPlane {
 
     /// The east and north offsets in metres from `a` to `b` in the local plane at their mean latitude.
     @inlinable
-    public static func offset(from a: Coordinate, to b: Coordinate) -> (east: Double, north: Double) {
+    public static func offset(from a: Coordinate, to b: Coordinate) -> (east: Double, north: Double)
+    {
         let meanLatitude = (a.latitude + b.latitude) * (0.5 * .pi / 180)
         var dLon = b.longitude - a.longitude
         if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
         let (m, n) = radiiOfCurvature(atLatitudeRadians: meanLatitude)
-        return (dLon * (.pi / 180) * n * cos(meanLatitude), (b.latitude - a.latitude) * (.pi / 180) * m)
+        return (
+            dLon * (.pi / 180) * n * cos(meanLatitude), (b.latitude - a.latitude) * (.pi / 180) * m
+        )
     }
 
     /// The WGS84 meridional radius M and prime-vertical radius N in metres at a latitude in radians.
     @inlinable
-    public static func radiiOfCurvature(atLatitudeRadians phi: Double) -> (meridional: Double, primeVertical: Double) {
+    public static func radiiOfCurvature(
+        atLatitudeRadians phi: Double
+    ) -> (meridional: Double, primeVertical: Double) {
         let a = 6_378_137.0
         let e2 = (1 / 298.257_223_563) * (2 - 1 / 298.257_223_563)
         let s = sin(phi)

@@ -55,7 +55,8 @@ public struct Location: Hashable, Sendable, Codable {
     /// Creates a fix at a latitude and longitude in degrees, with the defaults of
     /// ``init(coordinate:altitude:horizontalAccuracy:verticalAccuracy:course:courseAccuracy:speed:speedAccuracy:timestamp:)``.
     public init(latitude: Double, longitude: Double, timestamp: Date = Date()) {
-        self.init(coordinate: Coordinate(latitude: latitude, longitude: longitude), timestamp: timestamp)
+        self.init(
+            coordinate: Coordinate(latitude: latitude, longitude: longitude), timestamp: timestamp)
     }
 
     /// Whether the horizontal position is usable: a valid coordinate and a non-negative, finite

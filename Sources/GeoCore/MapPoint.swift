@@ -23,7 +23,8 @@ public struct MapPoint: Hashable, Sendable, Codable {
     /// and bottom edges); longitudes are not wrapped, so 180° maps to the right edge.
     public init(_ coordinate: Coordinate) {
         let world = MapSize.world.width
-        let latitude = max(-WebMercator.maximumLatitude, min(WebMercator.maximumLatitude, coordinate.latitude))
+        let latitude = max(
+            -WebMercator.maximumLatitude, min(WebMercator.maximumLatitude, coordinate.latitude))
         let s = sin(Angle.radians(latitude))
         x = (coordinate.longitude + 180) / 360 * world
         y = (0.5 - log((1 + s) / (1 - s)) / (4 * .pi)) * world

@@ -79,7 +79,8 @@ public struct MapRect: Hashable, Sendable, Codable {
         guard x1 >= x0 && y1 >= y0 else { return .null }
         return MapRect(
             x: x0, y: y0,
-            width: MapRect.extent(from: x0, within: x1), height: MapRect.extent(from: y0, within: y1))
+            width: MapRect.extent(from: x0, within: x1),
+            height: MapRect.extent(from: y0, within: y1))
     }
 
     /// The smallest width `w` with `origin + w >= end` in floating point, so a union really contains
@@ -148,7 +149,9 @@ public struct MapRect: Hashable, Sendable, Codable {
     ///   - distance: Map points from `edge` to the cut; clamped to [0, the rectangle's extent].
     ///   - edge: The edge the slice is taken from.
     /// - Returns: The `slice` next to `edge` and the `remainder`.
-    public func divided(atDistance distance: Double, from edge: Edge) -> (slice: MapRect, remainder: MapRect) {
+    public func divided(
+        atDistance distance: Double, from edge: Edge
+    ) -> (slice: MapRect, remainder: MapRect) {
         if isNull { return (.null, .null) }
         switch edge {
         case .minX, .maxX:
@@ -184,11 +187,13 @@ public struct MapRect: Hashable, Sendable, Codable {
         var result = MapRect.null
         if maxX > world {
             result = result.union(
-                intersection(MapRect(x: world, y: minY, width: maxX - world, height: height)).offsetBy(dx: -world, dy: 0))
+                intersection(MapRect(x: world, y: minY, width: maxX - world, height: height))
+                    .offsetBy(dx: -world, dy: 0))
         }
         if minX < 0 {
             result = result.union(
-                intersection(MapRect(x: minX, y: minY, width: -minX, height: height)).offsetBy(dx: world, dy: 0))
+                intersection(MapRect(x: minX, y: minY, width: -minX, height: height)).offsetBy(
+                    dx: world, dy: 0))
         }
         return result
     }
@@ -202,8 +207,12 @@ public struct MapRect: Hashable, Sendable, Codable {
     /// map's ±85.05°.
     public init(_ region: CoordinateRegion) {
         let world = MapSize.world.width
-        let north = MapPoint(Coordinate(latitude: region.center.latitude + region.span.latitudeDelta / 2, longitude: 0))
-        let south = MapPoint(Coordinate(latitude: region.center.latitude - region.span.latitudeDelta / 2, longitude: 0))
+        let north = MapPoint(
+            Coordinate(
+                latitude: region.center.latitude + region.span.latitudeDelta / 2, longitude: 0))
+        let south = MapPoint(
+            Coordinate(
+                latitude: region.center.latitude - region.span.latitudeDelta / 2, longitude: 0))
         let longitudeDelta = min(region.span.longitudeDelta, 360)
         var west = Angle.normalizedLongitude(region.center.longitude - longitudeDelta / 2)
         if west == 180 { west = -180 }

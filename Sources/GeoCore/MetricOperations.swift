@@ -27,8 +27,12 @@ extension Geometry {
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for a latitude outside [-90, 90] or a
     ///   non-finite position; ``GeoError/Kind-swift.struct/invalidArgument`` for a non-finite distance;
     ///   or from GEOS.
-    public func buffer(meters: Double, style: BufferStyle = BufferStyle()) throws(GeoError) -> Geometry {
-        guard meters.isFinite else { throw GeoError(.invalidArgument, "buffer distance \(meters) m is not finite") }
+    public func buffer(
+        meters: Double, style: BufferStyle = BufferStyle()
+    ) throws(GeoError) -> Geometry {
+        guard meters.isFinite else {
+            throw GeoError(.invalidArgument, "buffer distance \(meters) m is not finite")
+        }
         try validateGeographic()
         if isEmpty { return .polygon([]) }
         let plane = AzimuthalEquidistant(centeredOn: positions)
@@ -50,7 +54,8 @@ extension Geometry {
         let b = other.densified(Self.densifySpacing).mapPositions(plane.forward)
         guard let (p, q) = try a.nearestPoints(to: b) else { return .infinity }
         if p.x == q.x && p.y == q.y { return 0 }
-        return plane.geodesic.distance(from: plane.inverse(p).coordinate, to: plane.inverse(q).coordinate)
+        return plane.geodesic.distance(
+            from: plane.inverse(p).coordinate, to: plane.inverse(q).coordinate)
     }
 
     /// A simplified copy of a longitude/latitude geometry with the tolerance in metres on the WGS84
@@ -69,9 +74,13 @@ extension Geometry {
     ///   ``GeoError/Kind-swift.struct/invalidCoordinate`` for a position that is not a valid longitude
     ///   and latitude; or from GEOS.
     /// - Complexity: O(n) geodesic solutions to project, then that of the planar simplification.
-    public func simplified(meters: Double, preservingTopology: Bool = true) throws(GeoError) -> Geometry {
+    public func simplified(
+        meters: Double, preservingTopology: Bool = true
+    ) throws(GeoError) -> Geometry {
         guard meters.isFinite && meters >= 0 else {
-            throw GeoError(.invalidArgument, "simplification tolerance \(meters) m must be finite and non-negative")
+            throw GeoError(
+                .invalidArgument,
+                "simplification tolerance \(meters) m must be finite and non-negative")
         }
         try validateGeographic()
         if isEmpty { return self }
@@ -82,7 +91,8 @@ extension Geometry {
             originals[PlanarKey(q)] = p
             return q
         }
-        let simplified = try projected.simplified(tolerance: meters, preservingTopology: preservingTopology)
+        let simplified = try projected.simplified(
+            tolerance: meters, preservingTopology: preservingTopology)
         // GEOS keeps a subset of the input vertices bit for bit; map them back to the originals.
         return simplified.mapPositions { q in originals[PlanarKey(q)] ?? plane.inverse(q) }
     }
@@ -100,7 +110,11 @@ extension Geometry {
         }
         var bad: Position?
         forEachPosition { p in if bad == nil && abs(p.y) > 90 { bad = p } }
-        if let bad { throw GeoError(.invalidCoordinate, "latitude \(bad.y) of position (\(bad.x), \(bad.y)) is outside [-90, 90]") }
+        if let bad {
+            throw GeoError(
+                .invalidCoordinate,
+                "latitude \(bad.y) of position (\(bad.x), \(bad.y)) is outside [-90, 90]")
+        }
     }
 
     /// The geometry with geodesic intermediate points on every edge longer than `spacing` metres.
@@ -111,12 +125,17 @@ extension Geometry {
             for i in 1..<ps.count {
                 let a = ps[i - 1], b = ps[i]
                 let length = Geodesic.wgs84.distance(from: a.coordinate, to: b.coordinate)
-                if length > spacing, let points = try? Geodesic.wgs84.points(
-                    from: a.coordinate, to: b.coordinate, count: Int((length / spacing).rounded(.up)) + 1)
+                if length > spacing,
+                    let points = try? Geodesic.wgs84.points(
+                        from: a.coordinate, to: b.coordinate,
+                        count: Int((length / spacing).rounded(.up)) + 1)
                 {
                     // Keep longitudes continuous with the edge's start.
                     for c in points.dropFirst().dropLast() {
-                        out.append(Position(x: a.x + Angle.longitudeDifference(from: a.x, to: c.longitude), y: c.latitude))
+                        out.append(
+                            Position(
+                                x: a.x + Angle.longitudeDifference(from: a.x, to: c.longitude),
+                                y: c.latitude))
                     }
                 }
                 out.append(b)
@@ -129,7 +148,8 @@ extension Geometry {
         case .polygon(let rings): return .polygon(rings.map(line))
         case .multiLineString(let lines): return .multiLineString(lines.map(line))
         case .multiPolygon(let polygons): return .multiPolygon(polygons.map { $0.map(line) })
-        case .geometryCollection(let members): return .geometryCollection(members.map { $0.densified(spacing) })
+        case .geometryCollection(let members):
+            return .geometryCollection(members.map { $0.densified(spacing) })
         }
     }
 }

@@ -21,7 +21,9 @@ public struct LibraryVersion: Hashable, Sendable, Comparable, CustomStringConver
     ///
     /// - Returns: `nil` if the text does not start with at least `major.minor`.
     public init?(parsing text: String) {
-        let numbers = text.prefix { $0.isNumber || $0 == "." }.split(separator: ".").compactMap { Int($0) }
+        let numbers = text.prefix { $0.isNumber || $0 == "." }.split(separator: ".").compactMap {
+            Int($0)
+        }
         guard numbers.count >= 2 else { return nil }
         self.init(numbers[0], numbers[1], numbers.count > 2 ? numbers[2] : 0)
     }
@@ -63,11 +65,13 @@ public enum NativeLibraries {
     public static func checkVersions() throws(GeoError) {
         let proj = projVersion
         guard proj >= minimumPROJ else {
-            throw GeoError(.unsupportedVersion, "PROJ \(proj) is older than the required \(minimumPROJ)")
+            throw GeoError(
+                .unsupportedVersion, "PROJ \(proj) is older than the required \(minimumPROJ)")
         }
         let geos = geosVersion
         guard geos >= minimumGEOS else {
-            throw GeoError(.unsupportedVersion, "GEOS \(geos) is older than the required \(minimumGEOS)")
+            throw GeoError(
+                .unsupportedVersion, "GEOS \(geos) is older than the required \(minimumGEOS)")
         }
     }
 }

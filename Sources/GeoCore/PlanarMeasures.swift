@@ -20,14 +20,21 @@ extension Geometry {
         func length(_ ps: [Position]) -> Double {
             guard ps.count >= 2 else { return 0 }
             var total = 0.0
-            for i in 1..<ps.count { total += ((ps[i].x - ps[i - 1].x) * (ps[i].x - ps[i - 1].x) + (ps[i].y - ps[i - 1].y) * (ps[i].y - ps[i - 1].y)).squareRoot() }
+            for i in 1..<ps.count {
+                total +=
+                    ((ps[i].x - ps[i - 1].x) * (ps[i].x - ps[i - 1].x) + (ps[i].y - ps[i - 1].y)
+                        * (ps[i].y - ps[i - 1].y))
+                    .squareRoot()
+            }
             return total
         }
         switch self {
         case .point, .multiPoint: return 0
         case .lineString(let ps): return length(ps)
-        case .polygon(let rings), .multiLineString(let rings): return rings.reduce(0) { $0 + length($1) }
-        case .multiPolygon(let polygons): return polygons.reduce(0) { $0 + $1.reduce(0) { $0 + length($1) } }
+        case .polygon(let rings), .multiLineString(let rings):
+            return rings.reduce(0) { $0 + length($1) }
+        case .multiPolygon(let polygons):
+            return polygons.reduce(0) { $0 + $1.reduce(0) { $0 + length($1) } }
         case .geometryCollection(let members): return members.reduce(0) { $0 + $1.planarLength }
         }
     }
@@ -44,6 +51,8 @@ extension Geometry {
 
     private static func polygonArea(_ rings: [[Position]]) -> Double {
         guard let exterior = rings.first else { return 0 }
-        return rings.dropFirst().reduce(abs(ringSignedArea(exterior))) { $0 - abs(ringSignedArea($1)) }
+        return rings.dropFirst().reduce(abs(ringSignedArea(exterior))) {
+            $0 - abs(ringSignedArea($1))
+        }
     }
 }

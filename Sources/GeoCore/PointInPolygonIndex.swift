@@ -34,17 +34,23 @@ struct PointInPolygonIndex: Sendable {
                 edges += [a.x, a.y, b.x, b.y]
             }
             // Rings are closed; an unclosed one is closed here so the crossing count stays consistent.
-            if let first = ring.first, let last = ring.last, first.x != last.x || first.y != last.y {
+            if let first = ring.first, let last = ring.last, first.x != last.x || first.y != last.y
+            {
                 edges += [last.x, last.y, first.x, first.y]
             }
         }
         // Edge numbers are stored as Int32; larger polygons are left to GEOS.
-        guard !edges.isEmpty, edges.count / 4 < 1 << 26, edges.allSatisfy(\.isFinite) else { return nil }
+        guard !edges.isEmpty, edges.count / 4 < 1 << 26, edges.allSatisfy(\.isFinite) else {
+            return nil
+        }
         let count = edges.count / 4
-        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity,
+            maxY = -Double.infinity
         for e in 0..<count {
-            minX = min(minX, edges[4 * e], edges[4 * e + 2]); maxX = max(maxX, edges[4 * e], edges[4 * e + 2])
-            minY = min(minY, edges[4 * e + 1], edges[4 * e + 3]); maxY = max(maxY, edges[4 * e + 1], edges[4 * e + 3])
+            minX = min(minX, edges[4 * e], edges[4 * e + 2]);
+            maxX = max(maxX, edges[4 * e], edges[4 * e + 2])
+            minY = min(minY, edges[4 * e + 1], edges[4 * e + 3]);
+            maxY = max(maxY, edges[4 * e + 1], edges[4 * e + 3])
         }
         // About one band per edge, fewer when long edges would make the bands hold too many entries.
         var bands = max(1, min(count, 1 << 20))

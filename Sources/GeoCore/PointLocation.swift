@@ -31,7 +31,9 @@ extension Geometry {
             var onBoundary = false
             for rings in polygons {
                 guard let exterior = rings.first, !exterior.isEmpty else { continue }
-                switch Predicates.locate(position, inPolygon: exterior, holes: Array(rings.dropFirst())) {
+                switch Predicates.locate(
+                    position, inPolygon: exterior, holes: Array(rings.dropFirst()))
+                {
                 case .interior: return .interior
                 case .boundary: onBoundary = true
                 case .exterior: continue

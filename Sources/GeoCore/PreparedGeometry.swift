@@ -33,7 +33,8 @@ public final class PreparedGeometry: Sendable {
     public init(_ geometry: Geometry, parallelism: Int? = nil) throws(GeoError) {
         self.geometry = geometry
         let g = geometry
-        pool = SlotPool(count: parallelism ?? SlotPool<PreparedState>.defaultCount) { () throws(GeoError) in
+        pool = SlotPool(count: parallelism ?? SlotPool<PreparedState>.defaultCount) {
+            () throws(GeoError) in
             try PreparedState(g)
         }
         // Build one copy now so that bad input fails here, not on first use.
@@ -135,8 +136,11 @@ public final class PreparedGeometry: Sendable {
     public func locate(_ position: Position) throws(GeoError) -> PointLocation {
         try checkFinite(position, nil)
         if let pointIndex { return pointIndex.locate(position.x, position.y) }
-        if try pointPredicate(position, "GEOSPreparedContains_r", GEOSPreparedContains_r) { return .interior }
-        return try pointPredicate(position, "GEOSPreparedIntersects_r", GEOSPreparedIntersects_r) ? .boundary : .exterior
+        if try pointPredicate(position, "GEOSPreparedContains_r", GEOSPreparedContains_r) {
+            return .interior
+        }
+        return try pointPredicate(position, "GEOSPreparedIntersects_r", GEOSPreparedIntersects_r)
+            ? .boundary : .exterior
     }
 
     /// For each position, whether it lies in the interior of the prepared geometry. For polygons the
@@ -165,7 +169,9 @@ public final class PreparedGeometry: Sendable {
 
     private func checkFinite(_ p: Position, _ index: Int?) throws(GeoError) {
         guard p.x.isFinite && p.y.isFinite else {
-            throw GeoError(.invalidCoordinate, "position \(index.map { "\($0) " } ?? "")(\(p.x), \(p.y)) is not finite")
+            throw GeoError(
+                .invalidCoordinate,
+                "position \(index.map { "\($0) " } ?? "")(\(p.x), \(p.y)) is not finite")
         }
     }
 
@@ -173,7 +179,9 @@ public final class PreparedGeometry: Sendable {
 
     private typealias PreparedCall = (GEOSContextHandle_t, OpaquePointer, OpaquePointer) -> CChar
 
-    private func predicate(_ other: Geometry, _ function: String, _ call: PreparedCall) throws(GeoError) -> Bool {
+    private func predicate(
+        _ other: Geometry, _ function: String, _ call: PreparedCall
+    ) throws(GeoError) -> Bool {
         try pool.with { (state) throws(GeoError) -> Bool in
             let g = try state.context.make(other)
             return try withExtendedLifetime((state, g)) { () throws(GeoError) -> Bool in
@@ -182,16 +190,22 @@ public final class PreparedGeometry: Sendable {
         }
     }
 
-    private func pointPredicate(_ p: Position, _ function: String, _ call: PreparedCall) throws(GeoError) -> Bool {
+    private func pointPredicate(
+        _ p: Position, _ function: String, _ call: PreparedCall
+    ) throws(GeoError) -> Bool {
         guard p.x.isFinite && p.y.isFinite else {
             throw GeoError(.invalidCoordinate, "position (\(p.x), \(p.y)) is not finite")
         }
         return try pool.with { (state) throws(GeoError) -> Bool in
-            try withExtendedLifetime(state) { () throws(GeoError) -> Bool in try state.test(p.x, p.y, function, call) }
+            try withExtendedLifetime(state) { () throws(GeoError) -> Bool in
+                try state.test(p.x, p.y, function, call)
+            }
         }
     }
 
-    private func pointsPredicate(_ ps: [Position], _ function: String, _ call: PreparedCall) throws(GeoError) -> [Bool] {
+    private func pointsPredicate(
+        _ ps: [Position], _ function: String, _ call: PreparedCall
+    ) throws(GeoError) -> [Bool] {
         for (i, p) in ps.enumerated() where !(p.x.isFinite && p.y.isFinite) {
             throw GeoError(.invalidCoordinate, "position \(i) (\(p.x), \(p.y)) is not finite")
         }
@@ -215,7 +229,9 @@ final class PreparedState {
     init(_ geometry: Geometry) throws(GeoError) {
         context = try GEOSContext()
         self.geometry = try context.make(geometry)
-        guard let prepared = GEOSPrepare_r(context.raw, self.geometry.raw) else { throw context.error("GEOSPrepare_r") }
+        guard let prepared = GEOSPrepare_r(context.raw, self.geometry.raw) else {
+            throw context.error("GEOSPrepare_r")
+        }
         self.prepared = prepared
     }
 

@@ -38,7 +38,10 @@ final class ProjState {
     let sourceAxes: [CRSAxis]?
     let targetAxes: [CRSAxis]?
 
-    init(_ definition: CoordinateTransformer.Definition, _ configuration: CoordinateTransformer.Configuration) throws(GeoError) {
+    init(
+        _ definition: CoordinateTransformer.Definition,
+        _ configuration: CoordinateTransformer.Configuration
+    ) throws(GeoError) {
         guard let context = proj_context_create() else {
             throw GeoError(.proj, "proj_context_create failed")
         }
@@ -47,7 +50,8 @@ final class ProjState {
         proj_log_func(context, Unmanaged.passUnretained(log).toOpaque(), projLogHandler)
         if let paths = configuration.searchPaths {
             Self.withCStrings(paths) { pointers in
-                proj_context_set_search_paths(context, Int32(clamping: pointers.count), pointers.baseAddress)
+                proj_context_set_search_paths(
+                    context, Int32(clamping: pointers.count), pointers.baseAddress)
             }
         }
         _ = proj_context_set_enable_network(context, configuration.networkEnabled ? 1 : 0)
@@ -58,7 +62,10 @@ final class ProjState {
         switch definition {
         case .crsToCRS(let source, let target):
             if let raw = proj_create_crs_to_crs(context, source, target, nil) {
-                axes = (Self.axes(context, proj_get_source_crs(context, raw)), Self.axes(context, proj_get_target_crs(context, raw)))
+                axes = (
+                    Self.axes(context, proj_get_source_crs(context, raw)),
+                    Self.axes(context, proj_get_target_crs(context, raw))
+                )
                 // Axis order is the library's job: geographic CRSs become (longitude, latitude).
                 made = proj_normalize_for_visualization(context, raw)
                 proj_destroy(raw)
@@ -78,8 +85,14 @@ final class ProjState {
         self.log = log
         angularInput = (proj_angular_input(pj, PJ_FWD) != 0, proj_angular_input(pj, PJ_INV) != 0)
         angularOutput = (proj_angular_output(pj, PJ_FWD) != 0, proj_angular_output(pj, PJ_INV) != 0)
-        degreesIn = (angularInput.0 || proj_degree_input(pj, PJ_FWD) != 0, angularInput.1 || proj_degree_input(pj, PJ_INV) != 0)
-        degreesOut = (angularOutput.0 || proj_degree_output(pj, PJ_FWD) != 0, angularOutput.1 || proj_degree_output(pj, PJ_INV) != 0)
+        degreesIn = (
+            angularInput.0 || proj_degree_input(pj, PJ_FWD) != 0,
+            angularInput.1 || proj_degree_input(pj, PJ_INV) != 0
+        )
+        degreesOut = (
+            angularOutput.0 || proj_degree_output(pj, PJ_FWD) != 0,
+            angularOutput.1 || proj_degree_output(pj, PJ_INV) != 0
+        )
         sourceAxes = axes.0
         targetAxes = axes.1
     }
@@ -94,16 +107,24 @@ final class ProjState {
         guard count > 0 else { return nil }
         var result = [CRSAxis]()
         for i in 0..<count {
-            var name: UnsafePointer<CChar>?, abbreviation: UnsafePointer<CChar>?, direction: UnsafePointer<CChar>?
+            var name: UnsafePointer<CChar>?, abbreviation: UnsafePointer<CChar>?,
+                direction: UnsafePointer<CChar>?
             var unitName: UnsafePointer<CChar>?
             var factor = 0.0
-            guard proj_cs_get_axis_info(context, cs, i, &name, &abbreviation, &direction, &factor, &unitName, nil, nil) != 0 else {
+            guard
+                proj_cs_get_axis_info(
+                    context, cs, i, &name, &abbreviation, &direction, &factor, &unitName, nil, nil)
+                    != 0
+            else {
                 return nil
             }
-            result.append(CRSAxis(
-                name: name.map { String(cString: $0) } ?? "", abbreviation: abbreviation.map { String(cString: $0) } ?? "",
-                direction: direction.map { String(cString: $0) } ?? "", unitName: unitName.map { String(cString: $0) } ?? "",
-                unitToSI: factor))
+            result.append(
+                CRSAxis(
+                    name: name.map { String(cString: $0) } ?? "",
+                    abbreviation: abbreviation.map { String(cString: $0) } ?? "",
+                    direction: direction.map { String(cString: $0) } ?? "",
+                    unitName: unitName.map { String(cString: $0) } ?? "",
+                    unitToSI: factor))
         }
         return result
     }
@@ -117,11 +138,14 @@ final class ProjState {
 
     /// Transforms one 4D coordinate in degrees (for angular axes) and metres.
     func transform(
-        _ x: Double, _ y: Double, _ z: Double, _ t: Double, _ direction: CoordinateTransformer.Direction
+        _ x: Double, _ y: Double, _ z: Double, _ t: Double,
+        _ direction: CoordinateTransformer.Direction
     ) throws(GeoError) -> (Double, Double, Double, Double) {
         let dir = direction == .forward ? PJ_FWD : PJ_INV
-        let inputScale = (direction == .forward ? angularInput.0 : angularInput.1) ? Double.pi / 180 : 1
-        let outputScale = (direction == .forward ? angularOutput.0 : angularOutput.1) ? 180 / Double.pi : 1
+        let inputScale =
+            (direction == .forward ? angularInput.0 : angularInput.1) ? Double.pi / 180 : 1
+        let outputScale =
+            (direction == .forward ? angularOutput.0 : angularOutput.1) ? 180 / Double.pi : 1
         proj_errno_reset(pj)
         log.lastMessage = nil
         let input = PJ_COORD(v: (x * inputScale, y * inputScale, z, t))
@@ -145,7 +169,8 @@ final class ProjState {
     /// Failed points are set to NaN and reported with their index and PROJ's reason; `HUGE_VAL` never
     /// reaches the caller. `z` may be `nil` (heights taken as 0, as `proj_trans_generic` does).
     func transformBatch(
-        x: UnsafeMutablePointer<Double>, y: UnsafeMutablePointer<Double>, z: UnsafeMutablePointer<Double>?,
+        x: UnsafeMutablePointer<Double>, y: UnsafeMutablePointer<Double>,
+        z: UnsafeMutablePointer<Double>?,
         stride: Int, count: Int, time: Double?, direction: CoordinateTransformer.Direction,
         indexOffset: Int = 0, failures: inout [CoordinateTransformer.PointFailure]
     ) {
@@ -173,12 +198,16 @@ final class ProjState {
                 }
                 proj_errno_reset(pj)
                 _ = proj_trans_generic(
-                    pj, dir, xs, stride, n, ys, stride, n, zs, zs == nil ? 0 : stride, zs == nil ? 0 : n,
+                    pj, dir, xs, stride, n, ys, stride, n, zs, zs == nil ? 0 : stride,
+                    zs == nil ? 0 : n,
                     &timeValue, 0, time == nil ? 0 : 1)
                 for i in 0..<n {
                     let xi = xs[i * elementStride], yi = ys[i * elementStride]
                     if xi == .infinity || yi == .infinity || xi.isNaN || yi.isNaN {
-                        failures.append(failure(at: indexOffset + start + i, saved[3 * i], saved[3 * i + 1], saved[3 * i + 2], time, direction))
+                        failures.append(
+                            failure(
+                                at: indexOffset + start + i, saved[3 * i], saved[3 * i + 1],
+                                saved[3 * i + 2], time, direction))
                         xs[i * elementStride] = .nan
                         ys[i * elementStride] = .nan
                         if let zs { zs[i * elementStride] = .nan }
@@ -196,7 +225,8 @@ final class ProjState {
     /// doubles at fixed offsets of each element); a chunk in which some position has a height goes
     /// through a small 3D scratch buffer instead. Failed points become NaN and are reported.
     func transformPositions(
-        _ base: UnsafeMutablePointer<Position>, count: Int, direction: CoordinateTransformer.Direction,
+        _ base: UnsafeMutablePointer<Position>, count: Int,
+        direction: CoordinateTransformer.Direction,
         failures: inout [CoordinateTransformer.PointFailure]
     ) {
         let stride = MemoryLayout<Position>.stride
@@ -217,17 +247,20 @@ final class ProjState {
                     let x = (raw + start * stride + xOffset).assumingMemoryBound(to: Double.self)
                     let y = (raw + start * stride + yOffset).assumingMemoryBound(to: Double.self)
                     transformBatch(
-                        x: x, y: y, z: nil, stride: stride, count: n, time: nil, direction: direction, indexOffset: start,
+                        x: x, y: y, z: nil, stride: stride, count: n, time: nil,
+                        direction: direction, indexOffset: start,
                         failures: &failures)
                 } else {
-                    let xs = scratchBase, ys = scratchBase + Self.chunkSize, zs = scratchBase + 2 * Self.chunkSize
+                    let xs = scratchBase, ys = scratchBase + Self.chunkSize,
+                        zs = scratchBase + 2 * Self.chunkSize
                     for i in 0..<n {
                         xs[i] = base[start + i].x
                         ys[i] = base[start + i].y
                         zs[i] = base[start + i].z ?? 0
                     }
                     transformBatch(
-                        x: xs, y: ys, z: zs, stride: MemoryLayout<Double>.stride, count: n, time: nil, direction: direction,
+                        x: xs, y: ys, z: zs, stride: MemoryLayout<Double>.stride, count: n,
+                        time: nil, direction: direction,
                         indexOffset: start, failures: &failures)
                     for i in 0..<n {
                         let z = base[start + i].z == nil ? nil : Optional(zs[i])
@@ -241,12 +274,14 @@ final class ProjState {
 
     /// Re-runs one failed point alone to get PROJ's reason.
     private func failure(
-        at index: Int, _ x: Double, _ y: Double, _ z: Double, _ time: Double?, _ direction: CoordinateTransformer.Direction
+        at index: Int, _ x: Double, _ y: Double, _ z: Double, _ time: Double?,
+        _ direction: CoordinateTransformer.Direction
     ) -> CoordinateTransformer.PointFailure {
         do {
             _ = try transform(x, y, z, time ?? .infinity, direction)
             // Succeeded alone: PROJ failed it in the batch for a reason it no longer reports.
-            return .init(index: index, error: GeoError(.proj, "(\(x), \(y)) could not be transformed"))
+            return .init(
+                index: index, error: GeoError(.proj, "(\(x), \(y)) could not be transformed"))
         } catch {
             return .init(index: index, error: error)
         }
@@ -256,9 +291,13 @@ final class ProjState {
 
     private func pointError(_ errno: Int32, _ x: Double, _ y: Double) -> GeoError {
         let code = errno == 0 ? Int(PROJ_ERR_COORD_TRANSFM) : Int(errno)
-        let reason = proj_context_errno_string(context, Int32(clamping: code)).map { String(cString: $0) } ?? "transformation failed"
+        let reason =
+            proj_context_errno_string(context, Int32(clamping: code)).map { String(cString: $0) }
+            ?? "transformation failed"
         var message = "(\(x), \(y)) could not be transformed: \(reason)"
-        if let detail = log.lastMessage, !detail.isEmpty, detail != reason { message += " (\(detail))" }
+        if let detail = log.lastMessage, !detail.isEmpty, detail != reason {
+            message += " (\(detail))"
+        }
         return GeoError(.proj, message, code: code)
     }
 
@@ -267,7 +306,8 @@ final class ProjState {
         _ configuration: CoordinateTransformer.Configuration
     ) -> GeoError {
         let errno = proj_context_errno(context)
-        let reason = proj_context_errno_string(context, errno).map { String(cString: $0) } ?? "unknown error"
+        let reason =
+            proj_context_errno_string(context, errno).map { String(cString: $0) } ?? "unknown error"
         let detail = log.lastMessage
         // A CRS that needs the database fails when proj.db cannot be opened: say where we looked.
         if proj_context_get_database_path(context) == nil {
@@ -280,7 +320,9 @@ final class ProjState {
         var message = "\(definition): \(reason)"
         if let detail, !detail.isEmpty, detail != reason {
             // PROJ 9.1 has no text for some error numbers ("Unknown error (code 4096)"): leave it out.
-            message = reason.hasPrefix("Unknown error") ? "\(definition): \(detail)" : "\(definition): \(detail) (\(reason))"
+            message =
+                reason.hasPrefix("Unknown error")
+                ? "\(definition): \(detail)" : "\(definition): \(detail) (\(reason))"
         }
         return GeoError(.proj, message, code: Int(errno))
     }
@@ -292,7 +334,9 @@ final class ProjState {
         var result = [String]()
         let environment = ProcessInfo.processInfo.environment
         for name in ["PROJ_DATA", "PROJ_LIB"] {
-            if let value = environment[name] { result += value.split(separator: ":").map { "\(name)=\($0)" } }
+            if let value = environment[name] {
+                result += value.split(separator: ":").map { "\(name)=\($0)" }
+            }
         }
         if let builtIn = proj_info().searchpath {
             result += String(cString: builtIn).split(separator: ":").map(String.init)
@@ -300,7 +344,9 @@ final class ProjState {
         return result
     }
 
-    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> R) -> R {
+    private static func withCStrings<R>(
+        _ strings: [String], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> R
+    ) -> R {
         let copies = strings.map { strdup($0) }
         defer { copies.forEach { free($0) } }
         let pointers = copies.map { $0.map { UnsafePointer($0) } }

@@ -41,7 +41,8 @@ public struct Rhumb: Sendable, Hashable {
     /// The longitude difference is taken the short way round (at most 180°). NaN input gives NaN.
     public func inverse(from start: Coordinate, to end: Coordinate) -> Inverse {
         let phi1 = start.latitude * (.pi / 180), phi2 = end.latitude * (.pi / 180)
-        let dLambda = Angle.longitudeDifference(from: start.longitude, to: end.longitude) * (.pi / 180)
+        let dLambda =
+            Angle.longitudeDifference(from: start.longitude, to: end.longitude) * (.pi / 180)
         let dPsi = isometricLatitude(phi2) - isometricLatitude(phi1)
         let ratio = meridianPerIsometric(phi1, phi2)  // dμ/dψ between the two latitudes
         let distance = (dLambda * dLambda + dPsi * dPsi).squareRoot() * ratio
@@ -60,7 +61,9 @@ public struct Rhumb: Sendable, Hashable {
         let alpha = azimuth * (.pi / 180)
         let mu2 = meridianArc(phi1) + distance * cos(alpha)
         let quarterMeridian = rectifyingRadius * .pi / 2
-        guard abs(mu2) <= quarterMeridian else { return Coordinate(latitude: .nan, longitude: .nan) }
+        guard abs(mu2) <= quarterMeridian else {
+            return Coordinate(latitude: .nan, longitude: .nan)
+        }
         let phi2 = latitude(fromMeridianArc: mu2)
         let ratio = meridianPerIsometric(phi1, phi2)
         let dLambda = distance * sin(alpha) / ratio
@@ -79,7 +82,8 @@ public struct Rhumb: Sendable, Hashable {
     /// The meridian arc from the equator to latitude φ, in metres (Krüger's series).
     private func meridianArc(_ phi: Double) -> Double {
         let n2 = n * n, n3 = n2 * n, n4 = n3 * n
-        let series = phi
+        let series =
+            phi
             - (3 * n / 2 - 9 * n3 / 16) * sin(2 * phi)
             + (15 * n2 / 16 - 15 * n4 / 32) * sin(4 * phi)
             - (35 * n3 / 48) * sin(6 * phi)
@@ -102,7 +106,8 @@ public struct Rhumb: Sendable, Hashable {
     /// their mean when they are too close for the difference quotient to be accurate.
     private func meridianPerIsometric(_ phi1: Double, _ phi2: Double) -> Double {
         if abs(phi2 - phi1) > 1e-6 {
-            return (meridianArc(phi2) - meridianArc(phi1)) / (isometricLatitude(phi2) - isometricLatitude(phi1))
+            return (meridianArc(phi2) - meridianArc(phi1))
+                / (isometricLatitude(phi2) - isometricLatitude(phi1))
         }
         let phi = (phi1 + phi2) / 2
         let s = sin(phi)

@@ -77,7 +77,8 @@ public enum Predicates {
         var a = ring[n - 1]
         for i in 0..<n {
             let b = ring[i]
-            if p.x >= min(a.x, b.x) && p.x <= max(a.x, b.x) && p.y >= min(a.y, b.y) && p.y <= max(a.y, b.y)
+            if p.x >= min(a.x, b.x) && p.x <= max(a.x, b.x) && p.y >= min(a.y, b.y)
+                && p.y <= max(a.y, b.y)
                 && orient2d(a, b, p) == 0
             {
                 return .boundary
@@ -95,7 +96,9 @@ public enum Predicates {
     ///
     /// Inside the exterior ring and outside every hole is ``PointLocation/interior``; on any ring is
     /// ``PointLocation/boundary``.
-    public static func locate(_ p: Position, inPolygon exterior: [Position], holes: [[Position]]) -> PointLocation {
+    public static func locate(
+        _ p: Position, inPolygon exterior: [Position], holes: [[Position]]
+    ) -> PointLocation {
         switch locate(p, inRing: exterior) {
         case .exterior: return .exterior
         case .boundary: return .boundary

@@ -13,19 +13,27 @@ extension Geometry {
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a negative or non-finite tolerance,
     ///   or from GEOS.
     /// - Complexity: O(n log n) typical, O(n²) worst case.
-    public func simplified(tolerance: Double, preservingTopology: Bool = true) throws(GeoError) -> Geometry {
+    public func simplified(
+        tolerance: Double, preservingTopology: Bool = true
+    ) throws(GeoError) -> Geometry {
         guard tolerance.isFinite && tolerance >= 0 else {
-            throw GeoError(.invalidArgument, "simplification tolerance \(tolerance) must be finite and non-negative")
+            throw GeoError(
+                .invalidArgument,
+                "simplification tolerance \(tolerance) must be finite and non-negative")
         }
         if preservingTopology {
-            return try geosUnary("GEOSTopologyPreserveSimplify_r") { GEOSTopologyPreserveSimplify_r($0, $1, tolerance) }
+            return try geosUnary("GEOSTopologyPreserveSimplify_r") {
+                GEOSTopologyPreserveSimplify_r($0, $1, tolerance)
+            }
         }
         return try geosUnary("GEOSSimplify_r") { GEOSSimplify_r($0, $1, tolerance) }
     }
 
     /// Simplifies the geometry in place; see ``simplified(tolerance:preservingTopology:)``.
     /// - Throws: As ``simplified(tolerance:preservingTopology:)``; the geometry is unchanged then.
-    public mutating func simplify(tolerance: Double, preservingTopology: Bool = true) throws(GeoError) {
+    public mutating func simplify(
+        tolerance: Double, preservingTopology: Bool = true
+    ) throws(GeoError) {
         self = try simplified(tolerance: tolerance, preservingTopology: preservingTopology)
     }
 }

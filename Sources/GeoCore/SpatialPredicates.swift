@@ -12,7 +12,8 @@ public struct IntersectionMatrix: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` unless the text is nine of `F012`.
     public init(_ matrix: String) throws(GeoError) {
         guard matrix.count == 9, matrix.allSatisfy({ "F012".contains($0) }) else {
-            throw GeoError(.invalidArgument, "'\(matrix)' is not a DE-9IM matrix (nine of F, 0, 1, 2)")
+            throw GeoError(
+                .invalidArgument, "'\(matrix)' is not a DE-9IM matrix (nine of F, 0, 1, 2)")
         }
         self.matrix = matrix
     }
@@ -27,7 +28,8 @@ public struct IntersectionMatrix: Hashable, Sendable, CustomStringConvertible {
     public func matches(_ pattern: String) throws(GeoError) -> Bool {
         let p = Array(pattern.uppercased())
         guard p.count == 9, p.allSatisfy({ "TF*012".contains($0) }) else {
-            throw GeoError(.invalidArgument, "'\(pattern)' is not a DE-9IM pattern (nine of T, F, *, 0, 1, 2)")
+            throw GeoError(
+                .invalidArgument, "'\(pattern)' is not a DE-9IM pattern (nine of T, F, *, 0, 1, 2)")
         }
         for (m, q) in zip(matrix, p) {
             switch q {
@@ -114,7 +116,8 @@ extension Geometry {
     /// - Throws: ``GeoError`` from GEOS. See `GEOSEqualsExact_r`.
     public func isExactlyEqual(to other: Geometry, tolerance: Double = 0) throws(GeoError) -> Bool {
         try withGEOS(other) { (context, a, b) throws(GeoError) -> Bool in
-            try context.bool(GEOSEqualsExact_r(context.raw, a.raw, b.raw, tolerance), "GEOSEqualsExact_r")
+            try context.bool(
+                GEOSEqualsExact_r(context.raw, a.raw, b.raw, tolerance), "GEOSEqualsExact_r")
         }
     }
 
@@ -122,7 +125,9 @@ extension Geometry {
     /// - Throws: ``GeoError`` from GEOS. See `GEOSRelate_r`.
     public func relate(_ other: Geometry) throws(GeoError) -> IntersectionMatrix {
         let text = try withGEOS(other) { (context, a, b) throws(GeoError) -> String in
-            guard let raw = GEOSRelate_r(context.raw, a.raw, b.raw) else { throw context.error("GEOSRelate_r") }
+            guard let raw = GEOSRelate_r(context.raw, a.raw, b.raw) else {
+                throw context.error("GEOSRelate_r")
+            }
             defer { GEOSFree_r(context.raw, raw) }
             return String(cString: raw)
         }
@@ -134,10 +139,12 @@ extension Geometry {
     ///   See `GEOSRelatePattern_r`.
     public func relate(_ other: Geometry, pattern: String) throws(GeoError) -> Bool {
         guard pattern.count == 9, pattern.uppercased().allSatisfy({ "TF*012".contains($0) }) else {
-            throw GeoError(.invalidArgument, "'\(pattern)' is not a DE-9IM pattern (nine of T, F, *, 0, 1, 2)")
+            throw GeoError(
+                .invalidArgument, "'\(pattern)' is not a DE-9IM pattern (nine of T, F, *, 0, 1, 2)")
         }
         return try withGEOS(other) { (context, a, b) throws(GeoError) -> Bool in
-            try context.bool(GEOSRelatePattern_r(context.raw, a.raw, b.raw, pattern), "GEOSRelatePattern_r")
+            try context.bool(
+                GEOSRelatePattern_r(context.raw, a.raw, b.raw, pattern), "GEOSRelatePattern_r")
         }
     }
 }

@@ -26,8 +26,12 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
             throw GeoError(.invalidArgument, "zoom \(zoom) is outside 0...\(TileID.maximumZoom)")
         }
         let n = 1 << zoom
-        guard x >= 0 && x < n else { throw GeoError(.invalidArgument, "tile column \(x) is outside 0..<\(n) at zoom \(zoom)") }
-        guard y >= 0 && y < n else { throw GeoError(.invalidArgument, "tile row \(y) is outside 0..<\(n) at zoom \(zoom)") }
+        guard x >= 0 && x < n else {
+            throw GeoError(.invalidArgument, "tile column \(x) is outside 0..<\(n) at zoom \(zoom)")
+        }
+        guard y >= 0 && y < n else {
+            throw GeoError(.invalidArgument, "tile row \(y) is outside 0..<\(n) at zoom \(zoom)")
+        }
         self.init(unchecked: x, y, zoom)
     }
 
@@ -58,7 +62,8 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
         guard zoom >= 0 && zoom <= TileID.maximumZoom else {
             throw GeoError(.invalidArgument, "zoom \(zoom) is outside 0...\(TileID.maximumZoom)")
         }
-        let (x, y) = TileID.tileIndex(longitude: coordinate.longitude, latitude: coordinate.latitude, zoom: zoom)
+        let (x, y) = TileID.tileIndex(
+            longitude: coordinate.longitude, latitude: coordinate.latitude, zoom: zoom)
         self.init(unchecked: x, y, zoom)
     }
 
@@ -70,10 +75,15 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
         var x = 0, y = 0, zoom = 0
         for (offset, character) in quadkey.enumerated() {
             guard zoom < TileID.maximumZoom else {
-                throw GeoError(.malformedInput, "quadkey is longer than \(TileID.maximumZoom) digits", offset: offset)
+                throw GeoError(
+                    .malformedInput, "quadkey is longer than \(TileID.maximumZoom) digits",
+                    offset: offset)
             }
-            guard let digit = character.wholeNumberValue, (0...3).contains(digit), character.isASCII else {
-                throw GeoError(.malformedInput, "quadkey digit '\(character)' is not 0, 1, 2 or 3", offset: offset)
+            guard let digit = character.wholeNumberValue, (0...3).contains(digit), character.isASCII
+            else {
+                throw GeoError(
+                    .malformedInput, "quadkey digit '\(character)' is not 0, 1, 2 or 3",
+                    offset: offset)
             }
             x = x << 1 | (digit & 1)
             y = y << 1 | (digit >> 1)
@@ -115,7 +125,9 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
     ///   than this tile.
     public func ancestor(atZoom targetZoom: Int) throws(GeoError) -> TileID {
         guard targetZoom >= 0 && targetZoom <= zoom else {
-            throw GeoError(.invalidArgument, "zoom \(targetZoom) is outside 0...\(zoom) for an ancestor of \(self)")
+            throw GeoError(
+                .invalidArgument,
+                "zoom \(targetZoom) is outside 0...\(zoom) for an ancestor of \(self)")
         }
         let shift = zoom - targetZoom
         return TileID(unchecked: x >> shift, y >> shift, targetZoom)
@@ -139,18 +151,21 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
     /// - Complexity: O(4^(targetZoom − zoom)).
     public func descendants(atZoom targetZoom: Int) throws(GeoError) -> [TileID] {
         guard targetZoom >= zoom && targetZoom <= TileID.maximumZoom else {
-            throw GeoError(.invalidArgument, "zoom \(targetZoom) is outside \(zoom)...\(TileID.maximumZoom)")
+            throw GeoError(
+                .invalidArgument, "zoom \(targetZoom) is outside \(zoom)...\(TileID.maximumZoom)")
         }
         let shift = targetZoom - zoom
         guard shift <= 12 else {
-            throw GeoError(.invalidArgument, "zoom \(targetZoom) would give 4^\(shift) tiles below \(self)")
+            throw GeoError(
+                .invalidArgument, "zoom \(targetZoom) would give 4^\(shift) tiles below \(self)")
         }
         let side = 1 << shift
         var result = [TileID]()
         result.reserveCapacity(side * side)
         for row in 0..<side {
             for column in 0..<side {
-                result.append(TileID(unchecked: (x << shift) + column, (y << shift) + row, targetZoom))
+                result.append(
+                    TileID(unchecked: (x << shift) + column, (y << shift) + row, targetZoom))
             }
         }
         return result
@@ -165,7 +180,8 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
     public var bounds: BoundingBox {
         let nw = upperLeft
         let se = TileID.corner(x: x + 1, y: y + 1, zoom: zoom)
-        return BoundingBox(west: nw.longitude, south: se.latitude, east: se.longitude, north: nw.latitude)
+        return BoundingBox(
+            west: nw.longitude, south: se.latitude, east: se.longitude, north: nw.latitude)
     }
 
     /// The tile's edges in EPSG:3857 metres.
@@ -200,7 +216,8 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
             let west = max(-180, part.west), east = min(180, part.east)
             let south = max(-85.051129, part.south), north = min(85.051129, part.north)
             let (x0, y0) = tileIndex(longitude: west, latitude: north, zoom: zoom)
-            let (x1, y1) = tileIndex(longitude: east - edgeEpsilon, latitude: south + edgeEpsilon, zoom: zoom)
+            let (x1, y1) = tileIndex(
+                longitude: east - edgeEpsilon, latitude: south + edgeEpsilon, zoom: zoom)
             guard x0 <= x1 && y0 <= y1 else { continue }
             for column in x0...x1 {
                 for row in y0...y1 { result.append(TileID(unchecked: column, row, zoom)) }
@@ -246,7 +263,8 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
         if box.crosses180thMeridian { return TileID(unchecked: 0, 0, 0) }
         // Corner tiles at zoom 32, then the longest common prefix of their indices.
         let (x0, y0) = tileIndex(longitude: box.west, latitude: box.north, zoom: 32)
-        let (x1, y1) = tileIndex(longitude: box.east - edgeEpsilon, latitude: box.south + edgeEpsilon, zoom: 32)
+        let (x1, y1) = tileIndex(
+            longitude: box.east - edgeEpsilon, latitude: box.south + edgeEpsilon, zoom: 32)
         var zoom = 0
         while zoom < 28 {
             let mask = 1 << (31 - zoom)
@@ -266,7 +284,8 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// Column and row of the tile containing a longitude and latitude, clamped into the map.
     private static func tileIndex(longitude: Double, latitude: Double, zoom: Int) -> (Int, Int) {
-        let (ux, uy) = WebMercator.unitSquarePoint(Coordinate(latitude: latitude, longitude: longitude))
+        let (ux, uy) = WebMercator.unitSquarePoint(
+            Coordinate(latitude: latitude, longitude: longitude))
         let n = Double(sign: .plus, exponent: zoom, significand: 1)
         func index(_ u: Double) -> Int {
             if !(u > 0) { return 0 }  // also NaN (a pole) on the north side; the south pole is +inf

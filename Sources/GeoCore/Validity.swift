@@ -48,7 +48,9 @@ extension Geometry {
         return try withGEOS { (context, g) throws(GeoError) -> ValidityReport in
             var reason: UnsafeMutablePointer<CChar>?
             var location: OpaquePointer?
-            let valid = try context.bool(GEOSisValidDetail_r(context.raw, g.raw, 0, &reason, &location), "GEOSisValidDetail_r")
+            let valid = try context.bool(
+                GEOSisValidDetail_r(context.raw, g.raw, 0, &reason, &location),
+                "GEOSisValidDetail_r")
             var report = ValidityReport(isValid: valid)
             if let reason {
                 report.reason = String(cString: reason)
@@ -70,16 +72,21 @@ extension Geometry {
     ///   - keepCollapsed: With ``MakeValidMethod/structure``, whether parts that collapse to lines or
     ///     points are kept.
     /// - Throws: ``GeoError`` from GEOS. See `GEOSMakeValidWithParams_r`.
-    public func makeValid(method: MakeValidMethod = .linework, keepCollapsed: Bool = false) throws(GeoError) -> Geometry {
+    public func makeValid(
+        method: MakeValidMethod = .linework, keepCollapsed: Bool = false
+    ) throws(GeoError) -> Geometry {
         try withGEOS { (context, g) throws(GeoError) -> Geometry in
             guard let params = GEOSMakeValidParams_create_r(context.raw) else {
                 throw context.error("GEOSMakeValidParams_create_r")
             }
             defer { GEOSMakeValidParams_destroy_r(context.raw, params) }
             _ = GEOSMakeValidParams_setMethod_r(
-                context.raw, params, method == .structure ? GEOS_MAKE_VALID_STRUCTURE : GEOS_MAKE_VALID_LINEWORK)
+                context.raw, params,
+                method == .structure ? GEOS_MAKE_VALID_STRUCTURE : GEOS_MAKE_VALID_LINEWORK)
             _ = GEOSMakeValidParams_setKeepCollapsed_r(context.raw, params, keepCollapsed ? 1 : 0)
-            return try context.own(GEOSMakeValidWithParams_r(context.raw, g.raw, params), "GEOSMakeValidWithParams_r").geometry()
+            return try context.own(
+                GEOSMakeValidWithParams_r(context.raw, g.raw, params), "GEOSMakeValidWithParams_r"
+            ).geometry()
         }
     }
 

@@ -36,7 +36,9 @@ extension Geometry {
     /// Parses ISO WKB or EWKB and returns the SRID if the EWKB carries one.
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` with the byte offset of the problem.
-    public static func parsingEWKB(_ bytes: some Collection<UInt8>) throws(GeoError) -> (geometry: Geometry, srid: Int32?) {
+    public static func parsingEWKB(
+        _ bytes: some Collection<UInt8>
+    ) throws(GeoError) -> (geometry: Geometry, srid: Int32?) {
         let array = Array(bytes)
         let result = array.withUnsafeBytes { raw in
             Result { () throws(GeoError) -> (geometry: Geometry, srid: Int32?) in
@@ -51,7 +53,9 @@ extension Geometry {
     static func bytes(fromHex text: String) throws(GeoError) -> [UInt8] {
         let utf8 = Array(text.utf8)
         guard utf8.count % 2 == 0 else {
-            throw GeoError(.malformedInput, "WKB hex: odd number of hex digits (\(utf8.count))", offset: utf8.count)
+            throw GeoError(
+                .malformedInput, "WKB hex: odd number of hex digits (\(utf8.count))",
+                offset: utf8.count)
         }
         var result = [UInt8]()
         result.reserveCapacity(utf8.count / 2)
@@ -62,7 +66,8 @@ extension Geometry {
             case 0x61...0x66: return c - 0x61 + 10
             default:
                 throw GeoError(
-                    .malformedInput, "WKB hex: '\(Character(Unicode.Scalar(c)))' at character \(at) is not a hex digit",
+                    .malformedInput,
+                    "WKB hex: '\(Character(Unicode.Scalar(c)))' at character \(at) is not a hex digit",
                     offset: at)
             }
         }
@@ -98,7 +103,8 @@ struct WKBParser {
         return (geometry, srid)
     }
 
-    private mutating func parseGeometry(depth: Int, srid: inout Int32?) throws(GeoError) -> Geometry {
+    private mutating func parseGeometry(depth: Int, srid: inout Int32?) throws(GeoError) -> Geometry
+    {
         guard depth <= Self.maximumDepth else {
             throw error("geometry collections nested deeper than \(Self.maximumDepth) levels")
         }
@@ -108,7 +114,10 @@ struct WKBParser {
         switch orderByte {
         case 0: bigEndian = true
         case 1: bigEndian = false
-        default: throw error("byte-order flag \(orderByte) is neither 0 (big-endian) nor 1 (little-endian)", at: start)
+        default:
+            throw error(
+                "byte-order flag \(orderByte) is neither 0 (big-endian) nor 1 (little-endian)",
+                at: start)
         }
         let typeOffset = offset
         let rawType = try readUInt32(bigEndian)
@@ -143,11 +152,15 @@ struct WKBParser {
             if x.isNaN && y.isNaN { return .point(nil) }
             return .point(try position(x, y, z, at: at))
         case .lineString:
-            let positions = try readPositions(bigEndian, hasZ: hasZ, hasM: hasM, positionBytes: positionBytes)
-            guard positions.count != 1 else { throw error("line string has 1 position; it needs 0 or at least 2", at: start) }
+            let positions = try readPositions(
+                bigEndian, hasZ: hasZ, hasM: hasM, positionBytes: positionBytes)
+            guard positions.count != 1 else {
+                throw error("line string has 1 position; it needs 0 or at least 2", at: start)
+            }
             return .lineString(positions)
         case .polygon:
-            return .polygon(try readRings(bigEndian, hasZ: hasZ, hasM: hasM, positionBytes: positionBytes))
+            return .polygon(
+                try readRings(bigEndian, hasZ: hasZ, hasM: hasM, positionBytes: positionBytes))
         case .multiPoint, .multiLineString, .multiPolygon, .geometryCollection:
             // The smallest member is an empty line string or collection: 1 + 4 + 4 bytes.
             let count = try readCount(bigEndian, minimumBytesEach: 9, what: "members")
@@ -158,20 +171,27 @@ struct WKBParser {
                 var ignored: Int32?
                 let member = try parseGeometry(depth: depth + 1, srid: &ignored)
                 if type != .geometryCollection {
-                    let expected: GeometryType = type == .multiPoint ? .point : type == .multiLineString ? .lineString : .polygon
+                    let expected: GeometryType =
+                        type == .multiPoint
+                        ? .point : type == .multiLineString ? .lineString : .polygon
                     guard member.type == expected else {
-                        throw error("\(type.wktName) member is a \(member.type.wktName), not a \(expected.wktName)", at: memberStart)
+                        throw error(
+                            "\(type.wktName) member is a \(member.type.wktName), not a \(expected.wktName)",
+                            at: memberStart)
                     }
                 }
                 members.append(member)
             }
             switch type {
             case .multiPoint:
-                return .multiPoint(members.compactMap { if case .point(let p) = $0 { p } else { nil } })
+                return .multiPoint(
+                    members.compactMap { if case .point(let p) = $0 { p } else { nil } })
             case .multiLineString:
-                return .multiLineString(members.map { if case .lineString(let ps) = $0 { ps } else { [] } })
+                return .multiLineString(
+                    members.map { if case .lineString(let ps) = $0 { ps } else { [] } })
             case .multiPolygon:
-                return .multiPolygon(members.map { if case .polygon(let rings) = $0 { rings } else { [] } })
+                return .multiPolygon(
+                    members.map { if case .polygon(let rings) = $0 { rings } else { [] } })
             default:
                 return .geometryCollection(members)
             }
@@ -186,8 +206,11 @@ struct WKBParser {
         rings.reserveCapacity(count)
         for r in 0..<count {
             let ringStart = offset
-            let ring = try readPositions(bigEndian, hasZ: hasZ, hasM: hasM, positionBytes: positionBytes)
-            if let problem = WKTParser.ringProblem(ring, index: r) { throw error(problem, at: ringStart) }
+            let ring = try readPositions(
+                bigEndian, hasZ: hasZ, hasM: hasM, positionBytes: positionBytes)
+            if let problem = WKTParser.ringProblem(ring, index: r) {
+                throw error(problem, at: ringStart)
+            }
             rings.append(ring)
         }
         return rings
@@ -209,7 +232,9 @@ struct WKBParser {
         return positions
     }
 
-    private func position(_ x: Double, _ y: Double, _ z: Double?, at: Int) throws(GeoError) -> Position {
+    private func position(
+        _ x: Double, _ y: Double, _ z: Double?, at: Int
+    ) throws(GeoError) -> Position {
         guard x.isFinite && y.isFinite && (z?.isFinite ?? true) else {
             throw error("coordinate (\(x), \(y)\(z.map { ", \($0)" } ?? "")) is not finite", at: at)
         }
@@ -217,12 +242,16 @@ struct WKBParser {
     }
 
     /// A count, checked against the bytes that remain so a huge count cannot cause a huge allocation.
-    private mutating func readCount(_ bigEndian: Bool, minimumBytesEach: Int, what: String) throws(GeoError) -> Int {
+    private mutating func readCount(
+        _ bigEndian: Bool, minimumBytesEach: Int, what: String
+    ) throws(GeoError) -> Int {
         let at = offset
         let count = Int(try readUInt32(bigEndian))
         let (needed, overflow) = count.multipliedReportingOverflow(by: minimumBytesEach)
         guard !overflow && needed <= remaining else {
-            throw error("count of \(count) \(what) needs at least \(count) × \(minimumBytesEach) bytes but only \(remaining) remain", at: at)
+            throw error(
+                "count of \(count) \(what) needs at least \(count) × \(minimumBytesEach) bytes but only \(remaining) remain",
+                at: at)
         }
         return count
     }

@@ -21,7 +21,9 @@ extension Geometry {
     /// Parses Extended WKT (`SRID=4326;POINT (1 2)`) or plain WKT, returning the SRID if one is given.
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` with the offset of the problem.
-    public static func parsingEWKT(_ text: String) throws(GeoError) -> (geometry: Geometry, srid: Int32?) {
+    public static func parsingEWKT(
+        _ text: String
+    ) throws(GeoError) -> (geometry: Geometry, srid: Int32?) {
         var parser = WKTParser(Array(text.utf8))
         return try parser.parseDocument()
     }
@@ -52,8 +54,11 @@ struct WKTParser {
             try expect(UInt8(ascii: "="))
             skipSpace()
             let numberStart = index
-            while index < bytes.count, bytes[index] == UInt8(ascii: "-") || isDigit(bytes[index]) { index += 1 }
-            guard let value = Int32(String(decoding: bytes[numberStart..<index], as: UTF8.self)) else {
+            while index < bytes.count, bytes[index] == UInt8(ascii: "-") || isDigit(bytes[index]) {
+                index += 1
+            }
+            guard let value = Int32(String(decoding: bytes[numberStart..<index], as: UTF8.self))
+            else {
                 throw error("expected an SRID number after 'SRID='", at: start)
             }
             srid = value
@@ -62,7 +67,9 @@ struct WKTParser {
         }
         let geometry = try parseGeometry(depth: 0)
         skipSpace()
-        guard index == bytes.count else { throw error("unexpected \(found()) after the end of the geometry") }
+        guard index == bytes.count else {
+            throw error("unexpected \(found()) after the end of the geometry")
+        }
         return (geometry, srid)
     }
 
@@ -73,10 +80,13 @@ struct WKTParser {
         skipSpace()
         let tagStart = index
         var word = readWord().uppercased()
-        guard !word.isEmpty else { throw error("expected a geometry tag such as POINT or POLYGON, found \(found())") }
+        guard !word.isEmpty else {
+            throw error("expected a geometry tag such as POINT or POLYGON, found \(found())")
+        }
         var dims = Dimensions.unspecified
         // A dimension glued to the tag (POINTZ, POINTM, POINTZM), as some writers produce.
-        for (suffix, d) in [("ZM", Dimensions.zm), ("Z", .z), ("M", .m)] where word.hasSuffix(suffix) {
+        for (suffix, d) in [("ZM", Dimensions.zm), ("Z", .z), ("M", .m)]
+        where word.hasSuffix(suffix) {
             let base = String(word.dropLast(suffix.count))
             if Self.type(named: base) != nil {
                 word = base
@@ -162,7 +172,8 @@ struct WKTParser {
     // MARK: Parts
 
     /// `( x y, x y, ... )` with at least two positions.
-    private mutating func parseLine(_ dims: Dimensions, what: String) throws(GeoError) -> [Position] {
+    private mutating func parseLine(_ dims: Dimensions, what: String) throws(GeoError) -> [Position]
+    {
         let start = index
         try expect(UInt8(ascii: "("))
         var positions = [Position]()
@@ -183,7 +194,9 @@ struct WKTParser {
             let start = parser.index
             if try parser.consumeEmpty() { rings.append([]); return }
             let ring = try parser.parseLine(dims, what: "ring \(rings.count)")
-            if let problem = Self.ringProblem(ring, index: rings.count) { throw parser.error(problem, at: start) }
+            if let problem = Self.ringProblem(ring, index: rings.count) {
+                throw parser.error(problem, at: start)
+            }
             rings.append(ring)
         }
         return rings
@@ -195,10 +208,12 @@ struct WKTParser {
     static func ringProblem(_ ring: [Position], index: Int, minimumCount: Int = 1) -> String? {
         guard let first = ring.first, let last = ring.last else { return nil }
         guard ring.count >= minimumCount else {
-            return "ring \(index) has \(ring.count) positions; a ring needs at least \(minimumCount)"
+            return
+                "ring \(index) has \(ring.count) positions; a ring needs at least \(minimumCount)"
         }
         if first.x != last.x || first.y != last.y {
-            return "ring \(index) is not closed: it starts at (\(first.x) \(first.y)) and ends at (\(last.x) \(last.y))"
+            return
+                "ring \(index) is not closed: it starts at (\(first.x) \(first.y)) and ends at (\(last.x) \(last.y))"
         }
         return nil
     }
@@ -221,7 +236,9 @@ struct WKTParser {
     }
 
     /// `( item, item, ... )`.
-    private mutating func parseList(_ item: (inout WKTParser) throws(GeoError) -> Void) throws(GeoError) {
+    private mutating func parseList(
+        _ item: (inout WKTParser) throws(GeoError) -> Void
+    ) throws(GeoError) {
         try expect(UInt8(ascii: "("))
         repeat {
             try item(&self)
@@ -256,7 +273,9 @@ struct WKTParser {
             if count < 2 {
                 throw error("expected a coordinate (two numbers), found \(found())")
             }
-            throw error("coordinate has \(count) numbers; expected \(required.lowerBound == required.upperBound ? "\(required.lowerBound)" : "2 to 4")", at: start)
+            throw error(
+                "coordinate has \(count) numbers; expected \(required.lowerBound == required.upperBound ? "\(required.lowerBound)" : "2 to 4")",
+                at: start)
         }
         let z: Double?
         switch (dims, count) {
@@ -270,7 +289,9 @@ struct WKTParser {
     /// validity checks can report them; operations reject non-finite coordinates.
     private mutating func parseNumber() throws(GeoError) -> Double {
         let start = index
-        while index < bytes.count, isNumberByte(bytes[index]) || isLetter(bytes[index]) { index += 1 }
+        while index < bytes.count, isNumberByte(bytes[index]) || isLetter(bytes[index]) {
+            index += 1
+        }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         switch text.lowercased() {
         case "nan", "+nan", "-nan": return .nan
@@ -287,7 +308,10 @@ struct WKTParser {
     private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 
     private mutating func skipSpace() {
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+        while index < bytes.count,
+            bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A
+                || bytes[index] == 0x0D
+        {
             index += 1
         }
     }
@@ -325,13 +349,17 @@ struct WKTParser {
 
     private mutating func expect(_ byte: UInt8) throws(GeoError) {
         skipSpace()
-        guard peek() == byte else { throw error("expected '\(Character(Unicode.Scalar(byte)))', found \(found())") }
+        guard peek() == byte else {
+            throw error("expected '\(Character(Unicode.Scalar(byte)))', found \(found())")
+        }
         index += 1
     }
 
     private mutating func expectClose() throws(GeoError) {
         skipSpace()
-        guard peek() == UInt8(ascii: ")") else { throw error("expected ',' or ')', found \(found())") }
+        guard peek() == UInt8(ascii: ")") else {
+            throw error("expected ',' or ')', found \(found())")
+        }
         index += 1
     }
 
@@ -352,7 +380,9 @@ struct WKTParser {
         matchesWord("NAN") || matchesWord("INF")
     }
 
-    private func isLetter(_ b: UInt8) -> Bool { (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) }
+    private func isLetter(_ b: UInt8) -> Bool {
+        (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+    }
     private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
     private func isNumberStart(_ b: UInt8) -> Bool {
         isDigit(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "+") || b == UInt8(ascii: ".")

@@ -50,7 +50,9 @@ enum NumberFormat {
             let cut = digits.index(digits.endIndex, offsetBy: -decimals)
             var fraction = String(digits[cut...])
             while fraction.hasSuffix("0") { fraction.removeLast() }
-            text = (negative ? "-" : "") + String(digits[..<cut]) + (fraction.isEmpty ? "" : "." + fraction)
+            text =
+                (negative ? "-" : "") + String(digits[..<cut])
+                + (fraction.isEmpty ? "" : "." + fraction)
         }
         return text
     }

@@ -127,7 +127,8 @@ public struct CircleContainmentTest: Hashable, Sendable {
     ///
     /// - Complexity: O(1); no trigonometry.
     public func approximateDistance(to point: Coordinate) -> Double {
-        approximateDistanceSquared(latitude: point.latitude, longitude: point.longitude).squareRoot()
+        approximateDistanceSquared(latitude: point.latitude, longitude: point.longitude)
+            .squareRoot()
     }
 
     /// The outcome of the cheap test.

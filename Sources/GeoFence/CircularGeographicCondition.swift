@@ -77,7 +77,8 @@ extension CircularGeographicCondition: Codable {
             try self.init(center: center, radius: radius)
         } catch {
             throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: error.message))
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: error.message))
         }
     }
 

@@ -78,7 +78,9 @@ extension GeofenceIndex {
     /// - Returns: The transitions in a deterministic order (by update, then time, then fence
     ///   position), and the rejected updates.
     /// - Complexity: O(updates × fences near each fix), a geodesic distance per nearby fence.
-    public mutating func evaluate(_ updates: [GeofenceUpdate], now: Date = Date()) -> GeofenceEvaluation {
+    public mutating func evaluate(
+        _ updates: [GeofenceUpdate], now: Date = Date()
+    ) -> GeofenceEvaluation {
         let rules = TransitionRules(configuration)
         var transitions = [GeofenceTransition]()
         var rejections = [GeofenceRejection]()
@@ -97,14 +99,19 @@ extension GeofenceIndex {
             let fix = update.location
             let previous = devices[update.device]?.lastFix
             do throws(GeoError) {
-                try FixCheck.validate(fix, after: previous?.timestamp, filter: configuration.fixFilter, now: now)
+                try FixCheck.validate(
+                    fix, after: previous?.timestamp, filter: configuration.fixFilter, now: now)
             } catch {
-                rejections.append(GeofenceRejection(update: index, device: update.device, error: error))
+                rejections.append(
+                    GeofenceRejection(update: index, device: update.device, error: error))
                 continue
             }
-            var path = PathCrossing.LazyPath(from: configuration.detectsCrossings ? previous : nil, to: fix)
+            var path = PathCrossing.LazyPath(
+                from: configuration.detectsCrossings ? previous : nil, to: fix)
             candidates.removeAll(keepingCapacity: true)
-            collectFences(within: fix.horizontalAccuracy + configuration.hysteresis, of: fix.coordinate, into: &candidates)
+            collectFences(
+                within: fix.horizontalAccuracy + configuration.hysteresis, of: fix.coordinate,
+                into: &candidates)
             var pathBound = 0.0
             if let previous = path.from {
                 // Fences the path from the previous fix may cross: a short path lies in a disc round
@@ -118,7 +125,8 @@ extension GeofenceIndex {
                 }
             }
             evaluate(
-                index, update, path: &path, pathBound: pathBound, rules: rules, candidates: &candidates,
+                index, update, path: &path, pathBound: pathBound, rules: rules,
+                candidates: &candidates,
                 seen: &seen, generation: &generation, into: &transitions)
         }
         return GeofenceEvaluation(transitions: transitions, rejections: rejections)
@@ -130,8 +138,10 @@ extension GeofenceIndex {
     /// the path could reach back in (so neither an entry nor a crossing is possible), is skipped
     /// without running the rules: it would stay outside with no event.
     private mutating func evaluate(
-        _ index: Int, _ update: GeofenceUpdate, path: inout PathCrossing.LazyPath, pathBound: Double,
-        rules: TransitionRules, candidates: inout [Int32], seen: inout [UInt32], generation: inout UInt32,
+        _ index: Int, _ update: GeofenceUpdate, path: inout PathCrossing.LazyPath,
+        pathBound: Double,
+        rules: TransitionRules, candidates: inout [Int32], seen: inout [UInt32],
+        generation: inout UInt32,
         into transitions: inout [GeofenceTransition]
     ) {
         let fix = update.location
@@ -151,7 +161,9 @@ extension GeofenceIndex {
         // A crossing needs the path h + the larger accuracy deep; every point of the path is within
         // `pathBound` of the fix.
         let crossingReach =
-            path.from.map { pathBound - configuration.hysteresis - max(accuracy, $0.horizontalAccuracy) } ?? -.infinity
+            path.from.map {
+                pathBound - configuration.hysteresis - max(accuracy, $0.horizontalAccuracy)
+            } ?? -.infinity
         for fence in candidates {
             let f = Int(fence)
             guard seen[f] != generation else { continue }
@@ -160,21 +172,27 @@ extension GeofenceIndex {
             let bounds = signedDistanceBounds(slot: Int(slotOfFence[f]), fix.coordinate)
             if tracked == nil, let bounds {
                 if device.lastFix == nil {
-                    if bounds.lower > accuracy { continue }  // decided outside at once, nothing to store
+                    // decided outside at once, nothing to store
+                    if bounds.lower > accuracy { continue }
                 } else if bounds.lower > entryDepth && bounds.lower > crossingReach {
                     continue  // stays outside, no crossing
                 }
             }
-            var tracking = tracked ?? FenceTracking(state: device.lastFix == nil ? .unknown : .unsatisfied)
+            var tracking =
+                tracked ?? FenceTracking(state: device.lastFix == nil ? .unknown : .unsatisfied)
             let before = tracking.state
             var changes = [TransitionRules.Change]()
             rules.apply(
-                fix: fix, path: &path, condition: { conditions[f] }, bounds: bounds, tracking: &tracking, changes: &changes)
+                fix: fix, path: &path, condition: { conditions[f] }, bounds: bounds,
+                tracking: &tracking, changes: &changes)
             for change in changes where !(before == .unknown && change.state == .unsatisfied) {
                 let event = GeofenceEvent(
-                    identifier: identifiers?[f] ?? String(f), state: change.state, date: change.date,
+                    identifier: identifiers?[f] ?? String(f), state: change.state,
+                    date: change.date,
                     location: change.location, reason: change.reason)
-                produced.append(GeofenceTransition(update: index, device: update.device, fence: f, event: event))
+                produced.append(
+                    GeofenceTransition(update: index, device: update.device, fence: f, event: event)
+                )
             }
             if tracking.state == .unsatisfied {
                 device.tracked[fence] = nil
@@ -182,7 +200,9 @@ extension GeofenceIndex {
                 device.tracked[fence] = tracking
             }
         }
-        produced.sort { a, b in a.event.date != b.event.date ? a.event.date < b.event.date : a.fence < b.fence }
+        produced.sort { a, b in
+            a.event.date != b.event.date ? a.event.date < b.event.date : a.fence < b.fence
+        }
         transitions += produced
         device.lastFix = fix
         devices[update.device] = device
@@ -200,7 +220,9 @@ extension GeofenceIndex {
         let crossesEquator = (a.latitude < 0) != (b.latitude < 0)
         let c = crossesEquator ? 1 : cos(lowest * (.pi / 180))
         let r = EllipsoidMetric.maximumRadius
-        return (((r * dPhi) * (r * dPhi) + (r * c * dLon * (.pi / 180)) * (r * c * dLon * (.pi / 180))).squareRoot()) * (1 + 1e-9) + 1e-6
+        return
+            (((r * dPhi) * (r * dPhi) + (r * c * dLon * (.pi / 180)) * (r * c * dLon * (.pi / 180)))
+            .squareRoot()) * (1 + 1e-9) + 1e-6
     }
 
     /// Lets time pass without fixes: the dwell events that fall due by `date` for every device still
@@ -211,16 +233,21 @@ extension GeofenceIndex {
         let rules = TransitionRules(configuration)
         var result = [GeofenceTransition]()
         for name in devices.keys.sorted() {
-            guard var device = devices[name], let lastFix = device.lastFix, date >= lastFix.timestamp else { continue }
+            guard var device = devices[name], let lastFix = device.lastFix,
+                date >= lastFix.timestamp
+            else { continue }
             for fence in device.tracked.keys.sorted() {
                 guard var tracking = device.tracked[fence] else { continue }
                 var changes = [TransitionRules.Change]()
                 rules.checkDwell(at: date, lastFix: lastFix, tracking: &tracking, changes: &changes)
                 for change in changes {
                     let event = GeofenceEvent(
-                        identifier: identifier(of: Int(fence)), state: change.state, date: change.date,
+                        identifier: identifier(of: Int(fence)), state: change.state,
+                        date: change.date,
                         location: change.location, reason: change.reason)
-                    result.append(GeofenceTransition(update: nil, device: name, fence: Int(fence), event: event))
+                    result.append(
+                        GeofenceTransition(
+                            update: nil, device: name, fence: Int(fence), event: event))
                 }
                 device.tracked[fence] = tracking
             }
@@ -239,7 +266,9 @@ extension GeofenceIndex {
 
     /// The positions of the fences a device is inside of, ascending.
     public func fences(containingDevice device: String) -> [Int] {
-        (devices[device]?.tracked ?? [:]).filter { $0.value.state == .satisfied }.keys.map { Int($0) }.sorted()
+        (devices[device]?.tracked ?? [:]).filter { $0.value.state == .satisfied }.keys.map {
+            Int($0)
+        }.sorted()
     }
 
     /// The last accepted fix of a device.
@@ -255,12 +284,19 @@ extension GeofenceIndex {
 
     /// Appends the input positions of all fences listed in the cells that a disc of a geodesic radius
     /// around a point touches, and of all large fences.
-    func collectFences(within radius: Double, of point: Coordinate, into result: inout [Int32], includingLarge: Bool = true) {
+    func collectFences(
+        within radius: Double, of point: Coordinate, into result: inout [Int32],
+        includingLarge: Bool = true
+    ) {
         let reach = EllipsoidMetric.reach(radius, around: point.latitude)
-        if let rows = grid.rows(from: point.latitude - reach.latitude, to: point.latitude + reach.latitude) {
+        if let rows = grid.rows(
+            from: point.latitude - reach.latitude, to: point.latitude + reach.latitude)
+        {
             let columns: [ClosedRange<Int>]
             if let lon = reach.longitude {
-                columns = grid.columns(west: grid.frameX(Angle.normalizedLongitude(point.longitude - lon)), span: 2 * lon)
+                columns = grid.columns(
+                    west: grid.frameX(Angle.normalizedLongitude(point.longitude - lon)),
+                    span: 2 * lon)
             } else {
                 columns = grid.cols > 0 ? [0...(grid.cols - 1)] : []
             }
@@ -276,7 +312,9 @@ extension GeofenceIndex {
             }
         }
         if includingLarge {
-            large.forEach(from: point.latitude - reach.latitude, to: point.latitude + reach.latitude) {
+            large.forEach(
+                from: point.latitude - reach.latitude, to: point.latitude + reach.latitude
+            ) {
                 result.append(fenceOfSlot[$0])
             }
         }
@@ -288,10 +326,13 @@ extension GeofenceIndex {
         let latitude = path.middle.latitude * .pi / 180
         let cellMeters = min(
             grid.cellHeight * EllipsoidMetric.minimumMetersPerDegreeLatitude,
-            grid.cellWidth * (.pi / 180) * max(1, EllipsoidMetric.parallelRadius(atLatitudeRadians: latitude)))
+            grid.cellWidth * (.pi / 180)
+                * max(1, EllipsoidMetric.parallelRadius(atLatitudeRadians: latitude)))
         let length = path.line.length
         let reach = EllipsoidMetric.reach(length / 2, around: path.middle.latitude)
-        large.forEach(from: path.middle.latitude - reach.latitude, to: path.middle.latitude + reach.latitude) {
+        large.forEach(
+            from: path.middle.latitude - reach.latitude, to: path.middle.latitude + reach.latitude
+        ) {
             result.append(fenceOfSlot[$0])
         }
         guard grid.rows > 0 else { return }
@@ -299,7 +340,8 @@ extension GeofenceIndex {
         let spacing = length / Double(count)
         for i in 0...count {
             let point = path.line.position(atDistance: Double(i) * spacing).coordinate
-            collectFences(within: spacing / 2 + 1e-3, of: point, into: &result, includingLarge: false)
+            collectFences(
+                within: spacing / 2 + 1e-3, of: point, into: &result, includingLarge: false)
         }
     }
 }

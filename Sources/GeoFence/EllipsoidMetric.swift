@@ -34,7 +34,8 @@ enum EllipsoidMetric {
 
     /// The largest radius of curvature, a² / b = a / √(1 − e²) (at the poles), raised by a relative
     /// 1e-12.
-    static let maximumRadius = equatorialRadius / (1 - eccentricitySquared).squareRoot() * (1 + 1e-12)
+    static let maximumRadius =
+        equatorialRadius / (1 - eccentricitySquared).squareRoot() * (1 + 1e-12)
 
     /// Metres per degree of latitude can be as small as this (the equator's meridional degree).
     static let minimumMetersPerDegreeLatitude = minimumMeridionalRadius * .pi / 180
@@ -54,12 +55,16 @@ enum EllipsoidMetric {
     /// The smallest and largest M and P on the latitude band [low, high] (radians, clamped to the
     /// poles), each widened by a relative 1e-12 for rounding. P's minimum is 0 when the band reaches
     /// a pole.
-    static func extremes(low: Double, high: Double) -> (mMin: Double, mMax: Double, pMin: Double, pMax: Double) {
+    static func extremes(
+        low: Double, high: Double
+    ) -> (mMin: Double, mMax: Double, pMin: Double, pMax: Double) {
         let lo = max(-Double.pi / 2, min(low, high)), hi = min(Double.pi / 2, max(low, high))
         let nearest = lo <= 0 && hi >= 0 ? 0 : min(abs(lo), abs(hi))  // |φ| closest to the equator
         let farthest = max(abs(lo), abs(hi))  // |φ| closest to a pole
         let slack = 1e-12
-        let pMin = farthest >= .pi / 2 - 1e-12 ? 0 : parallelRadius(atLatitudeRadians: farthest) * (1 - slack)
+        let pMin =
+            farthest >= .pi / 2 - 1e-12
+            ? 0 : parallelRadius(atLatitudeRadians: farthest) * (1 - slack)
         return (
             meridionalRadius(atLatitudeRadians: nearest) * (1 - slack),
             meridionalRadius(atLatitudeRadians: farthest) * (1 + slack),
@@ -94,7 +99,9 @@ enum EllipsoidMetric {
     /// For δ ≤ 0.01 rad the band's edges come from the angle-addition formulas with sin δ and cos δ
     /// from their Taylor series to δ⁷ and δ⁸ (truncation below 3e-16 relative, inside the 1e-12
     /// widening); wider bands and bands reaching a pole use ``extremes(low:high:)``.
-    static func extremes(around phi: Latitude, halfWidth delta: Double) -> (mMin: Double, mMax: Double, pMin: Double, pMax: Double) {
+    static func extremes(
+        around phi: Latitude, halfWidth delta: Double
+    ) -> (mMin: Double, mMax: Double, pMin: Double, pMax: Double) {
         let lo = phi.radians - delta, hi = phi.radians + delta
         guard delta >= 0 && delta <= 0.01 && lo > -.pi / 2 + 1e-9 && hi < .pi / 2 - 1e-9 else {
             return extremes(low: lo, high: hi)
@@ -115,9 +122,12 @@ enum EllipsoidMetric {
         } else {
             (nearest, farthest) = ((-sinHi, cosHi), (-sinLo, cosLo))
         }
-        let near = radii(sin: nearest.0, cos: nearest.1), far = radii(sin: farthest.0, cos: farthest.1)
+        let near = radii(sin: nearest.0, cos: nearest.1),
+            far = radii(sin: farthest.0, cos: farthest.1)
         let slack = 1e-12
-        return (near.m * (1 - slack), far.m * (1 + slack), far.p * (1 - slack), near.p * (1 + slack))
+        return (
+            near.m * (1 - slack), far.m * (1 + slack), far.p * (1 - slack), near.p * (1 + slack)
+        )
     }
 
     /// How far in latitude and longitude (degrees) a point can be from `coordinate` when it is within
@@ -125,12 +135,16 @@ enum EllipsoidMetric {
     ///
     /// - Returns: `longitude` is `nil` when the band reaches a pole or the distance can wrap the
     ///   Earth, meaning "any longitude".
-    static func reach(_ distance: Double, around latitude: Double) -> (latitude: Double, longitude: Double?) {
+    static func reach(
+        _ distance: Double, around latitude: Double
+    ) -> (latitude: Double, longitude: Double?) {
         reach(distance, around: Latitude(degrees: latitude))
     }
 
     /// ``reach(_:around:)`` from a latitude's sine and cosine.
-    static func reach(_ distance: Double, around phi: Latitude) -> (latitude: Double, longitude: Double?) {
+    static func reach(
+        _ distance: Double, around phi: Latitude
+    ) -> (latitude: Double, longitude: Double?) {
         let d = max(0, distance)
         let dPhi = d / minimumMeridionalRadius  // radians
         let latitudeReach = dPhi * (180 / .pi) * (1 + 1e-9) + 1e-9
@@ -145,7 +159,9 @@ enum EllipsoidMetric {
         let phi = c.latitude * (.pi / 180), lambda = c.longitude * (.pi / 180)
         let s = sin(phi)
         let n = equatorialRadius / (1 - eccentricitySquared * s * s).squareRoot()
-        return SIMD3(n * cos(phi) * cos(lambda), n * cos(phi) * sin(lambda), n * (1 - eccentricitySquared) * s)
+        return SIMD3(
+            n * cos(phi) * cos(lambda), n * cos(phi) * sin(lambda),
+            n * (1 - eccentricitySquared) * s)
     }
 
     /// The straight-line (chord) distance in metres between two surface points: a lower bound of

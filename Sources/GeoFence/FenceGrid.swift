@@ -77,7 +77,9 @@ struct FenceGrid: Sendable {
 
     /// The rows touched by latitudes [south, north], clamped to the grid; `nil` if none.
     func rows(from southLatitude: Double, to northLatitude: Double) -> ClosedRange<Int>? {
-        Self.rows(from: southLatitude, to: northLatitude, south: south, inverseCellHeight: inverseCellHeight, rows: rows)
+        Self.rows(
+            from: southLatitude, to: northLatitude, south: south,
+            inverseCellHeight: inverseCellHeight, rows: rows)
     }
 
     /// The columns touched by frame x from `west` over `span` degrees: one or two ranges (two when
@@ -87,15 +89,19 @@ struct FenceGrid: Sendable {
     }
 
     private static func rows(
-        from southLatitude: Double, to northLatitude: Double, south: Double, inverseCellHeight: Double, rows: Int
+        from southLatitude: Double, to northLatitude: Double, south: Double,
+        inverseCellHeight: Double, rows: Int
     ) -> ClosedRange<Int>? {
         guard rows > 0 else { return nil }
-        let lo = (southLatitude - south) * inverseCellHeight, hi = (northLatitude - south) * inverseCellHeight
+        let lo = (southLatitude - south) * inverseCellHeight,
+            hi = (northLatitude - south) * inverseCellHeight
         guard hi >= 0 && lo < Double(rows) && lo <= hi else { return nil }
         return Int(max(0, lo))...Int(min(Double(rows - 1), hi))
     }
 
-    private static func columns(west: Double, span: Double, inverseCellWidth: Double, cols: Int) -> [ClosedRange<Int>] {
+    private static func columns(
+        west: Double, span: Double, inverseCellWidth: Double, cols: Int
+    ) -> [ClosedRange<Int>] {
         guard cols > 0 && span >= 0 else { return [] }
         if span >= 360 { return [0...(cols - 1)] }
         let east = west + span
@@ -107,7 +113,9 @@ struct FenceGrid: Sendable {
         if east < 360 { return clamp(west, east).map { [$0] } ?? [] }
         let ranges = [clamp(west, 360), clamp(0, east - 360)].compactMap { $0 }
         // Within a cell of all the way round, the two parts share a column: take every column once.
-        if ranges.count == 2 && ranges[1].upperBound >= ranges[0].lowerBound { return [0...(cols - 1)] }
+        if ranges.count == 2 && ranges[1].upperBound >= ranges[0].lowerBound {
+            return [0...(cols - 1)]
+        }
         return ranges
     }
 
@@ -123,7 +131,10 @@ struct FenceGrid: Sendable {
         var cellHeight: Double
         var cellWidth: Double
 
-        init(origin: Double, wraps: Bool, south: Double, rows: Int, cols: Int, cellHeight: Double, cellWidth: Double) {
+        init(
+            origin: Double, wraps: Bool, south: Double, rows: Int, cols: Int, cellHeight: Double,
+            cellWidth: Double
+        ) {
             self.origin = origin
             self.wraps = wraps
             self.south = south
@@ -133,7 +144,8 @@ struct FenceGrid: Sendable {
             self.cellWidth = cellWidth
         }
 
-        static let empty = Layout(origin: -180, wraps: false, south: 0, rows: 0, cols: 0, cellHeight: 1, cellWidth: 1)
+        static let empty = Layout(
+            origin: -180, wraps: false, south: 0, rows: 0, cols: 0, cellHeight: 1, cellWidth: 1)
 
         /// Lays out a grid for boxes (true longitudes, `west` in [-180, 180]) whose fences have the
         /// given sizes (metres) and centre latitudes.
@@ -217,7 +229,10 @@ struct FenceGrid: Sendable {
             for _ in 0..<8 {
                 let cells = (latitudeSpan / height + 1) * (width / (height * aspect) + 1)
                 var entries = 0.0
-                for box in boxes { entries += FenceGrid.cellEstimate(box, cellHeight: height, cellWidth: height * aspect) }
+                for box in boxes {
+                    entries += FenceGrid.cellEstimate(
+                        box, cellHeight: height, cellWidth: height * aspect)
+                }
                 let factor = max(cells / maximumCells, entries / Double(1 << 30))
                 if factor <= 1 { break }
                 height *= factor.squareRoot() * 1.05
@@ -277,15 +292,20 @@ struct FenceGrid: Sendable {
         for (slot, box) in boxes.enumerated() {
             let west = Self.frameX(box.west, origin: origin)
             guard
-                let rowRange = Self.rows(from: box.south, to: box.north, south: southEdge, inverseCellHeight: inverseH, rows: rowsCount)
+                let rowRange = Self.rows(
+                    from: box.south, to: box.north, south: southEdge, inverseCellHeight: inverseH,
+                    rows: rowsCount)
             else { continue }
-            let colRanges = Self.columns(west: west, span: box.span, inverseCellWidth: inverseW, cols: colsCount)
+            let colRanges = Self.columns(
+                west: west, span: box.span, inverseCellWidth: inverseW, cols: colsCount)
             for r in rowRange {
-                let lat0 = southEdge + Double(r) * cellH - slack, lat1 = southEdge + Double(r + 1) * cellH + slack
+                let lat0 = southEdge + Double(r) * cellH - slack,
+                    lat1 = southEdge + Double(r + 1) * cellH + slack
                 var iFirst = Int32(1), iLast = Int32(0)
                 if let x = interior(slot, lat0, lat1) {
                     // Cells [c·W − slack, (c+1)·W + slack] inside [from, to].
-                    let lo = ((x.from + slack) * inverseW).rounded(.up), hi = ((x.to - slack) * inverseW).rounded(.down) - 1
+                    let lo = ((x.from + slack) * inverseW).rounded(.up),
+                        hi = ((x.to - slack) * inverseW).rounded(.down) - 1
                     if lo <= hi && hi >= 0 && lo < Double(colsCount) {
                         iFirst = Int32(max(0, lo))
                         iLast = Int32(min(Double(colsCount - 1), hi))
@@ -294,8 +314,10 @@ struct FenceGrid: Sendable {
                 for range in colRanges {
                     spans.append(
                         Span(
-                            slot: Int32(truncatingIfNeeded: slot), row: Int32(truncatingIfNeeded: r),
-                            first: Int32(truncatingIfNeeded: range.lowerBound), last: Int32(truncatingIfNeeded: range.upperBound),
+                            slot: Int32(truncatingIfNeeded: slot),
+                            row: Int32(truncatingIfNeeded: r),
+                            first: Int32(truncatingIfNeeded: range.lowerBound),
+                            last: Int32(truncatingIfNeeded: range.upperBound),
                             interiorFirst: iFirst, interiorLast: iLast))
                 }
             }
@@ -310,14 +332,17 @@ struct FenceGrid: Sendable {
                     let base = Int(span.row) &* colsCount
                     for c in Int(span.first)...Int(span.last) {
                         counts[base &+ c &+ 1] &+= 1
-                        if c >= Int(span.interiorFirst) && c <= Int(span.interiorLast) { interiorCounts[base &+ c] &+= 1 }
+                        if c >= Int(span.interiorFirst) && c <= Int(span.interiorLast) {
+                            interiorCounts[base &+ c] &+= 1
+                        }
                     }
                 }
                 var running = 0
                 for i in 0..<cellCount {
                     running &+= Int(counts[i &+ 1])
                     counts[i &+ 1] = Int32(truncatingIfNeeded: running)
-                    interiorCounts[i] = counts[i] &+ interiorCounts[i]  // now where the cell's boundary entries start
+                    // now where the cell's boundary entries start
+                    interiorCounts[i] = counts[i] &+ interiorCounts[i]
                 }
                 total = running
             }

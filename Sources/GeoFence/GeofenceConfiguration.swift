@@ -59,10 +59,12 @@ public struct GeofenceConfiguration: Hashable, Sendable, Codable {
     ///   hysteresis, a dwell time that is not finite and positive, or a bad filter.
     public func validated() throws(GeoError) -> GeofenceConfiguration {
         guard hysteresis.isFinite && hysteresis >= 0 else {
-            throw GeoError(.invalidArgument, "hysteresis \(hysteresis) m must be finite and not negative")
+            throw GeoError(
+                .invalidArgument, "hysteresis \(hysteresis) m must be finite and not negative")
         }
         if let dwellTime, !(dwellTime.isFinite && dwellTime > 0) {
-            throw GeoError(.invalidArgument, "dwell time \(dwellTime) s must be finite and positive")
+            throw GeoError(
+                .invalidArgument, "dwell time \(dwellTime) s must be finite and positive")
         }
         _ = try fixFilter.validated()
         return self
@@ -96,10 +98,14 @@ public struct FixFilter: Hashable, Sendable, Codable {
     ///   negative.
     public func validated() throws(GeoError) -> FixFilter {
         if let maximumAccuracy, !(maximumAccuracy.isFinite && maximumAccuracy >= 0) {
-            throw GeoError(.invalidArgument, "fix filter: maximum accuracy \(maximumAccuracy) m must be finite and not negative")
+            throw GeoError(
+                .invalidArgument,
+                "fix filter: maximum accuracy \(maximumAccuracy) m must be finite and not negative")
         }
         if let maximumAge, !(maximumAge.isFinite && maximumAge >= 0) {
-            throw GeoError(.invalidArgument, "fix filter: maximum age \(maximumAge) s must be finite and not negative")
+            throw GeoError(
+                .invalidArgument,
+                "fix filter: maximum age \(maximumAge) s must be finite and not negative")
         }
         return self
     }
@@ -111,14 +117,16 @@ public struct FixFilter: Hashable, Sendable, Codable {
         if let maximumAccuracy, fix.horizontalAccuracy > maximumAccuracy {
             throw GeoError(
                 .filteredFix,
-                "fix at \(FixCheck.describe(fix.timestamp)) has accuracy \(fix.horizontalAccuracy) m, above the filter's \(maximumAccuracy) m")
+                "fix at \(FixCheck.describe(fix.timestamp)) has accuracy \(fix.horizontalAccuracy) m, above the filter's \(maximumAccuracy) m"
+            )
         }
         if let maximumAge {
             let age = now.timeIntervalSince(fix.timestamp)
             if age > maximumAge {
                 throw GeoError(
                     .filteredFix,
-                    "fix at \(FixCheck.describe(fix.timestamp)) is \(age) s old, above the filter's \(maximumAge) s")
+                    "fix at \(FixCheck.describe(fix.timestamp)) is \(age) s old, above the filter's \(maximumAge) s"
+                )
             }
         }
     }
@@ -132,9 +140,14 @@ enum FixCheck {
     ///   coordinate), ``GeoError/Kind-swift.struct/invalidArgument`` (negative or non-finite
     ///   accuracy, non-finite timestamp), ``GeoError/Kind-swift.struct/staleFix`` (older than the
     ///   last processed fix), ``GeoError/Kind-swift.struct/filteredFix``.
-    static func validate(_ fix: Location, after last: Date?, filter: FixFilter, now: Date) throws(GeoError) {
+    static func validate(
+        _ fix: Location, after last: Date?, filter: FixFilter, now: Date
+    ) throws(GeoError) {
         guard fix.timestamp.timeIntervalSinceReferenceDate.isFinite else {
-            throw GeoError(.invalidArgument, "fix timestamp \(fix.timestamp.timeIntervalSinceReferenceDate) is not a finite time")
+            throw GeoError(
+                .invalidArgument,
+                "fix timestamp \(fix.timestamp.timeIntervalSinceReferenceDate) is not a finite time"
+            )
         }
         do throws(GeoError) {
             _ = try fix.validated()
@@ -144,7 +157,8 @@ enum FixCheck {
         if let last, fix.timestamp < last {
             throw GeoError(
                 .staleFix,
-                "fix at \(describe(fix.timestamp)) is older than the last processed fix at \(describe(last))")
+                "fix at \(describe(fix.timestamp)) is older than the last processed fix at \(describe(last))"
+            )
         }
         try filter.check(fix, now: now)
     }

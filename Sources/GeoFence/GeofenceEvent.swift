@@ -43,7 +43,9 @@ public struct GeofenceEvent: Hashable, Sendable, Codable {
     }
 
     /// Creates an event.
-    public init(identifier: String, state: GeofenceState, date: Date, location: Location, reason: Reason) {
+    public init(
+        identifier: String, state: GeofenceState, date: Date, location: Location, reason: Reason
+    ) {
         self.identifier = identifier
         self.state = state
         self.date = date

@@ -127,20 +127,33 @@ public struct GeofenceIndex: Sendable {
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a bad configuration or more than
     ///   2³¹ − 1 fences.
     /// - Complexity: O(n log n) for n fences, plus the cells they cover (about 16 per fence).
-    public init(_ fences: [Fence], configuration: GeofenceConfiguration = GeofenceConfiguration()) throws(GeoError) {
-        try self.init(conditions: fences.map(\.condition), identifiers: fences.map(\.identifier), configuration: configuration)
+    public init(
+        _ fences: [Fence], configuration: GeofenceConfiguration = GeofenceConfiguration()
+    ) throws(GeoError) {
+        try self.init(
+            conditions: fences.map(\.condition), identifiers: fences.map(\.identifier),
+            configuration: configuration)
     }
 
     /// Builds an index of circles whose identifiers are their positions in the array (`"0"`, `"1"`, …).
     ///
     /// - Throws: As ``init(_:configuration:)``.
-    public init(circles: [CircularGeographicCondition], configuration: GeofenceConfiguration = GeofenceConfiguration()) throws(GeoError) {
-        try self.init(conditions: circles.map { .circle($0) }, identifiers: nil, configuration: configuration)
+    public init(
+        circles: [CircularGeographicCondition],
+        configuration: GeofenceConfiguration = GeofenceConfiguration()
+    ) throws(GeoError) {
+        try self.init(
+            conditions: circles.map { .circle($0) }, identifiers: nil, configuration: configuration)
     }
 
-    init(conditions: [GeographicCondition], identifiers: [String]?, configuration: GeofenceConfiguration) throws(GeoError) {
+    init(
+        conditions: [GeographicCondition], identifiers: [String]?,
+        configuration: GeofenceConfiguration
+    ) throws(GeoError) {
         guard conditions.count < Int(Int32.max) else {
-            throw GeoError(.invalidArgument, "\(conditions.count) fences are more than an index holds (2^31 - 1)")
+            throw GeoError(
+                .invalidArgument,
+                "\(conditions.count) fences are more than an index holds (2^31 - 1)")
         }
         self.configuration = try configuration.validated()
         self.conditions = conditions
@@ -178,7 +191,8 @@ public struct GeofenceIndex: Sendable {
                 {
                     tests.append(
                         CircleSlot(
-                            latitude: polar.u, longitude: polar.v, metersPerDegreeLatitude: polar.pole,
+                            latitude: polar.u, longitude: polar.v,
+                            metersPerDegreeLatitude: polar.pole,
                             metersPerDegreeLongitude: 0, insideSquared: polar.insideSquared,
                             outsideSquared: polar.outsideSquared))
                     usesChart.append(true)
@@ -195,7 +209,10 @@ public struct GeofenceIndex: Sendable {
                 ratiosOf.append((test.lowerRatio, test.upperRatio, circle.radius * 9 / 8))
                 isCircle.append(true)
             } else {
-                tests.append(CircleSlot(latitude: 0, longitude: 0, metersPerDegreeLatitude: 0, metersPerDegreeLongitude: 0, insideSquared: -1, outsideSquared: -1))
+                tests.append(
+                    CircleSlot(
+                        latitude: 0, longitude: 0, metersPerDegreeLatitude: 0,
+                        metersPerDegreeLongitude: 0, insideSquared: -1, outsideSquared: -1))
                 radiusOf.append(0)
                 ratiosOf.append((0, .infinity, 0))
                 usesChart.append(false)
@@ -205,11 +222,14 @@ public struct GeofenceIndex: Sendable {
 
         // Lay out the grid; fences covering too many of its cells go to the large list, and the grid
         // is laid out again without them.
-        var layout = FenceGrid.Layout(boxes: boxes, sizes: sizes, latitudes: centres.map(\.latitude))
+        var layout = FenceGrid.Layout(
+            boxes: boxes, sizes: sizes, latitudes: centres.map(\.latitude))
         var isLarge = [Bool](repeating: false, count: n)
         var anyLarge = false
-        for i in 0..<n where boxes[i].span >= 360
-            || FenceGrid.cellEstimate(boxes[i], cellHeight: layout.cellHeight, cellWidth: layout.cellWidth) > 4_096
+        for i in 0..<n
+        where boxes[i].span >= 360
+            || FenceGrid.cellEstimate(
+                boxes[i], cellHeight: layout.cellHeight, cellWidth: layout.cellWidth) > 4_096
         {
             isLarge[i] = true
             anyLarge = true
@@ -217,18 +237,23 @@ public struct GeofenceIndex: Sendable {
         if anyLarge {
             let kept = (0..<n).filter { !isLarge[$0] }
             layout = FenceGrid.Layout(
-                boxes: kept.map { boxes[$0] }, sizes: kept.map { sizes[$0] }, latitudes: kept.map { centres[$0].latitude })
+                boxes: kept.map { boxes[$0] }, sizes: kept.map { sizes[$0] },
+                latitudes: kept.map { centres[$0].latitude })
         }
 
         // Slots: grid circles, then grid polygons, each along the Hilbert curve; then large fences.
-        let extentX = Double(layout.cols) * layout.cellWidth, extentY = Double(layout.rows) * layout.cellHeight
+        let extentX = Double(layout.cols) * layout.cellWidth,
+            extentY = Double(layout.rows) * layout.cellHeight
         func key(_ i: Int) -> UInt64 {
-            let x = FenceGrid.frameX(centres[i].longitude, origin: layout.origin) / max(extentX, 1e-12)
+            let x =
+                FenceGrid.frameX(centres[i].longitude, origin: layout.origin) / max(extentX, 1e-12)
             let y = (centres[i].latitude - layout.south) / max(extentY, 1e-12)
-            let qx = UInt32(max(0, min(65_535, x * 65_535))), qy = UInt32(max(0, min(65_535, y * 65_535)))
+            let qx = UInt32(max(0, min(65_535, x * 65_535))),
+                qy = UInt32(max(0, min(65_535, y * 65_535)))
             return UInt64(HilbertCurve.index(x: qx, y: qy)) << 32 | UInt64(i)
         }
-        var circleKeys = [UInt64](), chartKeys = [UInt64](), polygonKeys = [UInt64](), large = [Int]()
+        var circleKeys = [UInt64](), chartKeys = [UInt64](), polygonKeys = [UInt64](),
+            large = [Int]()
         for i in 0..<n {
             if isLarge[i] {
                 large.append(i)
@@ -250,14 +275,17 @@ public struct GeofenceIndex: Sendable {
         for k in polygonKeys { fenceOfSlot.append(Int32(truncatingIfNeeded: k & 0xFFFF_FFFF)) }
         for i in large { fenceOfSlot.append(Int32(truncatingIfNeeded: i)) }
         var slotOfFence = [Int32](repeating: 0, count: n)
-        for (slot, fence) in fenceOfSlot.enumerated() { slotOfFence[Int(fence)] = Int32(truncatingIfNeeded: slot) }
+        for (slot, fence) in fenceOfSlot.enumerated() {
+            slotOfFence[Int(fence)] = Int32(truncatingIfNeeded: slot)
+        }
         flatCircleCount = circleKeys.count
         gridCircleCount = circleKeys.count + chartKeys.count
         gridCount = gridCircleCount + polygonKeys.count
         self.fenceOfSlot = fenceOfSlot
         self.slotOfFence = slotOfFence
         self.large = LargeFences(
-            firstSlot: gridCount, conditions: large.map { conditions[$0] }, south: large.map { boxes[$0].south },
+            firstSlot: gridCount, conditions: large.map { conditions[$0] },
+            south: large.map { boxes[$0].south },
             north: large.map { boxes[$0].north })
 
         // What decides the interior cells of circles that can cover a whole cell: the extremes of M
@@ -267,7 +295,9 @@ public struct GeofenceIndex: Sendable {
         var scaleOf = [(Double, Double)](repeating: (0, 0), count: n)
         for i in 0..<n where isCircle[i] && radiusOf[i] >= cellMeters / 2 {
             let box = boxes[i]
-            let halfWidth = (max(box.north - centres[i].latitude, centres[i].latitude - box.south) + layout.cellHeight) * .pi / 180
+            let halfWidth =
+                (max(box.north - centres[i].latitude, centres[i].latitude - box.south)
+                    + layout.cellHeight) * .pi / 180
             let band = EllipsoidMetric.extremes(around: latitudes[i], halfWidth: halfWidth)
             scaleOf[i] = (band.mMax * .pi / 180, band.pMax * .pi / 180)
         }
@@ -300,7 +330,8 @@ public struct GeofenceIndex: Sendable {
                 // The straight latitude/longitude path from the centre to any point of the row's
                 // cells within dX of the centre in longitude is at most √((M·dLat)² + (P·dX)²) long
                 // (an upper bound of the geodesic distance, see EllipsoidMetric); solve for dX.
-                guard slot < circleCount, radii[slot] >= cellMeters / 2, interiorScale[slot].1 > 0 else { return nil }
+                guard slot < circleCount, radii[slot] >= cellMeters / 2, interiorScale[slot].1 > 0
+                else { return nil }
                 let c = centers[slot]
                 let (m, p) = interiorScale[slot]
                 let dLat = max(abs(lat0 - c.latitude), abs(lat1 - c.latitude))
@@ -316,15 +347,21 @@ public struct GeofenceIndex: Sendable {
     /// A fence's proven bounding box (every point of it, and every point of its boundary as
     /// measured by distances, lies inside), its size in metres, its centre and the centre's latitude
     /// with sine and cosine.
-    static func box(of condition: GeographicCondition) -> (FenceGrid.Box, Double, Coordinate, EllipsoidMetric.Latitude) {
+    static func box(
+        of condition: GeographicCondition
+    ) -> (FenceGrid.Box, Double, Coordinate, EllipsoidMetric.Latitude) {
         switch condition {
         case .circle(let circle):
             let c = circle.center
             let phi = EllipsoidMetric.Latitude(degrees: c.latitude)
             let reach = EllipsoidMetric.reach(circle.radius, around: phi)
-            let south = max(-90, c.latitude - reach.latitude), north = min(90, c.latitude + reach.latitude)
+            let south = max(-90, c.latitude - reach.latitude),
+                north = min(90, c.latitude + reach.latitude)
             guard let lon = reach.longitude else {
-                return (FenceGrid.Box(south: south, north: north, west: -180, span: 360), 2 * circle.radius, c, phi)
+                return (
+                    FenceGrid.Box(south: south, north: north, west: -180, span: 360),
+                    2 * circle.radius, c, phi
+                )
             }
             var west = c.longitude - lon
             if west < -180 { west += 360 }
@@ -345,22 +382,30 @@ public struct GeofenceIndex: Sendable {
                     full = true
                     continue
                 }
-                let mx = [mid.longitude, mid.longitude + 360, mid.longitude - 360].min {
-                    abs($0 - (g.minX + g.maxX) / 2) < abs($1 - (g.minX + g.maxX) / 2)
-                } ?? mid.longitude
+                let mx =
+                    [mid.longitude, mid.longitude + 360, mid.longitude - 360].min {
+                        abs($0 - (g.minX + g.maxX) / 2) < abs($1 - (g.minX + g.maxX) / 2)
+                    } ?? mid.longitude
                 minX = min(minX, mx - lon)
                 maxX = max(maxX, mx + lon)
             }
             let slack = 1e-9
             let south = max(-90, minY - slack), north = min(90, maxY + slack)
             let span = maxX - minX + 2 * slack
-            let centre = Coordinate(latitude: (g.minY + g.maxY) / 2, longitude: Angle.normalizedLongitude((g.minX + g.maxX) / 2))
+            let centre = Coordinate(
+                latitude: (g.minY + g.maxY) / 2,
+                longitude: Angle.normalizedLongitude((g.minX + g.maxX) / 2))
             let size = (g.maxY - g.minY) * EllipsoidMetric.minimumMetersPerDegreeLatitude
             let phi = EllipsoidMetric.Latitude(degrees: centre.latitude)
             if full || span >= 360 {
-                return (FenceGrid.Box(south: south, north: north, west: -180, span: 360), size, centre, phi)
+                return (
+                    FenceGrid.Box(south: south, north: north, west: -180, span: 360), size, centre,
+                    phi
+                )
             }
-            let box = FenceGrid.Box(south: south, north: north, west: Angle.normalizedLongitude(minX - slack), span: span)
+            let box = FenceGrid.Box(
+                south: south, north: north, west: Angle.normalizedLongitude(minX - slack),
+                span: span)
             return (box, size, centre, phi)
         }
     }
@@ -377,7 +422,9 @@ public struct GeofenceIndex: Sendable {
         var result = [Int]()
         var exact = 0
         forEachSlot(near: point) { slot, interior in
-            if interior || slotContains(slot, point, exactCount: &exact) { result.append(Int(fenceOfSlot[slot])) }
+            if interior || slotContains(slot, point, exactCount: &exact) {
+                result.append(Int(fenceOfSlot[slot]))
+            }
         }
         return result.sorted()
     }
@@ -385,9 +432,12 @@ public struct GeofenceIndex: Sendable {
     /// Calls `body` for every slot listed in the point's cell (with whether it is an interior entry)
     /// and every large fence.
     func forEachSlot(near point: Coordinate, _ body: (Int, Bool) -> Void) {
-        if let r = grid.row(of: point.latitude), let c = grid.column(ofFrameX: grid.frameX(point.longitude)) {
+        if let r = grid.row(of: point.latitude),
+            let c = grid.column(ofFrameX: grid.frameX(point.longitude))
+        {
             let cell = r * grid.cols + c
-            let start = Int(grid.cellStart[cell]), mid = Int(grid.interiorEnd[cell]), end = Int(grid.cellStart[cell + 1])
+            let start = Int(grid.cellStart[cell]), mid = Int(grid.interiorEnd[cell]),
+                end = Int(grid.cellStart[cell + 1])
             for k in start..<end { body(Int(grid.entries[k]), k < mid) }
         }
         large.forEach(atLatitude: point.latitude) { body($0, false) }
@@ -430,13 +480,15 @@ public struct GeofenceIndex: Sendable {
                 d2 = x * x + y * y
             } else {
                 let (u, v) = PolarCircleTest.chart(
-                    latitude: point.latitude, longitude: point.longitude, pole: c.metersPerDegreeLatitude)
+                    latitude: point.latitude, longitude: point.longitude,
+                    pole: c.metersPerDegreeLatitude)
                 d2 = (u - c.latitude) * (u - c.latitude) + (v - c.longitude) * (v - c.longitude)
             }
             if d2 <= c.insideSquared { return true }
             if d2 > c.outsideSquared { return false }
             exactCount += 1
-            return Geodesic.wgs84.distance(from: circleCenters[slot], to: point) <= circleRadii[slot]
+            return Geodesic.wgs84.distance(from: circleCenters[slot], to: point)
+                <= circleRadii[slot]
         }
         return conditions[Int(fenceOfSlot[slot])].contains(point)
     }

@@ -85,7 +85,10 @@ public actor GeofenceMonitor {
             do {
                 try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             } catch {
-                throw GeoError(.io, "cannot create geofence storage directory \(url.path): \(error.localizedDescription)")
+                throw GeoError(
+                    .io,
+                    "cannot create geofence storage directory \(url.path): \(error.localizedDescription)"
+                )
             }
             store = GeofenceStore(directory: url, name: name)
         }
@@ -124,7 +127,10 @@ public actor GeofenceMonitor {
     ///   - state: The state to assume until a fix decides (``GeofenceState/unknown`` by default).
     /// - Throws: ``GeoError/Kind-swift.struct/monitorClosed`` after ``close()``;
     ///   ``GeoError/Kind-swift.struct/io`` if the change cannot be saved (then nothing changes).
-    public func add(_ condition: GeographicCondition, identifier: String, assuming state: GeofenceState = .unknown) throws(GeoError) {
+    public func add(
+        _ condition: GeographicCondition, identifier: String,
+        assuming state: GeofenceState = .unknown
+    ) throws(GeoError) {
         try checkOpen()
         var updated = records
         updated[identifier] = GeofenceRecord(condition: condition, state: state)
@@ -135,14 +141,20 @@ public actor GeofenceMonitor {
     /// Starts monitoring a circle; see ``add(_:identifier:assuming:)-(GeographicCondition,_,_)``.
     ///
     /// - Throws: As ``add(_:identifier:assuming:)-(GeographicCondition,_,_)``.
-    public func add(_ condition: CircularGeographicCondition, identifier: String, assuming state: GeofenceState = .unknown) throws(GeoError) {
+    public func add(
+        _ condition: CircularGeographicCondition, identifier: String,
+        assuming state: GeofenceState = .unknown
+    ) throws(GeoError) {
         try add(.circle(condition), identifier: identifier, assuming: state)
     }
 
     /// Starts monitoring a polygon; see ``add(_:identifier:assuming:)-(GeographicCondition,_,_)``.
     ///
     /// - Throws: As ``add(_:identifier:assuming:)-(GeographicCondition,_,_)``.
-    public func add(_ condition: PolygonGeographicCondition, identifier: String, assuming state: GeofenceState = .unknown) throws(GeoError) {
+    public func add(
+        _ condition: PolygonGeographicCondition, identifier: String,
+        assuming state: GeofenceState = .unknown
+    ) throws(GeoError) {
         try add(.polygon(condition), identifier: identifier, assuming: state)
     }
 
@@ -176,7 +188,8 @@ public actor GeofenceMonitor {
     /// Each access returns a new sequence that receives every later event; events are buffered until
     /// read. The sequences finish when the monitor is closed or freed.
     public var events: AsyncStream<GeofenceEvent> {
-        let (stream, continuation) = AsyncStream<GeofenceEvent>.makeStream(bufferingPolicy: .unbounded)
+        let (stream, continuation) = AsyncStream<GeofenceEvent>.makeStream(
+            bufferingPolicy: .unbounded)
         if lock == nil {
             continuation.finish()
             return stream
@@ -206,7 +219,8 @@ public actor GeofenceMonitor {
     @discardableResult
     public func process(_ location: Location) throws(GeoError) -> [GeofenceEvent] {
         try checkOpen()
-        try FixCheck.validate(location, after: lastFix?.timestamp, filter: configuration.fixFilter, now: clock())
+        try FixCheck.validate(
+            location, after: lastFix?.timestamp, filter: configuration.fixFilter, now: clock())
         var updated = records
         var events = [GeofenceEvent]()
         var path = PathCrossing.LazyPath(from: lastFix, to: location)
@@ -214,9 +228,13 @@ public actor GeofenceMonitor {
             guard var record = updated[identifier] else { continue }
             var changes = [TransitionRules.Change]()
             let condition = record.condition
-            rules.apply(fix: location, path: &path, condition: { condition }, tracking: &record.tracking, changes: &changes)
+            rules.apply(
+                fix: location, path: &path, condition: { condition }, tracking: &record.tracking,
+                changes: &changes)
             let produced = changes.map {
-                GeofenceEvent(identifier: identifier, state: $0.state, date: $0.date, location: $0.location, reason: $0.reason)
+                GeofenceEvent(
+                    identifier: identifier, state: $0.state, date: $0.date, location: $0.location,
+                    reason: $0.reason)
             }
             if let last = produced.last { record.lastEvent = last }
             updated[identifier] = record
@@ -242,16 +260,20 @@ public actor GeofenceMonitor {
         guard date >= lastFix.timestamp else {
             throw GeoError(
                 .staleFix,
-                "time \(FixCheck.describe(date)) is before the last processed fix at \(FixCheck.describe(lastFix.timestamp))")
+                "time \(FixCheck.describe(date)) is before the last processed fix at \(FixCheck.describe(lastFix.timestamp))"
+            )
         }
         var updated = records
         var events = [GeofenceEvent]()
         for identifier in updated.keys.sorted() {
             guard var record = updated[identifier] else { continue }
             var changes = [TransitionRules.Change]()
-            rules.checkDwell(at: date, lastFix: lastFix, tracking: &record.tracking, changes: &changes)
+            rules.checkDwell(
+                at: date, lastFix: lastFix, tracking: &record.tracking, changes: &changes)
             let produced = changes.map {
-                GeofenceEvent(identifier: identifier, state: $0.state, date: $0.date, location: $0.location, reason: $0.reason)
+                GeofenceEvent(
+                    identifier: identifier, state: $0.state, date: $0.date, location: $0.location,
+                    reason: $0.reason)
             }
             guard let last = produced.last else { continue }
             record.lastEvent = last
@@ -283,7 +305,9 @@ public actor GeofenceMonitor {
     ///   (nothing changes); ``GeoError/Kind-swift.struct/monitorInUse`` if the monitor is open;
     ///   ``GeoError/Kind-swift.struct/invalidArgument`` for memory storage or a bad name.
     @discardableResult
-    public static func restoreBackup(name: String, storage: GeofenceStorage) throws(GeoError) -> String? {
+    public static func restoreBackup(
+        name: String, storage: GeofenceStorage
+    ) throws(GeoError) -> String? {
         try GeofenceStorage.check(name: name)
         guard case .directory(let url) = storage.place else {
             throw GeoError(.invalidArgument, "memory storage has no backup to restore")
@@ -313,7 +337,9 @@ public actor GeofenceMonitor {
     private func publish(_ events: [GeofenceEvent]) -> [GeofenceEvent] {
         let ordered = events.enumerated().sorted { a, b in
             if a.element.date != b.element.date { return a.element.date < b.element.date }
-            if a.element.identifier != b.element.identifier { return a.element.identifier < b.element.identifier }
+            if a.element.identifier != b.element.identifier {
+                return a.element.identifier < b.element.identifier
+            }
             return a.offset < b.offset
         }.map(\.element)
         for event in ordered {

@@ -3,11 +3,11 @@ import GeoCore
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Where a ``GeofenceMonitor`` keeps its conditions, states and last events.
@@ -35,12 +35,14 @@ public struct GeofenceStorage: Hashable, Sendable {
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` naming the name.
     static func check(name: String) throws(GeoError) {
         let allowed = name.unicodeScalars.allSatisfy { c in
-            (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c == "." || c == "_" || c == "-"
+            (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c == "."
+                || c == "_" || c == "-"
         }
         guard !name.isEmpty, name.count <= 128, allowed, !name.hasPrefix(".") else {
             throw GeoError(
                 .invalidArgument,
-                "monitor name '\(name)' must be 1 to 128 letters, digits, '.', '_' or '-', not starting with '.'")
+                "monitor name '\(name)' must be 1 to 128 letters, digits, '.', '_' or '-', not starting with '.'"
+            )
         }
     }
 }
@@ -72,19 +74,24 @@ final class MonitorLock: Sendable {
         case .memory:
             let inserted = memoryNames.withLock { names in names.insert(name).inserted }
             guard inserted else {
-                throw GeoError(.monitorInUse, "a geofence monitor named '\(name)' is already open in memory")
+                throw GeoError(
+                    .monitorInUse, "a geofence monitor named '\(name)' is already open in memory")
             }
             return MonitorLock(descriptor: -1, memoryName: name)
         case .directory(let url):
             let path = url.appendingPathComponent(name + ".geofences.lock").path
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw GeoError(.io, "cannot open lock file \(path): \(systemError())") }
+            guard fd >= 0 else {
+                throw GeoError(.io, "cannot open lock file \(path): \(systemError())")
+            }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
                 let reason = errno == EWOULDBLOCK ? nil : systemError()
                 close(fd)
                 if let reason { throw GeoError(.io, "cannot lock \(path): \(reason)") }
                 throw GeoError(
-                    .monitorInUse, "a geofence monitor named '\(name)' is already open on \(url.path) (lock \(path) is held)")
+                    .monitorInUse,
+                    "a geofence monitor named '\(name)' is already open on \(url.path) (lock \(path) is held)"
+                )
             }
             return MonitorLock(descriptor: fd, memoryName: nil)
         }

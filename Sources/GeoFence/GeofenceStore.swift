@@ -2,11 +2,11 @@ import Foundation
 import GeoCore
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// The files of a directory-backed ``GeofenceMonitor``: atomic, checksummed, with a second copy.
@@ -64,23 +64,28 @@ struct GeofenceStore: Sendable {
             if manager.fileExists(atPath: backupPath) {
                 throw GeoError(
                     .corruptStore,
-                    "geofence store \(currentPath) is missing but its backup \(backupPath) exists; \(backupAdvice())")
+                    "geofence store \(currentPath) is missing but its backup \(backupPath) exists; \(backupAdvice())"
+                )
             }
             return nil
         }
         do throws(GeoError) {
             return try Self.decode(try read(currentPath), path: currentPath)
-        } catch where error.kind == .corruptStore {
-            throw GeoError(.corruptStore, "\(error.message); the file was left untouched; \(backupAdvice())")
+        } catch  where error.kind == .corruptStore {
+            throw GeoError(
+                .corruptStore, "\(error.message); the file was left untouched; \(backupAdvice())")
         }
     }
 
     /// The advice about the backup that ends a corruption message.
     private func backupAdvice() -> String {
-        guard FileManager.default.fileExists(atPath: backupPath) else { return "there is no backup" }
+        guard FileManager.default.fileExists(atPath: backupPath) else {
+            return "there is no backup"
+        }
         do throws(GeoError) {
             let snapshot = try Self.decode(try read(backupPath), path: backupPath)
-            return "the last good state (\(snapshot.records.count) conditions) is in the backup \(backupPath); "
+            return
+                "the last good state (\(snapshot.records.count) conditions) is in the backup \(backupPath); "
                 + "GeofenceMonitor.restoreBackup(name:storage:) installs it"
         } catch {
             return "the backup is damaged too: \(error.message)"
@@ -96,7 +101,9 @@ struct GeofenceStore: Sendable {
 
     /// Checks the header, length and checksum, then decodes the JSON.
     static func decode(_ bytes: [UInt8], path: String) throws(GeoError) -> Snapshot {
-        func corrupt(_ what: String) -> GeoError { GeoError(.corruptStore, "geofence store \(path) \(what)") }
+        func corrupt(_ what: String) -> GeoError {
+            GeoError(.corruptStore, "geofence store \(path) \(what)")
+        }
         guard !bytes.isEmpty else { throw corrupt("is empty (truncated to 0 bytes)") }
         guard let newline = bytes.prefix(200).firstIndex(of: UInt8(ascii: "\n")) else {
             throw corrupt("does not start with a '\(magic)' header line")
@@ -105,25 +112,35 @@ struct GeofenceStore: Sendable {
         guard header.count == 4, header[0] == magic else {
             throw corrupt("does not start with a '\(magic)' header line")
         }
-        guard let version = Int(header[1]) else { throw corrupt("has an unreadable format version '\(header[1])'") }
-        guard version == Self.version else {
-            throw corrupt("has format version \(version); this version of Meridian reads version \(Self.version)")
+        guard let version = Int(header[1]) else {
+            throw corrupt("has an unreadable format version '\(header[1])'")
         }
-        guard let length = Int(header[2]), length >= 0, let expected = UInt32(header[3], radix: 16) else {
-            throw corrupt("has an unreadable header '\(String(decoding: bytes[..<newline], as: UTF8.self))'")
+        guard version == Self.version else {
+            throw corrupt(
+                "has format version \(version); this version of Meridian reads version \(Self.version)"
+            )
+        }
+        guard let length = Int(header[2]), length >= 0, let expected = UInt32(header[3], radix: 16)
+        else {
+            throw corrupt(
+                "has an unreadable header '\(String(decoding: bytes[..<newline], as: UTF8.self))'")
         }
         let payload = bytes[(newline + 1)...]
         guard payload.count >= length else {
             throw corrupt(
-                "is truncated: its header promises \(length) bytes of state but only \(payload.count) follow (offset \(newline + 1))")
+                "is truncated: its header promises \(length) bytes of state but only \(payload.count) follow (offset \(newline + 1))"
+            )
         }
         guard payload.count == length else {
-            throw corrupt("has \(payload.count - length) unexpected bytes after its state (offset \(newline + 1 + length))")
+            throw corrupt(
+                "has \(payload.count - length) unexpected bytes after its state (offset \(newline + 1 + length))"
+            )
         }
         let actual = CRC32.checksum(payload)
         guard actual == expected else {
             throw corrupt(
-                "is corrupt: the state's checksum is \(hex(actual)) but the header records \(hex(expected))")
+                "is corrupt: the state's checksum is \(hex(actual)) but the header records \(hex(expected))"
+            )
         }
         do {
             return try decoder.decode(Snapshot.self, from: Data(payload))
@@ -189,14 +206,16 @@ struct GeofenceStore: Sendable {
         let directory = (path as NSString).deletingLastPathComponent
         let dfd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
         if dfd >= 0 {
-            _ = fsync(dfd)  // some file systems refuse fsync on directories; the rename is done either way
+            // some file systems refuse fsync on directories; the rename is done either way
+            _ = fsync(dfd)
             close(dfd)
         }
     }
 
     /// Removes temporary files a crash may have left behind.
     func removeLeftovers() {
-        for path in [currentPath + ".tmp", backupPath + ".tmp"] where FileManager.default.fileExists(atPath: path) {
+        for path in [currentPath + ".tmp", backupPath + ".tmp"]
+        where FileManager.default.fileExists(atPath: path) {
             unlink(path)
         }
     }
@@ -211,7 +230,9 @@ struct GeofenceStore: Sendable {
     @discardableResult
     func restoreBackup() throws(GeoError) -> String? {
         guard FileManager.default.fileExists(atPath: backupPath) else {
-            throw GeoError(.corruptStore, "geofence store \(currentPath) has no backup \(backupPath) to restore")
+            throw GeoError(
+                .corruptStore,
+                "geofence store \(currentPath) has no backup \(backupPath) to restore")
         }
         guard let data = FileManager.default.contents(atPath: backupPath) else {
             throw GeoError(.io, "cannot read geofence store backup \(backupPath)")
@@ -224,7 +245,8 @@ struct GeofenceStore: Sendable {
             while FileManager.default.fileExists(atPath: currentPath + ".corrupt-\(n)") { n += 1 }
             let aside = currentPath + ".corrupt-\(n)"
             guard rename(currentPath, aside) == 0 else {
-                throw GeoError(.io, "cannot move \(currentPath) aside to \(aside): \(systemError())")
+                throw GeoError(
+                    .io, "cannot move \(currentPath) aside to \(aside): \(systemError())")
             }
             movedTo = aside
         }

@@ -62,7 +62,8 @@ extension GeographicCondition: Codable {
         case "polygon": self = .polygon(try PolygonGeographicCondition(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(
-                forKey: .type, in: container, debugDescription: "unknown condition type '\(type)' (use circle or polygon)")
+                forKey: .type, in: container,
+                debugDescription: "unknown condition type '\(type)' (use circle or polygon)")
         }
     }
 

@@ -26,7 +26,9 @@ struct LargeFences: Sendable {
     static let bandsPerDegree = 20.0
     static let bandCount = 3_600
 
-    static let empty = LargeFences(tests: [], firstSlot: 0, bandStart: [Int32](repeating: 0, count: bandCount + 1), entries: [])
+    static let empty = LargeFences(
+        tests: [], firstSlot: 0, bandStart: [Int32](repeating: 0, count: bandCount + 1), entries: []
+    )
 
     private init(tests: [Test], firstSlot: Int, bandStart: [Int32], entries: [Int32]) {
         self.tests = tests
@@ -53,7 +55,9 @@ struct LargeFences: Sendable {
             }
         }
         var start = [Int32](repeating: 0, count: Self.bandCount + 1)
-        for b in 0..<Self.bandCount { start[b + 1] = start[b] &+ Int32(truncatingIfNeeded: lists[b].count) }
+        for b in 0..<Self.bandCount {
+            start[b + 1] = start[b] &+ Int32(truncatingIfNeeded: lists[b].count)
+        }
         bandStart = start
         entries = lists.flatMap { $0 }
     }
@@ -94,12 +98,14 @@ struct LargeFences: Sendable {
         mutating func chart(_ pole: Double) -> (u: Double, v: Double) {
             if pole > 0 {
                 if let north { return north }
-                let c = PolarCircleTest.chart(latitude: point.latitude, longitude: point.longitude, pole: 1)
+                let c = PolarCircleTest.chart(
+                    latitude: point.latitude, longitude: point.longitude, pole: 1)
                 north = c
                 return c
             }
             if let south { return south }
-            let c = PolarCircleTest.chart(latitude: point.latitude, longitude: point.longitude, pole: -1)
+            let c = PolarCircleTest.chart(
+                latitude: point.latitude, longitude: point.longitude, pole: -1)
             south = c
             return c
         }
@@ -120,8 +126,12 @@ struct LargeFences: Sendable {
             }
         case .circle(let test):
             // Farther in latitude than r / M₀: outside (|dφ| ≤ ds / M₀ along any path).
-            let dLat = abs(point.latitude - test.center.latitude) * EllipsoidMetric.minimumMetersPerDegreeLatitude
-            if dLat > test.radius * (1 + 1e-12) + CircleContainmentTest.absoluteSlack { return false }
+            let dLat =
+                abs(point.latitude - test.center.latitude)
+                * EllipsoidMetric.minimumMetersPerDegreeLatitude
+            if dLat > test.radius * (1 + 1e-12) + CircleContainmentTest.absoluteSlack {
+                return false
+            }
             switch test.verdict(for: point) {
             case .inside: return true
             case .outside: return false

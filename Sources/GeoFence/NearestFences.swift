@@ -31,8 +31,12 @@ extension GeofenceIndex {
     ///   ``GeoError/Kind-swift.struct/invalidArgument`` for a negative count.
     /// - Complexity: O(cells within the `count`-th distance + the fences listed there), one geodesic
     ///   distance per fence looked at.
-    public func nearest(_ count: Int, to location: Coordinate) throws(GeoError) -> [GeofenceNeighbor] {
-        guard count >= 0 else { throw GeoError(.invalidArgument, "count \(count) must not be negative") }
+    public func nearest(
+        _ count: Int, to location: Coordinate
+    ) throws(GeoError) -> [GeofenceNeighbor] {
+        guard count >= 0 else {
+            throw GeoError(.invalidArgument, "count \(count) must not be negative")
+        }
         let point = try location.validated()
         guard count > 0 && !conditions.isEmpty else { return [] }
         var best = [(distance: Double, fence: Int)]()  // sorted, at most `count`
@@ -42,10 +46,17 @@ extension GeofenceIndex {
             let d = conditions[Int(fence)].signedDistance(from: point)
             guard d.isFinite else { return }
             let entry = (distance: d, fence: Int(fence))
-            if best.count == count, let last = best.last, !(entry.distance < last.distance || (entry.distance == last.distance && entry.fence < last.fence)) {
+            if best.count == count, let last = best.last,
+                !(entry.distance < last.distance
+                    || (entry.distance == last.distance && entry.fence < last.fence))
+            {
                 return
             }
-            let at = best.firstIndex { entry.distance < $0.distance || (entry.distance == $0.distance && entry.fence < $0.fence) } ?? best.count
+            let at =
+                best.firstIndex {
+                    entry.distance < $0.distance
+                        || (entry.distance == $0.distance && entry.fence < $0.fence)
+                } ?? best.count
             best.insert(entry, at: at)
             if best.count > count { best.removeLast() }
         }
@@ -56,27 +67,35 @@ extension GeofenceIndex {
             // The location's cell, possibly outside the grid.
             let x = g.frameX(point.longitude)
             let rf = ((point.latitude - g.south) * g.inverseCellHeight).rounded(.down)
-            let pr = Int(max(-1e9, min(1e9, rf))), pc = Int(max(-1e9, min(1e9, (x * g.inverseCellWidth).rounded(.down))))
+            let pr = Int(max(-1e9, min(1e9, rf))),
+                pc = Int(max(-1e9, min(1e9, (x * g.inverseCellWidth).rounded(.down))))
             // The first ring that holds grid cells.
             let dr = pr < 0 ? -pr : max(0, pr - (g.rows - 1))
             let dc = g.wraps ? 0 : (pc < 0 ? -pc : max(0, pc - (g.cols - 1)))
             var k = max(dr, dc)
             while true {
                 visitRing(k, row: pr, column: pc) { cell in
-                    for e in Int(g.cellStart[cell])..<Int(g.cellStart[cell + 1]) { consider(fenceOfSlot[Int(g.entries[e])]) }
+                    for e in Int(g.cellStart[cell])..<Int(g.cellStart[cell + 1]) {
+                        consider(fenceOfSlot[Int(g.entries[e])])
+                    }
                 }
                 let coversRows = pr - k <= 0 && pr + k >= g.rows - 1
-                let coversColumns = g.wraps ? 2 * k + 1 >= g.cols : (pc - k <= 0 && pc + k >= g.cols - 1)
+                let coversColumns =
+                    g.wraps ? 2 * k + 1 >= g.cols : (pc - k <= 0 && pc + k >= g.cols - 1)
                 if coversRows && coversColumns { break }
                 if best.count == count, let worst = best.last?.distance,
-                    distanceOutsideWindow(k, row: pr, column: pc, point: point, frameX: x) * (1 - 1e-9) - 1e-6 > worst
+                    distanceOutsideWindow(k, row: pr, column: pc, point: point, frameX: x)
+                        * (1 - 1e-9) - 1e-6 > worst
                 {
                     break
                 }
                 k += 1
             }
         }
-        return best.map { GeofenceNeighbor(fence: $0.fence, identifier: identifier(of: $0.fence), distance: $0.distance) }
+        return best.map {
+            GeofenceNeighbor(
+                fence: $0.fence, identifier: identifier(of: $0.fence), distance: $0.distance)
+        }
     }
 
     /// Calls `body` with each grid cell at Chebyshev distance exactly `k` from (row, column), which
@@ -116,12 +135,21 @@ extension GeofenceIndex {
     /// A path from the point leaves the window through a parallel, after at least M₀ · Δφ, or through
     /// a meridian, after travelling at least the longitude to the nearest unsearched fence-bearing
     /// column inside the window's latitudes, where the parallels' radius is at least P_min.
-    private func distanceOutsideWindow(_ k: Int, row pr: Int, column pc: Int, point: Coordinate, frameX x: Double) -> Double {
+    private func distanceOutsideWindow(
+        _ k: Int, row pr: Int, column pc: Int, point: Coordinate, frameX x: Double
+    ) -> Double {
         let g = grid
-        let south = g.south + Double(pr - k) * g.cellHeight, north = g.south + Double(pr + k + 1) * g.cellHeight
+        let south = g.south + Double(pr - k) * g.cellHeight,
+            north = g.south + Double(pr + k + 1) * g.cellHeight
         var bound = Double.infinity
-        if south > -90 { bound = min(bound, (point.latitude - south) * EllipsoidMetric.minimumMetersPerDegreeLatitude) }
-        if north < 90 { bound = min(bound, (north - point.latitude) * EllipsoidMetric.minimumMetersPerDegreeLatitude) }
+        if south > -90 {
+            bound = min(
+                bound, (point.latitude - south) * EllipsoidMetric.minimumMetersPerDegreeLatitude)
+        }
+        if north < 90 {
+            bound = min(
+                bound, (north - point.latitude) * EllipsoidMetric.minimumMetersPerDegreeLatitude)
+        }
         let west = Double(pc - k) * g.cellWidth, east = Double(pc + k + 1) * g.cellWidth
         var longitudeGap = Double.infinity
         if g.wraps {
@@ -133,11 +161,16 @@ extension GeofenceIndex {
                 let d = abs(a - x).truncatingRemainder(dividingBy: 360)
                 return min(d, 360 - d)
             }
-            if west > 0 { longitudeGap = min(longitudeGap, circular(0), circular(min(west, extent))) }
-            if east < extent { longitudeGap = min(longitudeGap, circular(max(east, 0)), circular(extent)) }
+            if west > 0 {
+                longitudeGap = min(longitudeGap, circular(0), circular(min(west, extent)))
+            }
+            if east < extent {
+                longitudeGap = min(longitudeGap, circular(max(east, 0)), circular(extent))
+            }
         }
         if longitudeGap.isFinite {
-            let band = EllipsoidMetric.extremes(low: max(-90, south) * .pi / 180, high: min(90, north) * .pi / 180)
+            let band = EllipsoidMetric.extremes(
+                low: max(-90, south) * .pi / 180, high: min(90, north) * .pi / 180)
             bound = min(bound, band.pMin * longitudeGap * .pi / 180)
         }
         return max(0, bound)

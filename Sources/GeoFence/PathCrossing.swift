@@ -74,7 +74,9 @@ enum PathCrossing {
         }
     }
 
-    private static func circleCrossing(_ circle: CircularGeographicCondition, path: Path, depth: Double) -> Result? {
+    private static func circleCrossing(
+        _ circle: CircularGeographicCondition, path: Path, depth: Double
+    ) -> Result? {
         let target = circle.radius - depth
         guard target >= 0 else { return nil }
         let line = path.line
@@ -92,22 +94,30 @@ enum PathCrossing {
             deepest: foot.distance - circle.radius)
     }
 
-    private static func polygonCrossing(_ polygon: PolygonGeographicCondition, path: Path, depth: Double) -> Result? {
+    private static func polygonCrossing(
+        _ polygon: PolygonGeographicCondition, path: Path, depth: Double
+    ) -> Result? {
         let g = polygon.geometry
         let line = path.line
         // Quick rejection: the path's bounding box (from its midpoint and half length) misses the
         // polygon's.
         let middle = path.middle
         let reach = EllipsoidMetric.reach(line.length / 2, around: middle.latitude)
-        if middle.latitude + reach.latitude < g.minY || middle.latitude - reach.latitude > g.maxY { return nil }
+        if middle.latitude + reach.latitude < g.minY || middle.latitude - reach.latitude > g.maxY {
+            return nil
+        }
         if let lonReach = reach.longitude {
             let x = middle.longitude
-            let overlaps = [x, x + 360, x - 360].contains { c in c + lonReach >= g.minX && c - lonReach <= g.maxX }
+            let overlaps = [x, x + 360, x - 360].contains { c in
+                c + lonReach >= g.minX && c - lonReach <= g.maxX
+            }
             if !overlaps { return nil }
         }
         let metersPerDegree = EllipsoidMetric.minimumMetersPerDegreeLatitude
         let height = (g.maxY - g.minY) * metersPerDegree
-        let width = (g.maxX - g.minX) * metersPerDegree * max(0.01, cos(max(abs(g.maxY), abs(g.minY)) * .pi / 180))
+        let width =
+            (g.maxX - g.minX) * metersPerDegree
+            * max(0.01, cos(max(abs(g.maxY), abs(g.minY)) * .pi / 180))
         let spacing = max(0.5, min(height, width) / 32, line.length / 4096)
         let count = min(4096, Int((line.length / spacing).rounded(.up)))
         let step = line.length / Double(max(1, count))
@@ -122,11 +132,19 @@ enum PathCrossing {
             deepest = min(deepest, -g.boundaryDistance(from: point, upTo: .infinity))
         }
         guard let first = firstInside, let last = lastInside, deepest <= -depth else { return nil }
-        let inside: (Double) -> Bool = { s in polygon.contains(line.position(atDistance: s).coordinate) }
-        let entry = first == 0 ? 0 : boundary(of: inside, outside: Double(first - 1) * step, inside: Double(first) * step)
+        let inside: (Double) -> Bool = { s in
+            polygon.contains(line.position(atDistance: s).coordinate)
+        }
+        let entry =
+            first == 0
+            ? 0
+            : boundary(of: inside, outside: Double(first - 1) * step, inside: Double(first) * step)
         let exit =
             last == count
-            ? line.length : boundary(of: inside, outside: min(line.length, Double(last + 1) * step), inside: Double(last) * step)
+            ? line.length
+            : boundary(
+                of: inside, outside: min(line.length, Double(last + 1) * step),
+                inside: Double(last) * step)
         return Result(
             entry: line.position(atDistance: entry).coordinate, entryFraction: entry / line.length,
             exit: line.position(atDistance: exit).coordinate, exitFraction: exit / line.length,
@@ -135,7 +153,9 @@ enum PathCrossing {
 
     /// Bisection between a distance along the path that is outside and one that is inside, to 1 mm;
     /// returns the first inside end.
-    private static func boundary(of inside: (Double) -> Bool, outside: Double, inside insideAt: Double) -> Double {
+    private static func boundary(
+        of inside: (Double) -> Bool, outside: Double, inside insideAt: Double
+    ) -> Double {
         var out = outside, into = insideAt
         if inside(out) { return out }
         for _ in 0..<80 where abs(into - out) > 1e-3 {

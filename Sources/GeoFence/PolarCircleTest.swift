@@ -73,7 +73,8 @@ struct PolarCircleTest: Sendable {
         let outer = (circle.radius + CircleContainmentTest.absoluteSlack) / lower
         outsideSquared = outer * outer * (1 + 1e-12)
         self.pole = pole
-        (u, v) = Self.chart(latitude: circle.center.latitude, longitude: circle.center.longitude, pole: pole)
+        (u, v) = Self.chart(
+            latitude: circle.center.latitude, longitude: circle.center.longitude, pole: pole)
         center = circle.center
         radius = circle.radius
     }

@@ -78,7 +78,9 @@ public struct PolygonGeographicCondition: Sendable {
         } else {
             return .exterior
         }
-        guard point.latitude >= geometry.minY && point.latitude <= geometry.maxY else { return .exterior }
+        guard point.latitude >= geometry.minY && point.latitude <= geometry.maxY else {
+            return .exterior
+        }
         return Predicates.locate(
             Position(x: x, y: point.latitude), inPolygon: geometry.exterior.positions,
             holes: geometry.holes.map(\.positions))
@@ -152,9 +154,12 @@ public struct PolygonGeographicCondition: Sendable {
         }
     }
 
-    private static func prepare(_ ring: [Coordinate], name: String) throws(GeoError) -> PreparedRing {
+    private static func prepare(_ ring: [Coordinate], name: String) throws(GeoError) -> PreparedRing
+    {
         var vertices = ring
-        if vertices.count > 1 && vertices[0] == vertices[vertices.count - 1] { vertices.removeLast() }
+        if vertices.count > 1 && vertices[0] == vertices[vertices.count - 1] {
+            vertices.removeLast()
+        }
         for (i, vertex) in vertices.enumerated() {
             do throws(GeoError) {
                 _ = try vertex.validated()
@@ -163,36 +168,50 @@ public struct PolygonGeographicCondition: Sendable {
             }
         }
         guard Set(vertices).count >= 3 else {
-            throw GeoError(.invalidArgument, "\(name) has \(Set(vertices).count) distinct vertices; a ring needs at least 3")
+            throw GeoError(
+                .invalidArgument,
+                "\(name) has \(Set(vertices).count) distinct vertices; a ring needs at least 3")
         }
         // Unroll: each edge goes the short way round; count whole turns.
         var turn = 0
         var turns = [Int]()
         turns.reserveCapacity(vertices.count)
         for i in vertices.indices {
-            if i > 0 { turn += try turnStep(from: vertices[i - 1], to: vertices[i], index: i - 1, name: name) }
+            if i > 0 {
+                turn += try turnStep(
+                    from: vertices[i - 1], to: vertices[i], index: i - 1, name: name)
+            }
             turns.append(turn)
         }
-        turn += try turnStep(from: vertices[vertices.count - 1], to: vertices[0], index: vertices.count - 1, name: name)
+        turn += try turnStep(
+            from: vertices[vertices.count - 1], to: vertices[0], index: vertices.count - 1,
+            name: name)
         guard turn == 0 else {
             throw GeoError(
                 .invalidArgument,
-                "\(name) winds around a pole (its longitudes turn through \(turn * 360)°); use a circular condition centred on the pole")
+                "\(name) winds around a pole (its longitudes turn through \(turn * 360)°); use a circular condition centred on the pole"
+            )
         }
         let ring = PreparedRing(vertices: vertices, turns: turns)
         guard ring.maxX - ring.minX < 360 else {
-            throw GeoError(.invalidArgument, "\(name) spans \(ring.maxX - ring.minX)° of longitude; a ring must span less than 360°")
+            throw GeoError(
+                .invalidArgument,
+                "\(name) spans \(ring.maxX - ring.minX)° of longitude; a ring must span less than 360°"
+            )
         }
         return ring
     }
 
     /// −1, 0 or +1 turns for the edge from `a` to `b` taken the short way round.
-    private static func turnStep(from a: Coordinate, to b: Coordinate, index: Int, name: String) throws(GeoError) -> Int {
+    private static func turnStep(
+        from a: Coordinate, to b: Coordinate, index: Int, name: String
+    ) throws(GeoError) -> Int {
         let raw = b.longitude - a.longitude
         if abs(raw) == 180 {
             throw GeoError(
                 .invalidArgument,
-                "\(name), edge from vertex \(index) spans exactly 180° of longitude (\(a.longitude) to \(b.longitude)), so its direction is ambiguous; add a vertex")
+                "\(name), edge from vertex \(index) spans exactly 180° of longitude (\(a.longitude) to \(b.longitude)), so its direction is ambiguous; add a vertex"
+            )
         }
         return raw > 180 ? -1 : raw < -180 ? 1 : 0
     }
@@ -230,7 +249,10 @@ extension PolygonGeographicCondition {
                 for i in v.indices {
                     let line = Geodesic.wgs84.line(from: v[i], to: v[(i + 1) % v.count])
                     let mid = line.position(atDistance: line.length / 2).coordinate
-                    edges.append(Edge(line: line, midpoint: EllipsoidMetric.cartesian(mid), halfLength: line.length / 2))
+                    edges.append(
+                        Edge(
+                            line: line, midpoint: EllipsoidMetric.cartesian(mid),
+                            halfLength: line.length / 2))
                 }
             }
             self.edges = edges
@@ -246,7 +268,8 @@ extension PolygonGeographicCondition {
             var bounds = [(lower: Double, index: Int)]()
             bounds.reserveCapacity(edges.count)
             for (i, edge) in edges.enumerated() {
-                bounds.append((EllipsoidMetric.chordLowerBound(p, edge.midpoint) - edge.halfLength, i))
+                bounds.append(
+                    (EllipsoidMetric.chordLowerBound(p, edge.midpoint) - edge.halfLength, i))
             }
             bounds.sort { $0.lower < $1.lower || ($0.lower == $1.lower && $0.index < $1.index) }
             var best = Double.infinity
@@ -264,7 +287,8 @@ extension PolygonGeographicCondition {
 
 extension PolygonGeographicCondition: Hashable {
     /// Polygons are equal when their rings have the same vertices in the same order.
-    public static func == (lhs: PolygonGeographicCondition, rhs: PolygonGeographicCondition) -> Bool {
+    public static func == (lhs: PolygonGeographicCondition, rhs: PolygonGeographicCondition) -> Bool
+    {
         lhs.exterior == rhs.exterior && lhs.holes == rhs.holes
     }
 
@@ -289,7 +313,8 @@ extension PolygonGeographicCondition: Codable {
             try self.init(exterior: exterior, holes: holes)
         } catch {
             throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: error.message))
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: error.message))
         }
     }
 

@@ -46,11 +46,14 @@ extension GeofenceIndex {
     ///   ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the first invalid point and its
     ///   index (in ``GeoError/offset``).
     /// - Complexity: O(points + candidates); memory 24 bytes per point for the sort.
-    public func containmentStatistics(latitudes: [Double], longitudes: [Double], threads: Int = 1) throws(GeoError)
+    public func containmentStatistics(
+        latitudes: [Double], longitudes: [Double], threads: Int = 1
+    ) throws(GeoError)
         -> ContainmentStatistics
     {
         guard latitudes.count == longitudes.count else {
-            throw GeoError(.invalidArgument, "\(latitudes.count) latitudes but \(longitudes.count) longitudes")
+            throw GeoError(
+                .invalidArgument, "\(latitudes.count) latitudes but \(longitudes.count) longitudes")
         }
         let n = latitudes.count
         let parts = max(1, min(threads, n / 1_024 + 1))
@@ -83,7 +86,9 @@ extension GeofenceIndex {
     }
 
     /// Counts one contiguous part of the points.
-    private func count(_ latitudes: [Double], _ longitudes: [Double], _ range: Range<Int>) throws(GeoError)
+    private func count(
+        _ latitudes: [Double], _ longitudes: [Double], _ range: Range<Int>
+    ) throws(GeoError)
         -> ContainmentStatistics
     {
         var stats = ContainmentStatistics()
@@ -103,7 +108,8 @@ extension GeofenceIndex {
             cellOf.deallocate()
             sorted.deallocate()
         }
-        let south = g.south, origin = g.origin, inverseH = g.inverseCellHeight, inverseW = g.inverseCellWidth
+        let south = g.south, origin = g.origin, inverseH = g.inverseCellHeight,
+            inverseW = g.inverseCellWidth
         let rowsD = Double(g.rows), colsD = Double(g.cols), cols = g.cols
         var firstBad = -1
 
@@ -152,7 +158,8 @@ extension GeofenceIndex {
                         let at = next[b]
                         next[b] = at &+ 1
                         sorted[at] = SortedPoint(
-                            latitude: lat[range.lowerBound &+ i], longitude: lon[range.lowerBound &+ i], cell: cellOf[i])
+                            latitude: lat[range.lowerBound &+ i],
+                            longitude: lon[range.lowerBound &+ i], cell: cellOf[i])
                     }
                 }
             }
@@ -169,7 +176,8 @@ extension GeofenceIndex {
                             let cell = Int(point.cell)
                             let la = point.latitude, lo = point.longitude
                             if cell >= 0 {
-                                var chartPole = 0.0, chartU = 0.0, chartV = 0.0  // the point's chart, once per pole
+                                // the point's chart, once per pole
+                                var chartPole = 0.0, chartU = 0.0, chartV = 0.0
                                 let start = Int(cellStart[cell]), mid = Int(interiorEnd[cell])
                                 let end = Int(cellStart[cell &+ 1])
                                 interior &+= mid &- start
@@ -182,8 +190,13 @@ extension GeofenceIndex {
                                         let c = circles[slot]
                                         let dLat = la - c.latitude
                                         var dLon = lo - c.longitude
-                                        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
-                                        let y = c.metersPerDegreeLatitude * dLat, x = c.metersPerDegreeLongitude * dLon
+                                        if dLon > 180 {
+                                            dLon -= 360
+                                        } else if dLon < -180 {
+                                            dLon += 360
+                                        }
+                                        let y = c.metersPerDegreeLatitude * dLat,
+                                            x = c.metersPerDegreeLongitude * dLon
                                         let d2 = x * x + y * y
                                         // Branch-free for the common outcomes; the undecided band is rare.
                                         let inside = d2 <= c.insideSquared
@@ -197,7 +210,8 @@ extension GeofenceIndex {
                                         let c = circles[slot]
                                         if chartPole != c.metersPerDegreeLatitude {
                                             chartPole = c.metersPerDegreeLatitude
-                                            (chartU, chartV) = PolarCircleTest.chart(latitude: la, longitude: lo, pole: chartPole)
+                                            (chartU, chartV) = PolarCircleTest.chart(
+                                                latitude: la, longitude: lo, pole: chartPole)
                                         }
                                         let du = chartU - c.latitude, dv = chartV - c.longitude
                                         let d2 = du * du + dv * dv
@@ -207,13 +221,16 @@ extension GeofenceIndex {
                                             exact &+= 1
                                             if exactlyInside(slot, la, lo) { pairs &+= 1 }
                                         }
-                                    } else if conditions[Int(fenceOfSlot[slot])].contains(Coordinate(latitude: la, longitude: lo)) {
+                                    } else if conditions[Int(fenceOfSlot[slot])].contains(
+                                        Coordinate(latitude: la, longitude: lo))
+                                    {
                                         pairs &+= 1
                                     }
                                 }
                             }
                             if !large.entries.isEmpty {
-                                var charts = LargeFences.Charts(Coordinate(latitude: la, longitude: lo))
+                                var charts = LargeFences.Charts(
+                                    Coordinate(latitude: la, longitude: lo))
                                 let b = LargeFences.band(la)
                                 for k in Int(large.bandStart[b])..<Int(large.bandStart[b &+ 1]) {
                                     let slot = Int(large.entries[k])
@@ -248,7 +265,8 @@ extension GeofenceIndex {
 
     /// The exact decision for a grid circle: `geod_inverse` against the radius.
     private func exactlyInside(_ slot: Int, _ latitude: Double, _ longitude: Double) -> Bool {
-        Geodesic.wgs84.distance(from: circleCenters[slot], to: Coordinate(latitude: latitude, longitude: longitude))
+        Geodesic.wgs84.distance(
+            from: circleCenters[slot], to: Coordinate(latitude: latitude, longitude: longitude))
             <= circleRadii[slot]
     }
 }

@@ -34,7 +34,8 @@ struct TransitionRules: Sendable {
     ///   - tracking: The fence's state for this device; updated in place.
     ///   - changes: Receives the events, in time order.
     func apply(
-        fix: Location, path lazyPath: inout PathCrossing.LazyPath, condition fence: () -> GeographicCondition,
+        fix: Location, path lazyPath: inout PathCrossing.LazyPath,
+        condition fence: () -> GeographicCondition,
         bounds: (lower: Double, upper: Double)? = nil,
         tracking: inout FenceTracking, changes: inout [Change]
     ) {
@@ -52,7 +53,8 @@ struct TransitionRules: Sendable {
         // Only the sign matters beyond accuracy + margin, which lets polygons skip most edges.
         func exact() -> Double {
             if let exactValue { return exactValue }
-            let value = condition().signedDistance(from: fix.coordinate, upTo: accuracy + hysteresis)
+            let value = condition().signedDistance(
+                from: fix.coordinate, upTo: accuracy + hysteresis)
             exactValue = value
             return value
         }
@@ -68,7 +70,11 @@ struct TransitionRules: Sendable {
         var after = before
         switch before {
         case .unknown:
-            if atMost(-accuracy) { after = .satisfied } else if !atMost(accuracy) { after = .unsatisfied }
+            if atMost(-accuracy) {
+                after = .satisfied
+            } else if !atMost(accuracy) {
+                after = .unsatisfied
+            }
         case .unsatisfied:
             if atMost(-(accuracy + hysteresis)) { after = .satisfied }
         case .satisfied:
@@ -76,21 +82,27 @@ struct TransitionRules: Sendable {
         }
 
         // A fence passed through between two fixes that are both outside it.
-        if before == .unsatisfied && after == .unsatisfied && detectsCrossings && lazyPath.from != nil && !atMost(accuracy),
+        if before == .unsatisfied && after == .unsatisfied && detectsCrossings
+            && lazyPath.from != nil && !atMost(accuracy),
             let path = lazyPath.get()
         {
             let uncertainty = max(accuracy, path.from.horizontalAccuracy)
-            if let crossing = PathCrossing.find(condition(), along: path, depth: hysteresis + uncertainty) {
+            if let crossing = PathCrossing.find(
+                condition(), along: path, depth: hysteresis + uncertainty)
+            {
                 let reason = GeofenceEvent.Reason.crossing(
-                    from: path.from.timestamp, to: fix.timestamp, deepestDistanceToBoundary: crossing.deepest)
+                    from: path.from.timestamp, to: fix.timestamp,
+                    deepestDistanceToBoundary: crossing.deepest)
                 let elapsed = fix.timestamp.timeIntervalSince(path.from.timestamp)
                 for (point, fraction, state) in [
                     (crossing.entry, crossing.entryFraction, GeofenceState.satisfied),
                     (crossing.exit, crossing.exitFraction, GeofenceState.unsatisfied),
                 ] {
                     let date = path.from.timestamp + elapsed * fraction
-                    let location = Location(coordinate: point, horizontalAccuracy: uncertainty, timestamp: date)
-                    changes.append(Change(state: state, date: date, location: location, reason: reason))
+                    let location = Location(
+                        coordinate: point, horizontalAccuracy: uncertainty, timestamp: date)
+                    changes.append(
+                        Change(state: state, date: date, location: location, reason: reason))
                 }
             }
         }
@@ -112,11 +124,14 @@ struct TransitionRules: Sendable {
     }
 
     /// Produces the dwell event of a fence whose stay inside has lasted the dwell time by `date`.
-    func checkDwell(at date: Date, lastFix: Location, tracking: inout FenceTracking, changes: inout [Change]) {
+    func checkDwell(
+        at date: Date, lastFix: Location, tracking: inout FenceTracking, changes: inout [Change]
+    ) {
         guard let dwellTime, tracking.state == .satisfied, !tracking.dwellReported,
             let since = tracking.insideSince, date.timeIntervalSince(since) >= dwellTime
         else { return }
-        changes.append(Change(state: .satisfied, date: date, location: lastFix, reason: .dwell(since: since)))
+        changes.append(
+            Change(state: .satisfied, date: date, location: lastFix, reason: .dwell(since: since)))
         tracking.dwellReported = true
     }
 }

@@ -43,23 +43,35 @@ extension Polyline {
             let low = min(ua, ub), high = max(ua, ub)
             let boundary = (((low + 180) / 360).rounded(.down)) * 360 + 180
             if boundary > low && boundary < high {
-                let firstWindow = windowOf((ua + boundary) / 2), secondWindow = windowOf((boundary + ub) / 2)
+                let firstWindow = windowOf((ua + boundary) / 2),
+                    secondWindow = windowOf((boundary + ub) / 2)
                 if window == nil { window = firstWindow }
                 if window != firstWindow {
                     pieces.append(current)
-                    current = [Coordinate(latitude: a.latitude, longitude: longitude(a.longitude, unrolled: ua, in: firstWindow))]
+                    current = [
+                        Coordinate(
+                            latitude: a.latitude,
+                            longitude: longitude(a.longitude, unrolled: ua, in: firstWindow))
+                    ]
                     window = firstWindow
                 }
                 if current.isEmpty {
-                    current.append(Coordinate(latitude: a.latitude, longitude: longitude(a.longitude, unrolled: ua, in: firstWindow)))
+                    current.append(
+                        Coordinate(
+                            latitude: a.latitude,
+                            longitude: longitude(a.longitude, unrolled: ua, in: firstWindow)))
                 }
-                let latitude = crossingLatitude(segment: i, unrolledStart: ua, meridian: boundary, geodesic: geodesic)
+                let latitude = crossingLatitude(
+                    segment: i, unrolledStart: ua, meridian: boundary, geodesic: geodesic)
                 let arriving = boundary - 360 * Double(firstWindow)  // ±180 on the first side
                 current.append(Coordinate(latitude: latitude, longitude: arriving))
                 pieces.append(current)
                 current = [Coordinate(latitude: latitude, longitude: -arriving)]
                 window = secondWindow
-                current.append(Coordinate(latitude: b.latitude, longitude: longitude(b.longitude, unrolled: ub, in: secondWindow)))
+                current.append(
+                    Coordinate(
+                        latitude: b.latitude,
+                        longitude: longitude(b.longitude, unrolled: ub, in: secondWindow)))
                 continue
             }
             // No crossing inside: the segment lies in one window (its midpoint's, unless the midpoint is
@@ -74,9 +86,15 @@ extension Polyline {
                 window = segmentWindow
             }
             if current.isEmpty {
-                current.append(Coordinate(latitude: a.latitude, longitude: longitude(a.longitude, unrolled: ua, in: segmentWindow)))
+                current.append(
+                    Coordinate(
+                        latitude: a.latitude,
+                        longitude: longitude(a.longitude, unrolled: ua, in: segmentWindow)))
             }
-            current.append(Coordinate(latitude: b.latitude, longitude: longitude(b.longitude, unrolled: ub, in: segmentWindow)))
+            current.append(
+                Coordinate(
+                    latitude: b.latitude,
+                    longitude: longitude(b.longitude, unrolled: ub, in: segmentWindow)))
         }
         if !current.isEmpty { pieces.append(current) }
         if pieces.count == 1 && pieces[0] == coordinates { return [self] }
@@ -85,7 +103,9 @@ extension Polyline {
 
     /// The latitude where segment `i` reaches an unrolled longitude, by bisection on the distance
     /// along it (longitude changes monotonically along a geodesic that does not pass a pole).
-    private func crossingLatitude(segment i: Int, unrolledStart: Double, meridian: Double, geodesic: Geodesic) -> Double {
+    private func crossingLatitude(
+        segment i: Int, unrolledStart: Double, meridian: Double, geodesic: Geodesic
+    ) -> Double {
         let start = coordinates[i]
         let azimuth = segmentAzimuths[i]
         let segmentLength = cumulativeDistances[i + 1] - cumulativeDistances[i]
@@ -94,10 +114,15 @@ extension Polyline {
         var latitude = start.latitude
         for _ in 0..<64 {
             let middle = (low + high) / 2
-            let point = geodesic.direct(from: start, azimuth: azimuth, distance: middle, unrollingLongitude: true)
+            let point = geodesic.direct(
+                from: start, azimuth: azimuth, distance: middle, unrollingLongitude: true)
             latitude = point.coordinate.latitude
             let travelled = point.coordinate.longitude - start.longitude
-            if (travelled - target) * (target >= 0 ? 1 : -1) < 0 { low = middle } else { high = middle }
+            if (travelled - target) * (target >= 0 ? 1 : -1) < 0 {
+                low = middle
+            } else {
+                high = middle
+            }
             if high - low < 1e-6 { break }
         }
         return latitude

@@ -25,7 +25,8 @@ extension Polyline {
             south = min(south, c.latitude)
             north = max(north, c.latitude)
             guard i + 1 < coordinates.count else { break }
-            let alpha1 = segmentAzimuths[i] * (.pi / 180), alpha2 = segmentFinalAzimuths[i] * (.pi / 180)
+            let alpha1 = segmentAzimuths[i] * (.pi / 180),
+                alpha2 = segmentFinalAzimuths[i] * (.pi / 180)
             let headingNorth = cos(alpha1) > 0, headingSouthAtEnd = cos(alpha2) < 0
             if headingNorth == headingSouthAtEnd && cos(alpha1) != 0 && cos(alpha2) != 0 {
                 // The segment passes its vertex: the latitude where the azimuth is ±90°.
@@ -35,7 +36,8 @@ extension Polyline {
                 let phi0 = atan(tan(beta0) / (1 - f)) * (180 / .pi)
                 if headingNorth { north = max(north, phi0) } else { south = min(south, -phi0) }
             }
-            var step = Angle.longitudeDifference(from: c.longitude, to: coordinates[i + 1].longitude)
+            var step = Angle.longitudeDifference(
+                from: c.longitude, to: coordinates[i + 1].longitude)
             // Half-way round the Earth the short way is ambiguous: the geodesic's azimuth decides.
             if abs(step) == 180 { step = sin(alpha1) < 0 ? -180 : 180 }
             unrolled += step
@@ -81,6 +83,7 @@ extension Polyline {
         var west = box.west
         if west == 180 { west = -180 }
         let x = (west + 180) / 360 * world
-        return MapRect(x: x, y: northY, width: box.longitudeSpan / 360 * world, height: southY - northY)
+        return MapRect(
+            x: x, y: northY, width: box.longitudeSpan / 360 * world, height: southY - northY)
     }
 }

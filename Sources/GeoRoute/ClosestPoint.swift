@@ -15,7 +15,9 @@ extension Polyline {
         public var segmentIndex: Int
 
         /// Creates a projection.
-        public init(coordinate: Coordinate, distanceAlong: Double, distance: Double, segmentIndex: Int) {
+        public init(
+            coordinate: Coordinate, distanceAlong: Double, distance: Double, segmentIndex: Int
+        ) {
             self.coordinate = coordinate
             self.distanceAlong = distanceAlong
             self.distance = distance
@@ -53,20 +55,26 @@ extension Polyline {
     ///   - point: Any coordinate; NaN gives a projection of NaNs.
     ///   - distances: Metres along the line; clamped to [0, ``length``].
     /// - Complexity: As ``closestPoint(to:)``, with only the segments in the range considered.
-    public func closestPoint(to point: Coordinate, alongDistances distances: ClosedRange<Double>) -> Projection {
+    public func closestPoint(
+        to point: Coordinate, alongDistances distances: ClosedRange<Double>
+    ) -> Projection {
         guard point.latitude.isFinite && point.longitude.isFinite else {
             return closestPoint(to: point, segments: 0...0)
         }
-        let from = min(max(distances.lowerBound, 0), length), to = min(max(distances.upperBound, 0), length)
+        let from = min(max(distances.lowerBound, 0), length),
+            to = min(max(distances.upperBound, 0), length)
         guard segmentCount > 0 else { return closestPoint(to: point, segments: 0...0) }
         // The first segment that ends after `from` and the last that starts before `to`.
         var first = segment(containing: from)
-        while first < segmentCount - 1 && cumulativeDistances[first + 1] <= from && from < to { first += 1 }
+        while first < segmentCount - 1 && cumulativeDistances[first + 1] <= from && from < to {
+            first += 1
+        }
         var last = segment(containing: to)
         while last > first && cumulativeDistances[last] >= to { last -= 1 }
-        guard let hit = index.nearest(
-            to: point, segments: first...last, firstStart: from - cumulativeDistances[first],
-            lastEnd: to - cumulativeDistances[last])
+        guard
+            let hit = index.nearest(
+                to: point, segments: first...last, firstStart: from - cumulativeDistances[first],
+                lastEnd: to - cumulativeDistances[last])
         else { return closestPoint(to: point, segments: 0...0) }
         return projection(of: hit)
     }
@@ -88,7 +96,9 @@ extension Polyline {
     /// The nearest point by trying every segment: O(n) exact segment solutions. This is the oracle
     /// the indexed search is tested and benchmarked against.
     func closestPointByLinearScan(to point: Coordinate) -> Projection {
-        guard segmentCount > 0, let hit = index.nearestByLinearScan(to: point, segments: 0...(segmentCount - 1)) else {
+        guard segmentCount > 0,
+            let hit = index.nearestByLinearScan(to: point, segments: 0...(segmentCount - 1))
+        else {
             return Projection(
                 coordinate: coordinates[0], distanceAlong: 0,
                 distance: Geodesic.wgs84.distance(from: coordinates[0], to: point), segmentIndex: 0)

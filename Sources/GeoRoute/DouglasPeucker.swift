@@ -34,7 +34,9 @@ enum DouglasPeucker {
     ///   - maximumWorkers: Threads a long line may use (the result does not depend on it). Lines of
     ///     20 000 vertices or more are split into independent stretches that two threads finish.
     /// - Complexity: O(n log n) typically, O(n²) in the worst case; no allocation per vertex.
-    static func keptIndices(_ coordinates: [Coordinate], tolerance: Double, maximumWorkers: Int = 2) -> [Int] {
+    static func keptIndices(
+        _ coordinates: [Coordinate], tolerance: Double, maximumWorkers: Int = 2
+    ) -> [Int] {
         let n = coordinates.count
         guard n > 2 else { return Array(0..<n) }
         // Latitudes and longitudes unrolled along the line, so a stretch across the 180th meridian
@@ -50,7 +52,11 @@ enum DouglasPeucker {
             for i in 1..<n {
                 let longitude = coordinates[i].longitude
                 var step = longitude - coordinates[i - 1].longitude
-                if step > 180 { step -= 360; crosses = true } else if step < -180 { step += 360; crosses = true }
+                if step > 180 {
+                    step -= 360; crosses = true
+                } else if step < -180 {
+                    step += 360; crosses = true
+                }
                 unrolled += step
                 x.initializeElement(at: i, to: crosses ? unrolled : longitude)
             }
@@ -59,7 +65,8 @@ enum DouglasPeucker {
         var keep = [Bool](repeating: false, count: n)
         keep[0] = true
         keep[n - 1] = true
-        Context(coordinates: coordinates, tolerance: tolerance, xs: xs, ys: ys).run(keep: &keep, maximumWorkers: maximumWorkers)
+        Context(coordinates: coordinates, tolerance: tolerance, xs: xs, ys: ys).run(
+            keep: &keep, maximumWorkers: maximumWorkers)
         var count = 0
         for k in keep where k { count += 1 }
         var result = [Int]()
@@ -85,7 +92,8 @@ enum DouglasPeucker {
         /// not overlap, so the result is the same as on one thread.
         func run(keep: inout [Bool], maximumWorkers: Int) {
             let n = coordinates.count
-            let workers = n >= DouglasPeucker.parallelThreshold
+            let workers =
+                n >= DouglasPeucker.parallelThreshold
                 ? max(1, min(maximumWorkers, ProcessInfo.processInfo.activeProcessorCount)) : 1
             if workers == 1 {
                 for i in simplify([(0, n - 1)]) { keep[i] = true }
@@ -96,11 +104,15 @@ enum DouglasPeucker {
             var kept = [Int]()
             withBuffers { x, y, scratch in
                 while pending.count < 16,
-                    let longest = pending.indices.max(by: { pending[$0].1 - pending[$0].0 < pending[$1].1 - pending[$1].0 }),
+                    let longest = pending.indices.max(by: {
+                        pending[$0].1 - pending[$0].0 < pending[$1].1 - pending[$1].0
+                    }),
                     pending[longest].1 - pending[longest].0 > n / 16
                 {
                     let (a, b) = pending.remove(at: longest)
-                    split(a, b, x, y, scratch, keep: { kept.append($0) }, push: { pending.append($0) })
+                    split(
+                        a, b, x, y, scratch, keep: { kept.append($0) }, push: { pending.append($0) }
+                    )
                 }
             }
             for i in kept { keep[i] = true }
@@ -133,7 +145,8 @@ enum DouglasPeucker {
             stack.reserveCapacity(64)
             withBuffers { x, y, scratch in
                 while let (a, b) = stack.popLast() {
-                    split(a, b, x, y, scratch, keep: { kept.append($0) }, push: { stack.append($0) })
+                    split(
+                        a, b, x, y, scratch, keep: { kept.append($0) }, push: { stack.append($0) })
                 }
             }
             return kept
@@ -142,12 +155,17 @@ enum DouglasPeucker {
         /// The coordinates as buffers and a scratch buffer of one slot per vertex (written by
         /// `farthest` before it is read).
         private func withBuffers(
-            _ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>, UnsafeMutablePointer<Double>) -> Void
+            _ body: (
+                UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>,
+                UnsafeMutablePointer<Double>
+            ) -> Void
         ) {
             let n = coordinates.count
             withUnsafeTemporaryAllocation(of: Double.self, capacity: n) { scratch in
                 guard let base = scratch.baseAddress else { return }
-                xs.withUnsafeBufferPointer { x in ys.withUnsafeBufferPointer { y in body(x, y, base) } }
+                xs.withUnsafeBufferPointer { x in
+                    ys.withUnsafeBufferPointer { y in body(x, y, base) }
+                }
             }
         }
 
@@ -165,7 +183,9 @@ enum DouglasPeucker {
             let size = plane.lengthSquared.squareRoot() + planar
             // The band is size²(1 + |tan φ|)/(2R); compared multiplied by cos φ, which is not
             // negative, so that no division is needed.
-            let scaledBand = size * size * (plane.cosine + abs(plane.sine)) * halfInverseRadius + 1e-7 * plane.cosine
+            let scaledBand =
+                size * size * (plane.cosine + abs(plane.sine)) * halfInverseRadius + 1e-7
+                * plane.cosine
             if (planar - tolerance) * plane.cosine > scaledBand {
                 keep(farthest)
                 push((farthest, b))
@@ -180,9 +200,12 @@ enum DouglasPeucker {
             var exactFarthest = -1
             let threshold = plane.cosine > 0 ? max(0, tolerance - scaledBand / plane.cosine) : 0
             for i in (a + 1)..<b
-            where plane.squaredDistance(fromScaled: plane.scaledSquaredDistance(x, y, i)).squareRoot() >= threshold {
+            where plane.squaredDistance(fromScaled: plane.scaledSquaredDistance(x, y, i))
+                .squareRoot() >= threshold
+            {
                 let exact = SegmentIndex.foot(
-                    onSegmentFrom: coordinates[a], azimuth: inverse.initialAzimuth, length: inverse.distance,
+                    onSegmentFrom: coordinates[a], azimuth: inverse.initialAzimuth,
+                    length: inverse.distance,
                     to: coordinates[b], nearest: coordinates[i],
                     startingAt: plane.fractionAlong(x, y, i) * inverse.distance
                 ).distance
@@ -211,7 +234,8 @@ enum DouglasPeucker {
         private let alongX: Double, alongY: Double, alongC: Double
         private let acrossX: Double, acrossY: Double, acrossC: Double
 
-        init(_ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>, _ a: Int, _ b: Int) {
+        init(_ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>, _ a: Int, _ b: Int)
+        {
             let (sine, cosine) = StretchPlane.sineAndCosine(degrees: (y[a] + y[b]) * 0.5)
             let (m, n) = StretchPlane.radiiOfCurvature(sineSquared: sine * sine)
             let kx = n * cosine * (.pi / 180), ky = m * (.pi / 180)
@@ -234,7 +258,9 @@ enum DouglasPeucker {
 
         /// How far along the stretch the foot of vertex `i` lies in the plane, as a fraction of its
         /// length (a first guess for the exact foot).
-        func fractionAlong(_ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>, _ i: Int) -> Double {
+        func fractionAlong(
+            _ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>, _ i: Int
+        ) -> Double {
             guard lengthSquared > 0 else { return 0 }
             return min(max((x[i] * alongX + y[i] * alongY + alongC) / lengthSquared, 0), 1)
         }
@@ -248,7 +274,9 @@ enum DouglasPeucker {
         /// binomial series of N = a(1 − e² sin²φ)^(−1/2) and M = a(1 − e²)(1 − e² sin²φ)^(−3/2) to
         /// the fifth power of e² sin²φ (relative error below 3e-12; no square root or division).
         @inline(__always)
-        static func radiiOfCurvature(sineSquared s2: Double) -> (meridional: Double, primeVertical: Double) {
+        static func radiiOfCurvature(
+            sineSquared s2: Double
+        ) -> (meridional: Double, primeVertical: Double) {
             let a = 6_378_137.0
             let e2 = (1 / 298.257_223_563) * (2 - 1 / 298.257_223_563)
             let u = e2 * s2
@@ -270,7 +298,8 @@ enum DouglasPeucker {
         /// thousands of stretches; this is several times faster than two library calls.
         @inline(__always)
         static func sineAndCosine(degrees: Double) -> (Double, Double) {
-            let clamped = degrees >= -90 ? (degrees <= 90 ? degrees : 90) : -90  // NaN gives -90, never a trap
+            // NaN gives -90, never a trap
+            let clamped = degrees >= -90 ? (degrees <= 90 ? degrees : 90) : -90
             let whole = clamped.rounded()
             let b = (clamped - whole) * (.pi / 180)
             let b2 = b * b
@@ -288,7 +317,9 @@ enum DouglasPeucker {
         /// The squared planar distance from vertex `i` to the stretch's segment times the squared
         /// length (m⁴), or the squared distance itself (m²) for a stretch of length 0.
         @inline(__always)
-        func scaledSquaredDistance(_ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>, _ i: Int) -> Double {
+        func scaledSquaredDistance(
+            _ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>, _ i: Int
+        ) -> Double {
             let along = x[i] * alongX + y[i] * alongY + alongC
             let across = x[i] * acrossX + y[i] * acrossY + acrossC
             var beyond = along - lengthSquared
@@ -306,14 +337,19 @@ enum DouglasPeucker {
         /// index of the maximum is then found there with a plain comparison, which is cheaper than
         /// carrying indices through the vectorised loop.
         func farthest(
-            _ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>, in range: Range<Int>,
+            _ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>,
+            in range: Range<Int>,
             scratch: UnsafeMutablePointer<Double>
         ) -> (Int, Double) {
             typealias Pair = SIMD2<Double>
-            guard let xBase = x.baseAddress, let yBase = y.baseAddress else { return (range.lowerBound, -1) }
+            guard let xBase = x.baseAddress, let yBase = y.baseAddress else {
+                return (range.lowerBound, -1)
+            }
             let xRaw = UnsafeRawPointer(xBase), yRaw = UnsafeRawPointer(yBase)
-            let ax = Pair(repeating: alongX), ay = Pair(repeating: alongY), ac = Pair(repeating: alongC)
-            let cx = Pair(repeating: acrossX), cy = Pair(repeating: acrossY), cc = Pair(repeating: acrossC)
+            let ax = Pair(repeating: alongX), ay = Pair(repeating: alongY),
+                ac = Pair(repeating: alongC)
+            let cx = Pair(repeating: acrossX), cy = Pair(repeating: acrossY),
+                cc = Pair(repeating: acrossC)
             let stretch = Pair(repeating: lengthSquared), zero = Pair(repeating: 0)
             /// Two vertices at once; the same operations in the same order as ``scaledSquaredDistance``.
             @inline(__always) func pair(_ i: Int) -> Pair {

@@ -44,17 +44,23 @@ public enum EncodedPolyline {
     ///   index of a coordinate that is NaN or infinite or whose scaled value or difference from the
     ///   previous point does not fit in 63 bits.
     /// - Complexity: O(n); the result is written in place, with no other allocation.
-    public static func encode(_ coordinates: [Coordinate], precision: Int = 5) throws(GeoError) -> String {
+    public static func encode(
+        _ coordinates: [Coordinate], precision: Int = 5
+    ) throws(GeoError) -> String {
         let factor = try scale(precision)
         var failedIndex = -1
         let text = coordinates.withUnsafeBufferPointer { points in
-            String(unsafeUninitializedCapacity: max(1, points.count &* 2 &* maximumCharactersPerValue)) { buffer in
+            String(
+                unsafeUninitializedCapacity: max(1, points.count &* 2 &* maximumCharactersPerValue)
+            ) { buffer in
                 var writer = ChunkWriter(buffer: buffer)
                 var previousLatitude: Int64 = 0, previousLongitude: Int64 = 0
                 for index in 0..<points.count {
                     let c = points[index]
-                    guard let latitude = scaled(c.latitude, factor), let longitude = scaled(c.longitude, factor),
-                        writer.write(latitude &- previousLatitude), writer.write(longitude &- previousLongitude)
+                    guard let latitude = scaled(c.latitude, factor),
+                        let longitude = scaled(c.longitude, factor),
+                        writer.write(latitude &- previousLatitude),
+                        writer.write(longitude &- previousLongitude)
                     else {
                         failedIndex = index
                         return 0
@@ -83,7 +89,8 @@ public enum EncodedPolyline {
     public static func encode(value: Double, precision: Int = 5) throws(GeoError) -> String {
         let factor = try scale(precision)
         guard let scaledValue = scaled(value, factor) else {
-            throw GeoError(.invalidArgument, "value \(value) cannot be encoded at precision \(precision)")
+            throw GeoError(
+                .invalidArgument, "value \(value) cannot be encoded at precision \(precision)")
         }
         return String(unsafeUninitializedCapacity: maximumCharactersPerValue) { buffer in
             var writer = ChunkWriter(buffer: buffer)
@@ -106,7 +113,9 @@ public enum EncodedPolyline {
     ///   the first problem: a character outside `?`…`~`, a value the text ends inside of, a value over
     ///   64 bits, a running sum that overflows, or a final latitude with no longitude.
     /// - Complexity: O(n) in the length of the text; one allocation, for the result.
-    public static func decode(_ encoded: some StringProtocol, precision: Int = 5) throws(GeoError) -> [Coordinate] {
+    public static func decode(
+        _ encoded: some StringProtocol, precision: Int = 5
+    ) throws(GeoError) -> [Coordinate] {
         let factor = try scale(precision)
         var failure = Failure()
         var result = encoded.utf8.withContiguousStorageIfAvailable { bytes in
@@ -114,13 +123,17 @@ public enum EncodedPolyline {
         }
         if result == nil {
             let bytes = Array(encoded.utf8)
-            result = bytes.withUnsafeBufferPointer { decode(bytes: $0, factor: factor, failure: &failure) }
+            result = bytes.withUnsafeBufferPointer {
+                decode(bytes: $0, factor: factor, failure: &failure)
+            }
         }
         if failure.problem != .none {
             var bytes = [UInt8]()
             bytes.reserveCapacity(4)
             let utf8 = encoded.utf8
-            var index = utf8.index(utf8.startIndex, offsetBy: failure.offset, limitedBy: utf8.endIndex) ?? utf8.endIndex
+            var index =
+                utf8.index(utf8.startIndex, offsetBy: failure.offset, limitedBy: utf8.endIndex)
+                ?? utf8.endIndex
             while index < utf8.endIndex && bytes.count < 4 {
                 bytes.append(utf8[index])
                 index = utf8.index(after: index)
@@ -141,16 +154,20 @@ public enum EncodedPolyline {
             switch problem {
             case .character:
                 let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first
-                let shown = scalar.map {
-                    "'\($0.escaped(asASCII: false))' (U+\(String($0.value, radix: 16, uppercase: true)))"
-                } ?? "byte \(bytes.first ?? 0)"
-                message = "character \(shown) at offset \(offset) is outside the encoded polyline alphabet '?'...'~'"
+                let shown =
+                    scalar.map {
+                        "'\($0.escaped(asASCII: false))' (U+\(String($0.value, radix: 16, uppercase: true)))"
+                    } ?? "byte \(bytes.first ?? 0)"
+                message =
+                    "character \(shown) at offset \(offset) is outside the encoded polyline alphabet '?'...'~'"
             case .truncated:
-                message = "the value at offset \(offset) is cut off: the text ends at offset \(length) while it continues"
+                message =
+                    "the value at offset \(offset) is cut off: the text ends at offset \(length) while it continues"
             case .tooLarge:
                 message = "the value at offset \(offset) does not fit in 64 bits"
             case .oddCount:
-                message = "the latitude at offset \(offset) has no longitude: the text ends after an odd number of values"
+                message =
+                    "the latitude at offset \(offset) has no longitude: the text ends after an odd number of values"
             case .sumOverflow:
                 message = "the running sum overflows 64 bits at the value at offset \(offset)"
             case .none:
@@ -160,13 +177,16 @@ public enum EncodedPolyline {
         }
     }
 
-    private static func decode(bytes: UnsafeBufferPointer<UInt8>, factor: Double, failure: inout Failure) -> [Coordinate] {
+    private static func decode(
+        bytes: UnsafeBufferPointer<UInt8>, factor: Double, failure: inout Failure
+    ) -> [Coordinate] {
         let n = bytes.count
         guard n > 0, let base = bytes.baseAddress else { return [] }
         // Every value ends with a byte whose continuation bit is clear: count them to size the result.
         var terminators = 0
         for b in bytes { terminators &+= Int(((b &- 63) >> 5) & 1 ^ 1) }
-        return [Coordinate](unsafeUninitializedCapacity: terminators / 2 + 1) { buffer, initialized in
+        return [Coordinate](unsafeUninitializedCapacity: terminators / 2 + 1) {
+            buffer, initialized in
             initialized = 0
             guard let out = buffer.baseAddress else { return }
             var i = 0
@@ -184,7 +204,8 @@ public enum EncodedPolyline {
                 let (lat, latOverflow) = latitude.addingReportingOverflow(dLatitude)
                 let (lon, lonOverflow) = longitude.addingReportingOverflow(dLongitude)
                 guard !latOverflow && !lonOverflow, count < buffer.count else {
-                    failure = Failure(problem: .sumOverflow, offset: latOverflow ? latitudeStart : longitudeStart)
+                    failure = Failure(
+                        problem: .sumOverflow, offset: latOverflow ? latitudeStart : longitudeStart)
                     break
                 }
                 latitude = lat
@@ -245,7 +266,8 @@ public enum EncodedPolyline {
         guard precisionRange.contains(precision) else {
             throw GeoError(
                 .invalidArgument,
-                "precision \(precision) is outside \(precisionRange.lowerBound)...\(precisionRange.upperBound)")
+                "precision \(precision) is outside \(precisionRange.lowerBound)...\(precisionRange.upperBound)"
+            )
         }
         var factor = 1.0
         for _ in 0..<precision { factor *= 10 }  // exact up to 10^22
@@ -275,7 +297,9 @@ public enum EncodedPolyline {
         @inline(__always)
         mutating func write(_ value: Int64) -> Bool {
             var v = UInt64(bitPattern: value < 0 ? ~(value << 1) : value << 1)
-            guard count &+ EncodedPolyline.maximumCharactersPerValue <= buffer.count else { return false }
+            guard count &+ EncodedPolyline.maximumCharactersPerValue <= buffer.count else {
+                return false
+            }
             while v >= 0x20 {
                 buffer[count] = UInt8(truncatingIfNeeded: (0x20 | (v & 0x1F)) + 63)
                 count &+= 1

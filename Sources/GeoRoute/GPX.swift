@@ -87,7 +87,8 @@ public struct GPXDocument: Hashable, Sendable, Codable {
 
     /// Creates a document.
     public init(
-        creator: String? = nil, name: String? = nil, waypoints: [GPXWaypoint] = [], routes: [GPXRoute] = [],
+        creator: String? = nil, name: String? = nil, waypoints: [GPXWaypoint] = [],
+        routes: [GPXRoute] = [],
         tracks: [Track] = []
     ) {
         self.creator = creator

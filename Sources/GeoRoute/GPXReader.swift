@@ -16,7 +16,8 @@ enum GPXReader {
         let parsed = parser.parse()
         if let failure = delegate.failure { throw failure }
         guard parsed else {
-            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
+            let reason =
+                parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
             throw GeoError(
                 .malformedInput,
                 "not well-formed XML at line \(parser.lineNumber), column \(parser.columnNumber): \(reason)",
@@ -45,13 +46,15 @@ enum GPXReader {
         var location: Location {
             Location(
                 coordinate: coordinate, altitude: elevation ?? 0, horizontalAccuracy: 0,
-                verticalAccuracy: elevation == nil ? -1 : 0, course: course ?? -1, speed: speed ?? -1,
+                verticalAccuracy: elevation == nil ? -1 : 0, course: course ?? -1,
+                speed: speed ?? -1,
                 timestamp: time ?? GPX.missingTime)
         }
 
         var waypoint: GPXWaypoint {
             GPXWaypoint(
-                location: location, name: name, comment: comment, description: description, symbol: symbol, type: type)
+                location: location, name: name, comment: comment, description: description,
+                symbol: symbol, type: type)
         }
     }
 
@@ -72,12 +75,14 @@ enum GPXReader {
 
         private func fail(_ parser: XMLParser, _ message: String) {
             guard failure == nil else { return }
-            failure = GeoError(.malformedInput, "line \(parser.lineNumber): \(message)", line: parser.lineNumber)
+            failure = GeoError(
+                .malformedInput, "line \(parser.lineNumber): \(message)", line: parser.lineNumber)
             parser.abortParsing()
         }
 
         func parser(
-            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+            qualifiedName: String?,
             attributes: [String: String] = [:]
         ) {
             let name = elementName
@@ -111,7 +116,9 @@ enum GPXReader {
             }
         }
 
-        private func coordinate(_ attributes: [String: String], _ parser: XMLParser, element: String) -> Coordinate? {
+        private func coordinate(
+            _ attributes: [String: String], _ parser: XMLParser, element: String
+        ) -> Coordinate? {
             guard let latText = attributes["lat"], let lonText = attributes["lon"] else {
                 fail(parser, "<\(element)> needs both lat and lon attributes")
                 return nil
@@ -119,7 +126,10 @@ enum GPXReader {
             let trimmedLat = latText.trimmingCharacters(in: .whitespaces)
             let trimmedLon = lonText.trimmingCharacters(in: .whitespaces)
             guard let latitude = Double(trimmedLat), let longitude = Double(trimmedLon) else {
-                fail(parser, "<\(element)> has lat '\(latText)' and lon '\(lonText)', which are not both numbers")
+                fail(
+                    parser,
+                    "<\(element)> has lat '\(latText)' and lon '\(lonText)', which are not both numbers"
+                )
                 return nil
             }
             do {
@@ -134,12 +144,13 @@ enum GPXReader {
             text += string
         }
 
-        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-            text += String(decoding: CDATABlock, as: UTF8.self)
+        func parser(_ parser: XMLParser, foundCDATA block: Data) {
+            text += String(decoding: block, as: UTF8.self)
         }
 
         func parser(
-            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?
+            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+            qualifiedName: String?
         ) {
             defer {
                 if !path.isEmpty {
@@ -153,7 +164,9 @@ enum GPXReader {
             if extensionDepth > 0 {
                 extensionDepth -= 1
                 // Speed and course in extensions (Garmin's TrackPointExtension and others).
-                if point != nil && (name == "speed" || name == "course") { readPointField(name, value, parser) }
+                if point != nil && (name == "speed" || name == "course") {
+                    readPointField(name, value, parser)
+                }
                 return
             }
             let parent = path.count >= 2 ? path[path.count - 2] : ""

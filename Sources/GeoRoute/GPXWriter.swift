@@ -17,23 +17,30 @@ extension GPX {
     /// - Throws: `GeoError.Kind.invalidCoordinate` naming the first point whose coordinate is NaN,
     ///   infinite or out of range (GPX cannot carry it).
     /// - Complexity: O(number of points).
-    public static func write(_ document: GPXDocument, creator: String = "Meridian") throws(GeoError) -> String {
+    public static func write(
+        _ document: GPXDocument, creator: String = "Meridian"
+    ) throws(GeoError) -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<gpx version=\"1.1\" creator=\"\(escape(document.creator ?? creator))\""
         out += " xmlns=\"http://www.topografix.com/GPX/1/1\""
         out += " xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\""
-        out += " xsi:schemaLocation=\"http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd\">\n"
+        out +=
+            " xsi:schemaLocation=\"http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd\">\n"
         if let name = document.name {
             out += "  <metadata>\n    <name>\(escape(name))</name>\n  </metadata>\n"
         }
         for (i, waypoint) in document.waypoints.enumerated() {
-            try writePoint("wpt", waypoint.location, waypoint, indent: "  ", into: &out, where: "waypoint \(i)")
+            try writePoint(
+                "wpt", waypoint.location, waypoint, indent: "  ", into: &out, where: "waypoint \(i)"
+            )
         }
         for (r, route) in document.routes.enumerated() {
             out += "  <rte>\n"
             if let name = route.name { out += "    <name>\(escape(name))</name>\n" }
             for (i, point) in route.points.enumerated() {
-                try writePoint("rtept", point.location, point, indent: "    ", into: &out, where: "route \(r) point \(i)")
+                try writePoint(
+                    "rtept", point.location, point, indent: "    ", into: &out,
+                    where: "route \(r) point \(i)")
             }
             out += "  </rte>\n"
         }
@@ -43,7 +50,9 @@ extension GPX {
             for (s, segment) in track.segments.enumerated() {
                 out += "    <trkseg>\n"
                 for (i, fix) in segment.enumerated() {
-                    try writePoint("trkpt", fix, nil, indent: "      ", into: &out, where: "track \(t) segment \(s) point \(i)")
+                    try writePoint(
+                        "trkpt", fix, nil, indent: "      ", into: &out,
+                        where: "track \(t) segment \(s) point \(i)")
                 }
                 out += "    </trkseg>\n"
             }
@@ -56,21 +65,28 @@ extension GPX {
     /// Writes tracks as a GPX 1.1 document.
     ///
     /// - Throws: `GeoError.Kind.invalidCoordinate` naming the first point with an invalid coordinate.
-    public static func write(_ tracks: [Track], creator: String = "Meridian") throws(GeoError) -> String {
+    public static func write(
+        _ tracks: [Track], creator: String = "Meridian"
+    ) throws(GeoError) -> String {
         try write(GPXDocument(tracks: tracks), creator: creator)
     }
 
     private static func writePoint(
-        _ element: String, _ location: Location, _ waypoint: GPXWaypoint?, indent: String, into out: inout String,
+        _ element: String, _ location: Location, _ waypoint: GPXWaypoint?, indent: String,
+        into out: inout String,
         where place: @autoclosure () -> String
     ) throws(GeoError) {
         let c = location.coordinate
         guard c.isValid else {
-            throw GeoError(.invalidCoordinate, "\(place()) has coordinate (\(c.latitude), \(c.longitude)), which GPX cannot hold")
+            throw GeoError(
+                .invalidCoordinate,
+                "\(place()) has coordinate (\(c.latitude), \(c.longitude)), which GPX cannot hold")
         }
         out += "\(indent)<\(element) lat=\"\(decimal(c.latitude))\" lon=\"\(decimal(c.longitude))\""
         var children = ""
-        if location.hasValidAltitude { children += "\(indent)  <ele>\(decimal(location.altitude))</ele>\n" }
+        if location.hasValidAltitude {
+            children += "\(indent)  <ele>\(decimal(location.altitude))</ele>\n"
+        }
         if location.timestamp != missingTime {
             children += "\(indent)  <time>\(ISO8601Time.format(location.timestamp))</time>\n"
         }

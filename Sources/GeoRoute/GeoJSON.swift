@@ -62,7 +62,9 @@ extension Track {
         let lines = segments.filter { !$0.isEmpty }
         let withAltitude = !lines.isEmpty && lines.allSatisfy { $0.allSatisfy(\.hasValidAltitude) }
         func position(_ fix: Location) -> JSONValue {
-            var values: [JSONValue] = [.number(fix.coordinate.longitude), .number(fix.coordinate.latitude)]
+            var values: [JSONValue] = [
+                .number(fix.coordinate.longitude), .number(fix.coordinate.latitude),
+            ]
             if withAltitude { values.append(.number(fix.altitude)) }
             return .array(values)
         }
@@ -76,7 +78,10 @@ extension Track {
             geometry = ["type": "LineString", "coordinates": .array(lines[0].map(position))]
             properties["coordTimes"] = .array(lines[0].map(time))
         } else {
-            geometry = ["type": "MultiLineString", "coordinates": .array(lines.map { .array($0.map(position)) })]
+            geometry = [
+                "type": "MultiLineString",
+                "coordinates": .array(lines.map { .array($0.map(position)) }),
+            ]
             properties["coordTimes"] = .array(lines.map { .array($0.map(time)) })
         }
         return ["type": "Feature", "geometry": geometry, "properties": .object(properties)]
@@ -94,20 +99,30 @@ extension GPXDocument {
             var properties: [String: JSONValue] = [:]
             if let name = waypoint.name { properties["name"] = .string(name) }
             if let description = waypoint.description { properties["desc"] = .string(description) }
-            if waypoint.hasTime { properties["time"] = .string(ISO8601Time.format(waypoint.location.timestamp)) }
-            if waypoint.location.hasValidAltitude { properties["ele"] = .number(waypoint.location.altitude) }
+            if waypoint.hasTime {
+                properties["time"] = .string(ISO8601Time.format(waypoint.location.timestamp))
+            }
+            if waypoint.location.hasValidAltitude {
+                properties["ele"] = .number(waypoint.location.altitude)
+            }
             features.append([
                 "type": "Feature",
-                "geometry": ["type": "Point", "coordinates": [.number(c.longitude), .number(c.latitude)]],
+                "geometry": [
+                    "type": "Point", "coordinates": [.number(c.longitude), .number(c.latitude)],
+                ],
                 "properties": .object(properties),
             ])
         }
         for route in routes {
             var properties: [String: JSONValue] = [:]
             if let name = route.name { properties["name"] = .string(name) }
-            let coordinates: JSONValue = .array(route.points.map {
-                .array([.number($0.location.coordinate.longitude), .number($0.location.coordinate.latitude)])
-            })
+            let coordinates: JSONValue = .array(
+                route.points.map {
+                    .array([
+                        .number($0.location.coordinate.longitude),
+                        .number($0.location.coordinate.latitude),
+                    ])
+                })
             features.append([
                 "type": "Feature", "geometry": ["type": "LineString", "coordinates": coordinates],
                 "properties": .object(properties),

@@ -39,7 +39,9 @@ extension Polyline {
     /// - Throws: `GeoError.Kind.invalidArgument` if `maximumSpacing` is not
     ///   finite and positive, or would need more than ``maximumResampledCount`` points.
     /// - Complexity: O(L / spacing) nearest-point queries for total length L.
-    public func hausdorffDistance(to other: Polyline, maximumSpacing: Double) throws(GeoError) -> Double {
+    public func hausdorffDistance(
+        to other: Polyline, maximumSpacing: Double
+    ) throws(GeoError) -> Double {
         max(
             try densified(maximumSpacing: maximumSpacing).directedHausdorffDistance(to: other),
             try other.densified(maximumSpacing: maximumSpacing).directedHausdorffDistance(to: self))
@@ -48,12 +50,17 @@ extension Polyline {
     /// The vertices plus points evenly spaced along each segment so that no gap exceeds a spacing.
     func densified(maximumSpacing: Double) throws(GeoError) -> Polyline {
         guard maximumSpacing.isFinite && maximumSpacing > 0 else {
-            throw GeoError(.invalidArgument, "spacing \(maximumSpacing) m must be finite and positive")
+            throw GeoError(
+                .invalidArgument, "spacing \(maximumSpacing) m must be finite and positive")
         }
-        guard length / maximumSpacing + Double(coordinates.count) < Double(Polyline.maximumResampledCount) else {
+        guard
+            length / maximumSpacing + Double(coordinates.count)
+                < Double(Polyline.maximumResampledCount)
+        else {
             throw GeoError(
                 .invalidArgument,
-                "densifying \(length) m every \(maximumSpacing) m would give more than \(Polyline.maximumResampledCount) points")
+                "densifying \(length) m every \(maximumSpacing) m would give more than \(Polyline.maximumResampledCount) points"
+            )
         }
         var result = [coordinates[0]]
         let geodesic = Geodesic.wgs84
@@ -62,7 +69,9 @@ extension Polyline {
             let pieces = max(1, Int((segmentLength / maximumSpacing).rounded(.up)))
             for k in 1..<pieces {
                 let s = segmentLength * Double(k) / Double(pieces)
-                result.append(geodesic.direct(from: coordinates[i], azimuth: segmentAzimuths[i], distance: s).coordinate)
+                result.append(
+                    geodesic.direct(from: coordinates[i], azimuth: segmentAzimuths[i], distance: s)
+                        .coordinate)
             }
             result.append(coordinates[i + 1])
         }

@@ -31,10 +31,16 @@ enum ISO8601Time {
             sign = bytes[i] == 45 ? -1 : 1
             i += 1
         }
-        guard let year = digits(4), expect(45), let month = digits(2), expect(45), let day = digits(2) else { return nil }
-        guard i < bytes.count && (bytes[i] == 84 || bytes[i] == 116 || bytes[i] == 32) else { return nil }  // T t space
+        guard let year = digits(4), expect(45), let month = digits(2), expect(45),
+            let day = digits(2)
+        else { return nil }
+        guard i < bytes.count && (bytes[i] == 84 || bytes[i] == 116 || bytes[i] == 32) else {
+            return nil
+        }  // T t space
         i += 1
-        guard let hour = digits(2), expect(58), let minute = digits(2), expect(58), let second = digits(2) else { return nil }
+        guard let hour = digits(2), expect(58), let minute = digits(2), expect(58),
+            let second = digits(2)
+        else { return nil }
         var fraction = 0.0
         if i < bytes.count && (bytes[i] == 46 || bytes[i] == 44) {  // . or ,
             i += 1
@@ -72,8 +78,9 @@ enum ISO8601Time {
             }
         }
         guard i == bytes.count else { return nil }
-        guard month >= 1 && month <= 12 && day >= 1 && day <= daysIn(month: month, year: sign * year)
-            && hour <= 24 && minute <= 59 && second <= 60
+        guard
+            month >= 1 && month <= 12 && day >= 1 && day <= daysIn(month: month, year: sign * year)
+                && hour <= 24 && minute <= 59 && second <= 60
         else { return nil }
         let days = daysFromCivil(year: sign * year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
@@ -94,10 +101,12 @@ enum ISO8601Time {
         let (year, month, day) = civilFromDays(days)
         func pad(_ value: Int, _ width: Int) -> String {
             let text = String(value)
-            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+            return text.count >= width
+                ? text : String(repeating: "0", count: width - text.count) + text
         }
         var text = "\(year < 0 ? "-" : "")\(pad(abs(year), 4))-\(pad(month, 2))-\(pad(day, 2))T"
-        text += "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+        text +=
+            "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
         if microseconds > 0 {
             var digits = 6
             while microseconds % 10 == 0 {
@@ -109,7 +118,9 @@ enum ISO8601Time {
         return text + "Z"
     }
 
-    private static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+    private static func isLeap(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
 
     private static func daysIn(month: Int, year: Int) -> Int {
         switch month {

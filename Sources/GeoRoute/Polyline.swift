@@ -77,7 +77,8 @@ public struct Polyline: Sendable {
         self.cumulativeDistances = distances
         self.segmentAzimuths = azimuths
         self.segmentFinalAzimuths = finalAzimuths
-        self.index = SegmentIndex(coordinates: coordinates, cumulativeDistances: distances, azimuths: azimuths)
+        self.index = SegmentIndex(
+            coordinates: coordinates, cumulativeDistances: distances, azimuths: azimuths)
     }
 
     /// The total length in metres along the WGS84 geodesics between the vertices.
@@ -130,7 +131,8 @@ extension Polyline {
         if offset <= 0 {
             return (coordinates[i], segmentAzimuths[i])
         }
-        let direct = Geodesic.wgs84.direct(from: coordinates[i], azimuth: segmentAzimuths[i], distance: offset)
+        let direct = Geodesic.wgs84.direct(
+            from: coordinates[i], azimuth: segmentAzimuths[i], distance: offset)
         if offset >= segmentLength {
             // Land exactly on the vertex rather than a few nanometres beside it.
             return (coordinates[i + 1], direct.finalAzimuth)
@@ -161,12 +163,15 @@ extension Polyline {
         var d = min(max(distance, 0), length)
         var i = segment(containing: d)
         // Skip zero-length segments: their azimuth says nothing about the direction of travel.
-        while i < segmentCount - 1 && cumulativeDistances[i + 1] - cumulativeDistances[i] <= 0 { i += 1 }
+        while i < segmentCount - 1 && cumulativeDistances[i + 1] - cumulativeDistances[i] <= 0 {
+            i += 1
+        }
         while i > 0 && cumulativeDistances[i + 1] - cumulativeDistances[i] <= 0 { i -= 1 }
         d = min(max(d, cumulativeDistances[i]), cumulativeDistances[i + 1])
         let offset = d - cumulativeDistances[i]
         if offset <= 0 { return Angle.normalizedBearing(segmentAzimuths[i]) }
-        let direct = Geodesic.wgs84.direct(from: coordinates[i], azimuth: segmentAzimuths[i], distance: offset)
+        let direct = Geodesic.wgs84.direct(
+            from: coordinates[i], azimuth: segmentAzimuths[i], distance: offset)
         return Angle.normalizedBearing(direct.finalAzimuth)
     }
 }
@@ -175,7 +180,9 @@ extension Polyline {
 
 extension Polyline: Hashable {
     /// Whether two polylines have exactly the same vertices.
-    public static func == (lhs: Polyline, rhs: Polyline) -> Bool { lhs.coordinates == rhs.coordinates }
+    public static func == (lhs: Polyline, rhs: Polyline) -> Bool {
+        lhs.coordinates == rhs.coordinates
+    }
 
     /// Hashes the vertices.
     public func hash(into hasher: inout Hasher) { hasher.combine(coordinates) }

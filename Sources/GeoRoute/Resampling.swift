@@ -19,13 +19,15 @@ extension Polyline {
     ///   segment of the result.
     public func resampled(every spacing: Double) throws(GeoError) -> Polyline {
         guard spacing.isFinite && spacing > 0 else {
-            throw GeoError(.invalidArgument, "resampling spacing \(spacing) m must be finite and positive")
+            throw GeoError(
+                .invalidArgument, "resampling spacing \(spacing) m must be finite and positive")
         }
         let intervals = (length / spacing).rounded(.down)
         guard intervals < Double(Polyline.maximumResampledCount - 1) else {
             throw GeoError(
                 .invalidArgument,
-                "resampling \(length) m every \(spacing) m would give more than \(Polyline.maximumResampledCount) points")
+                "resampling \(length) m every \(spacing) m would give more than \(Polyline.maximumResampledCount) points"
+            )
         }
         let count = Int(intervals)
         var result = [Coordinate]()
@@ -39,10 +41,15 @@ extension Polyline {
             let offset = d - cumulativeDistances[i]
             if offset <= 0 || segmentCount == 0 {
                 result.append(coordinates[i])
-            } else if i + 1 < coordinates.count && offset >= cumulativeDistances[i + 1] - cumulativeDistances[i] {
+            } else if i + 1 < coordinates.count
+                && offset >= cumulativeDistances[i + 1] - cumulativeDistances[i]
+            {
                 result.append(coordinates[i + 1])
             } else {
-                result.append(geodesic.direct(from: coordinates[i], azimuth: segmentAzimuths[i], distance: offset).coordinate)
+                result.append(
+                    geodesic.direct(
+                        from: coordinates[i], azimuth: segmentAzimuths[i], distance: offset
+                    ).coordinate)
             }
         }
         if Double(count) * spacing < length {

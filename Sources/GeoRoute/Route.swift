@@ -72,25 +72,33 @@ public struct Route: Hashable, Sendable, Codable {
         expectedTravelTime: TimeInterval
     ) throws(GeoError) {
         guard expectedTravelTime.isFinite && expectedTravelTime >= 0 else {
-            throw GeoError(.invalidArgument, "expected travel time \(expectedTravelTime) s must be finite and not negative")
+            throw GeoError(
+                .invalidArgument,
+                "expected travel time \(expectedTravelTime) s must be finite and not negative")
         }
         let slack = 1.0
         var previousStart = -Double.infinity
         for (i, step) in steps.enumerated() {
             let r = step.range
-            guard r.lowerBound.isFinite && r.upperBound.isFinite && r.lowerBound >= -slack
-                && r.upperBound <= polyline.length + slack
+            guard
+                r.lowerBound.isFinite && r.upperBound.isFinite && r.lowerBound >= -slack
+                    && r.upperBound <= polyline.length + slack
             else {
                 throw GeoError(
                     .invalidArgument,
-                    "step \(i) ('\(step.instruction)') covers \(r.lowerBound)...\(r.upperBound) m, outside the route's 0...\(polyline.length) m")
+                    "step \(i) ('\(step.instruction)') covers \(r.lowerBound)...\(r.upperBound) m, outside the route's 0...\(polyline.length) m"
+                )
             }
             guard r.lowerBound >= previousStart else {
                 throw GeoError(
-                    .invalidArgument, "step \(i) ('\(step.instruction)') starts at \(r.lowerBound) m, before the step ahead of it")
+                    .invalidArgument,
+                    "step \(i) ('\(step.instruction)') starts at \(r.lowerBound) m, before the step ahead of it"
+                )
             }
             guard step.distance >= 0 && step.distance.isFinite else {
-                throw GeoError(.invalidArgument, "step \(i) ('\(step.instruction)') has distance \(step.distance) m")
+                throw GeoError(
+                    .invalidArgument,
+                    "step \(i) ('\(step.instruction)') has distance \(step.distance) m")
             }
             previousStart = r.lowerBound
         }
@@ -113,12 +121,16 @@ public struct Route: Hashable, Sendable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let polyline = try container.decode(Polyline.self, forKey: .polyline)
         let steps = try container.decodeIfPresent([RouteStep].self, forKey: .steps) ?? []
-        let transportType = try container.decodeIfPresent(TransportType.self, forKey: .transportType) ?? .automobile
+        let transportType =
+            try container.decodeIfPresent(TransportType.self, forKey: .transportType) ?? .automobile
         let time = try container.decode(TimeInterval.self, forKey: .expectedTravelTime)
         do {
-            try self.init(polyline: polyline, steps: steps, transportType: transportType, expectedTravelTime: time)
+            try self.init(
+                polyline: polyline, steps: steps, transportType: transportType,
+                expectedTravelTime: time)
         } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: container.codingPath, debugDescription: error.message))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: container.codingPath, debugDescription: error.message))
         }
     }
 

@@ -58,8 +58,10 @@ public struct RouteProgress: Sendable {
 
         /// Creates a configuration; the defaults suit road navigation.
         public init(
-            offRouteTolerance: Double = 50, offRouteFixCount: Int = 3, includesHorizontalAccuracy: Bool = true,
-            arrivalTolerance: Double = 25, maximumHorizontalAccuracy: Double = 200, backtrack: Double = 100,
+            offRouteTolerance: Double = 50, offRouteFixCount: Int = 3,
+            includesHorizontalAccuracy: Bool = true,
+            arrivalTolerance: Double = 25, maximumHorizontalAccuracy: Double = 200,
+            backtrack: Double = 100,
             lookahead: Double = 1_000
         ) {
             self.offRouteTolerance = offRouteTolerance
@@ -165,7 +167,9 @@ public struct RouteProgress: Sendable {
     /// - Complexity: One or two nearest-point queries on the route's polyline (sublinear).
     @discardableResult
     public mutating func update(with fix: Location) -> Event {
-        guard fix.hasValidPosition, fix.horizontalAccuracy <= configuration.maximumHorizontalAccuracy else {
+        guard fix.hasValidPosition,
+            fix.horizontalAccuracy <= configuration.maximumHorizontalAccuracy
+        else {
             return .ignored
         }
         let previous = location
@@ -187,7 +191,8 @@ public struct RouteProgress: Sendable {
             to: fix.coordinate, alongDistances: distanceTraveled...(distanceTraveled + ahead))
         if !(projection.distance <= tolerance) {
             let low = max(0, distanceTraveled - max(0, configuration.backtrack))
-            let behind = polyline.closestPoint(to: fix.coordinate, alongDistances: low...distanceTraveled)
+            let behind = polyline.closestPoint(
+                to: fix.coordinate, alongDistances: low...distanceTraveled)
             if behind.distance < projection.distance { projection = behind }
         }
         if !(projection.distance <= tolerance) {
@@ -215,9 +220,11 @@ public struct RouteProgress: Sendable {
         events.insert(.progressed)
         let course = polyline.bearing(atDistance: projection.distanceAlong)
         snappedLocation = Location(
-            coordinate: projection.coordinate, altitude: fix.altitude, horizontalAccuracy: fix.horizontalAccuracy,
+            coordinate: projection.coordinate, altitude: fix.altitude,
+            horizontalAccuracy: fix.horizontalAccuracy,
             verticalAccuracy: fix.verticalAccuracy, course: course.isNaN ? -1 : course,
-            courseAccuracy: course.isNaN ? -1 : 0, speed: fix.speed, speedAccuracy: fix.speedAccuracy,
+            courseAccuracy: course.isNaN ? -1 : 0, speed: fix.speed,
+            speedAccuracy: fix.speedAccuracy,
             timestamp: fix.timestamp)
         let step = route.stepIndex(atDistance: distanceTraveled)
         if step != currentStepIndex {

@@ -50,13 +50,18 @@ final class SegmentIndex: Sendable {
         let phi = c.latitude * (.pi / 180), lambda = c.longitude * (.pi / 180)
         let sinPhi = sin(phi), cosPhi = cos(phi)
         let n = equatorialRadius / (1 - eccentricitySquared * sinPhi * sinPhi).squareRoot()
-        return (n * cosPhi * cos(lambda), n * cosPhi * sin(lambda), n * (1 - eccentricitySquared) * sinPhi)
+        return (
+            n * cosPhi * cos(lambda), n * cosPhi * sin(lambda),
+            n * (1 - eccentricitySquared) * sinPhi
+        )
     }
 
     init(coordinates: [Coordinate], cumulativeDistances: [Double], azimuths: [Double]) {
         self.coordinates = coordinates
         self.azimuths = azimuths
-        self.lengths = (0..<max(0, coordinates.count - 1)).map { cumulativeDistances[$0 + 1] - cumulativeDistances[$0] }
+        self.lengths = (0..<max(0, coordinates.count - 1)).map {
+            cumulativeDistances[$0 + 1] - cumulativeDistances[$0]
+        }
         var vertices = [Double]()
         vertices.reserveCapacity(coordinates.count * 3)
         for c in coordinates {
@@ -74,7 +79,8 @@ final class SegmentIndex: Sendable {
             let dy = vertices[3 * i + 4] - vertices[3 * i + 1]
             let dz = vertices[3 * i + 5] - vertices[3 * i + 2]
             let chordSquared = dx * dx + dy * dy + dz * dz
-            let margin = max(0, length * length - chordSquared).squareRoot() / 2 + 1e-3 + length * 1e-9
+            let margin =
+                max(0, length * length - chordSquared).squareRoot() / 2 + 1e-3 + length * 1e-9
             margins.append(margin)
             for axis in 0..<3 {
                 boxes.append(min(vertices[3 * i + axis], vertices[3 * i + 3 + axis]) - margin)
@@ -132,7 +138,8 @@ final class SegmentIndex: Sendable {
 
         init(segment: Int, _ projection: GeodesicLine.Projection) {
             self.init(
-                segment: segment, coordinate: projection.coordinate, distanceAlong: projection.distanceAlong,
+                segment: segment, coordinate: projection.coordinate,
+                distanceAlong: projection.distanceAlong,
                 distance: projection.distance)
         }
     }
@@ -172,7 +179,8 @@ final class SegmentIndex: Sendable {
     ///   - lastEnd: Metres along the last segment of the range after which it is not searched.
     /// - Returns: `nil` if the range holds no segment.
     func nearest(
-        to point: Coordinate, segments: ClosedRange<Int>, firstStart: Double = 0, lastEnd: Double = .infinity
+        to point: Coordinate, segments: ClosedRange<Int>, firstStart: Double = 0,
+        lastEnd: Double = .infinity
     ) -> Hit? {
         let segmentCount = levelCounts[0]
         let low = max(segments.lowerBound, 0), high = min(segments.upperBound, segmentCount - 1)
@@ -181,7 +189,10 @@ final class SegmentIndex: Sendable {
         let topLevel = levelCounts.count - 1
 
         var heap = MinHeap()
-        heap.push(Entry(bound: boxBound(levelStarts[topLevel], px, py, pz), level: Int32(topLevel), node: 0))
+        heap.push(
+            Entry(
+                bound: boxBound(levelStarts[topLevel], px, py, pz), level: Int32(topLevel), node: 0)
+        )
         var best: Hit?
         var bestDistance = Double.infinity
         while let entry = heap.pop() {
@@ -193,7 +204,8 @@ final class SegmentIndex: Sendable {
                 // On a partly searched end segment, the nearest point of the searched part is the
                 // foot moved to its edge: the distance grows monotonically away from the foot.
                 if node == low && hit.distanceAlong < firstStart {
-                    hit = pointOf(segment: node, atDistance: min(firstStart, lengths[node]), from: point)
+                    hit = pointOf(
+                        segment: node, atDistance: min(firstStart, lengths[node]), from: point)
                 }
                 if node == high && hit.distanceAlong > lastEnd {
                     hit = pointOf(segment: node, atDistance: max(lastEnd, 0), from: point)
@@ -204,7 +216,9 @@ final class SegmentIndex: Sendable {
                 }
             } else if entry.level == 0 {
                 let bound = max(entry.bound, segmentBound(node, px, py, pz))
-                if bound < bestDistance { heap.push(Entry(bound: bound, level: -1, node: entry.node)) }
+                if bound < bestDistance {
+                    heap.push(Entry(bound: bound, level: -1, node: entry.node))
+                }
             } else {
                 let childLevel = Int(entry.level) - 1
                 let span = 1 << childLevel  // segments per child node
@@ -238,26 +252,33 @@ final class SegmentIndex: Sendable {
         let length = lengths[i]
         let start = coordinates[i]
         guard length > 0 else {
-            return Hit(segment: i, coordinate: start, distanceAlong: 0, distance: geodesic.distance(from: start, to: point))
+            return Hit(
+                segment: i, coordinate: start, distanceAlong: 0,
+                distance: geodesic.distance(from: start, to: point))
         }
         // The chord parameter of the point's foot, as a first guess of the fraction along the arc.
         let t: Double = vertices.withUnsafeBufferPointer { v in
             let ax = v[3 * i], ay = v[3 * i + 1], az = v[3 * i + 2]
             let bx = v[3 * i + 3] - ax, by = v[3 * i + 4] - ay, bz = v[3 * i + 5] - az
             let bb = bx * bx + by * by + bz * bz
-            return bb > 0 ? min(max(((px - ax) * bx + (py - ay) * by + (pz - az) * bz) / bb, 0), 1) : 0
+            return bb > 0
+                ? min(max(((px - ax) * bx + (py - ay) * by + (pz - az) * bz) / bb, 0), 1) : 0
         }
         let foot = SegmentIndex.foot(
-            onSegmentFrom: start, azimuth: azimuths[i], length: length, to: coordinates[i + 1], nearest: point,
+            onSegmentFrom: start, azimuth: azimuths[i], length: length, to: coordinates[i + 1],
+            nearest: point,
             startingAt: t * length)
-        return Hit(segment: i, coordinate: foot.coordinate, distanceAlong: foot.distanceAlong, distance: foot.distance)
+        return Hit(
+            segment: i, coordinate: foot.coordinate, distanceAlong: foot.distanceAlong,
+            distance: foot.distance)
     }
 
     /// The point of a geodesic segment nearest to a point: Newton's method on the distance along the
     /// segment from a first guess (see ``exactNearest(onSegment:to:_:_:_:)``), or
     /// `GeodesicLine.closestPoint(to:)` for segments or points over 500 km away.
     static func foot(
-        onSegmentFrom start: Coordinate, azimuth: Double, length: Double, to end: Coordinate, nearest point: Coordinate,
+        onSegmentFrom start: Coordinate, azimuth: Double, length: Double, to end: Coordinate,
+        nearest point: Coordinate,
         startingAt guess: Double
     ) -> (coordinate: Coordinate, distanceAlong: Double, distance: Double) {
         let geodesic = Geodesic.wgs84
@@ -285,10 +306,16 @@ final class SegmentIndex: Sendable {
     /// The point a distance along a segment, with its distance from another point.
     private func pointOf(segment i: Int, atDistance s: Double, from point: Coordinate) -> Hit {
         let geodesic = Geodesic.wgs84
-        let at = s <= 0 ? coordinates[i]
-            : s >= lengths[i] ? coordinates[i + 1]
-            : geodesic.direct(from: coordinates[i], azimuth: azimuths[i], distance: s).coordinate
-        return Hit(segment: i, coordinate: at, distanceAlong: s, distance: geodesic.distance(from: at, to: point))
+        let at =
+            s <= 0
+            ? coordinates[i]
+            : s >= lengths[i]
+                ? coordinates[i + 1]
+                : geodesic.direct(from: coordinates[i], azimuth: azimuths[i], distance: s)
+                    .coordinate
+        return Hit(
+            segment: i, coordinate: at, distanceAlong: s,
+            distance: geodesic.distance(from: at, to: point))
     }
 
     /// The exact nearest point by a linear scan over every segment (the oracle for tests and the
@@ -299,7 +326,8 @@ final class SegmentIndex: Sendable {
         var best: Hit?
         var bestDistance = Double.infinity
         for i in low...high {
-            let projection = Geodesic.wgs84.line(from: coordinates[i], to: coordinates[i + 1]).closestPoint(to: point)
+            let projection = Geodesic.wgs84.line(from: coordinates[i], to: coordinates[i + 1])
+                .closestPoint(to: point)
             if best == nil || projection.distance < bestDistance {
                 best = Hit(segment: i, projection)
                 bestDistance = projection.distance

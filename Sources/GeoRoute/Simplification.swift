@@ -58,12 +58,16 @@ extension Polyline {
         tolerance: Double, method: SimplificationMethod = .douglasPeucker, maximumThreads: Int = 2
     ) throws(GeoError) -> [Int] {
         guard tolerance >= 0 else {
-            throw GeoError(.invalidArgument, "simplification tolerance \(tolerance) m must not be negative or NaN")
+            throw GeoError(
+                .invalidArgument,
+                "simplification tolerance \(tolerance) m must not be negative or NaN")
         }
         switch method.algorithm {
         case .douglasPeucker:
-            return DouglasPeucker.keptIndices(coordinates, tolerance: tolerance, maximumWorkers: maximumThreads)
-        case .visvalingamWhyatt: return VisvalingamWhyatt.keptIndices(coordinates, tolerance: tolerance)
+            return DouglasPeucker.keptIndices(
+                coordinates, tolerance: tolerance, maximumWorkers: maximumThreads)
+        case .visvalingamWhyatt:
+            return VisvalingamWhyatt.keptIndices(coordinates, tolerance: tolerance)
         case .topologyPreserving: return try topologyPreservingIndices(tolerance: tolerance)
         }
     }
@@ -73,7 +77,10 @@ extension Polyline {
     private func topologyPreservingIndices(tolerance: Double) throws(GeoError) -> [Int] {
         guard coordinates.count > 2 else { return Array(coordinates.indices) }
         let line = Geometry.lineString(coordinates: coordinates)
-        guard case .lineString(let kept) = try line.simplified(meters: tolerance, preservingTopology: true) else {
+        guard
+            case .lineString(let kept) = try line.simplified(
+                meters: tolerance, preservingTopology: true)
+        else {
             return Array(coordinates.indices)
         }
         var indices = [Int]()
@@ -81,7 +88,8 @@ extension Polyline {
         var next = 0
         for position in kept {
             while next < coordinates.count
-                && (coordinates[next].longitude != position.x || coordinates[next].latitude != position.y)
+                && (coordinates[next].longitude != position.x
+                    || coordinates[next].latitude != position.y)
             {
                 next += 1
             }
@@ -110,7 +118,9 @@ extension Polyline {
     ///   tolerance; for ``SimplificationMethod/topologyPreserving``, an error from GEOS.
     /// - Complexity: That of ``simplifiedIndices(tolerance:method:)`` plus one inverse geodesic per
     ///   kept segment.
-    public func simplified(tolerance: Double, method: SimplificationMethod = .douglasPeucker) throws(GeoError) -> Polyline {
+    public func simplified(
+        tolerance: Double, method: SimplificationMethod = .douglasPeucker
+    ) throws(GeoError) -> Polyline {
         let kept = try simplifiedIndices(tolerance: tolerance, method: method)
         if kept.count == coordinates.count { return self }
         return Polyline(unchecked: kept.map { coordinates[$0] })
@@ -120,7 +130,9 @@ extension Polyline {
     ///
     /// - Throws: `GeoError.Kind.invalidArgument` for a negative or NaN
     ///   tolerance.
-    public mutating func simplify(tolerance: Double, method: SimplificationMethod = .douglasPeucker) throws(GeoError) {
+    public mutating func simplify(
+        tolerance: Double, method: SimplificationMethod = .douglasPeucker
+    ) throws(GeoError) {
         self = try simplified(tolerance: tolerance, method: method)
     }
 }

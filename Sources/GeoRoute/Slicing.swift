@@ -17,12 +17,15 @@ extension Polyline {
     ///   of the result.
     public func sliced(fromDistance: Double, toDistance: Double) throws(GeoError) -> Polyline {
         guard !fromDistance.isNaN, !toDistance.isNaN else {
-            throw GeoError(.invalidArgument, "slice distances \(fromDistance) m and \(toDistance) m must be numbers")
+            throw GeoError(
+                .invalidArgument,
+                "slice distances \(fromDistance) m and \(toDistance) m must be numbers")
         }
         guard fromDistance <= toDistance else {
             throw GeoError(
                 .invalidArgument,
-                "slice start \(fromDistance) m is beyond its end \(toDistance) m; reverse the line to slice backwards")
+                "slice start \(fromDistance) m is beyond its end \(toDistance) m; reverse the line to slice backwards"
+            )
         }
         let from = min(max(fromDistance, 0), length), to = min(max(toDistance, 0), length)
         var result = [position(atDistance: from).coordinate]

@@ -35,18 +35,26 @@ extension Track {
     /// - Returns: The periods in time order.
     /// - Complexity: O(n) inverse geodesics for a track that keeps moving; O(n·k) for stops of k
     ///   fixes.
-    public func stationaryPeriods(radius: Double = 25, minimumDuration: TimeInterval = 120) -> [StationaryPeriod] {
+    public func stationaryPeriods(
+        radius: Double = 25, minimumDuration: TimeInterval = 120
+    ) -> [StationaryPeriod] {
         var periods = [StationaryPeriod]()
         for (s, fixes) in segments.enumerated() {
             var i = 0
             while i < fixes.count {
                 var j = i + 1
-                while j < fixes.count && fixes[i].coordinate.distance(to: fixes[j].coordinate) <= radius { j += 1 }
+                while j < fixes.count
+                    && fixes[i].coordinate.distance(to: fixes[j].coordinate) <= radius
+                { j += 1 }
                 let span = fixes[j - 1].timestamp.timeIntervalSince(fixes[i].timestamp)
-                if j - 1 > i && fixes[i].hasKnownTime && fixes[j - 1].hasKnownTime && span >= minimumDuration {
-                    periods.append(StationaryPeriod(
-                        segment: s, indices: i...(j - 1), start: fixes[i].timestamp, end: fixes[j - 1].timestamp,
-                        center: Track.meanPosition(fixes[i..<j])))
+                if j - 1 > i && fixes[i].hasKnownTime && fixes[j - 1].hasKnownTime
+                    && span >= minimumDuration
+                {
+                    periods.append(
+                        StationaryPeriod(
+                            segment: s, indices: i...(j - 1), start: fixes[i].timestamp,
+                            end: fixes[j - 1].timestamp,
+                            center: Track.meanPosition(fixes[i..<j])))
                     i = j
                 } else {
                     i += 1
@@ -60,12 +68,14 @@ extension Track {
     static func meanPosition(_ fixes: ArraySlice<Location>) -> Coordinate {
         var x = 0.0, y = 0.0, z = 0.0
         for fix in fixes {
-            let phi = fix.coordinate.latitude * (.pi / 180), lambda = fix.coordinate.longitude * (.pi / 180)
+            let phi = fix.coordinate.latitude * (.pi / 180),
+                lambda = fix.coordinate.longitude * (.pi / 180)
             x += cos(phi) * cos(lambda)
             y += cos(phi) * sin(lambda)
             z += sin(phi)
         }
         let horizontal = (x * x + y * y).squareRoot()
-        return Coordinate(latitude: atan2(z, horizontal) * (180 / .pi), longitude: atan2(y, x) * (180 / .pi))
+        return Coordinate(
+            latitude: atan2(z, horizontal) * (180 / .pi), longitude: atan2(y, x) * (180 / .pi))
     }
 }

@@ -53,12 +53,16 @@ extension Track {
                 result.segments = result.segments.map { segment in
                     var kept = [Location]()
                     kept.reserveCapacity(segment.count)
-                    for fix in segment where kept.last?.timestamp != fix.timestamp { kept.append(fix) }
+                    for fix in segment where kept.last?.timestamp != fix.timestamp {
+                        kept.append(fix)
+                    }
                     return kept
                 }
             case .speedOutliers(let maximumSpeed):
                 try Track.check(maximumSpeed, "maximum speed", unit: "m/s")
-                result.segments = result.segments.map { Track.removingSpikes($0, maximumSpeed: maximumSpeed) }
+                result.segments = result.segments.map {
+                    Track.removingSpikes($0, maximumSpeed: maximumSpeed)
+                }
             }
         }
         return result
@@ -79,12 +83,16 @@ extension Track {
 
     private static func removingSpikes(_ fixes: [Location], maximumSpeed: Double) -> [Location] {
         guard fixes.count > 1 else { return fixes }
-        func tooFast(_ a: Location, _ b: Location) -> Bool { (speed(from: a, to: b) ?? 0) > maximumSpeed }
+        func tooFast(_ a: Location, _ b: Location) -> Bool {
+            (speed(from: a, to: b) ?? 0) > maximumSpeed
+        }
         var kept = [Location]()
         kept.reserveCapacity(fixes.count)
         var start = 0
         // A first fix left too fast, when the second fix is left at a plausible speed.
-        if fixes.count > 2 && tooFast(fixes[0], fixes[1]) && !tooFast(fixes[1], fixes[2]) { start = 1 }
+        if fixes.count > 2 && tooFast(fixes[0], fixes[1]) && !tooFast(fixes[1], fixes[2]) {
+            start = 1
+        }
         kept.append(fixes[start])
         for i in (start + 1)..<fixes.count {
             let previous = kept[kept.count - 1]

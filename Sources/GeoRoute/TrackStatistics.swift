@@ -44,7 +44,9 @@ extension Track {
     public var length: Double {
         var total = 0.0
         for segment in segments where segment.count > 1 {
-            for i in 1..<segment.count { total += segment[i - 1].coordinate.distance(to: segment[i].coordinate) }
+            for i in 1..<segment.count {
+                total += segment[i - 1].coordinate.distance(to: segment[i].coordinate)
+            }
         }
         return total
     }
@@ -54,7 +56,9 @@ extension Track {
     /// time (``GPX/missingTime``) adds nothing.
     public var duration: TimeInterval {
         segments.reduce(0) { total, segment in
-            guard let first = segment.first, let last = segment.last, first.hasKnownTime, last.hasKnownTime else {
+            guard let first = segment.first, let last = segment.last, first.hasKnownTime,
+                last.hasKnownTime
+            else {
                 return total
             }
             return total + last.timestamp.timeIntervalSince(first.timestamp)
@@ -75,7 +79,9 @@ extension Track {
     ///   - elevationThreshold: Metres of hysteresis for the elevation change; 0 sums every rise and
     ///     fall.
     /// - Complexity: O(n) inverse geodesics.
-    public func statistics(movingSpeed: Double = 0.5, elevationThreshold: Double = 0) -> TrackStatistics {
+    public func statistics(
+        movingSpeed: Double = 0.5, elevationThreshold: Double = 0
+    ) -> TrackStatistics {
         var length = 0.0, movingTime = 0.0, movingDistance = 0.0
         var maximumSpeed: Double?
         for segment in segments where segment.count > 1 {
@@ -94,7 +100,8 @@ extension Track {
         }
         let duration = self.duration
         return TrackStatistics(
-            length: length, duration: duration, movingTime: movingTime, movingDistance: movingDistance,
+            length: length, duration: duration, movingTime: movingTime,
+            movingDistance: movingDistance,
             averageSpeed: duration > 0 ? length / duration : nil,
             averageMovingSpeed: movingTime > 0 ? movingDistance / movingTime : nil,
             maximumSpeed: maximumSpeed,

@@ -27,7 +27,8 @@ enum VisvalingamWhyatt {
         var area = [Double](repeating: .infinity, count: n)
         var heap = AreaHeap()
         for i in 1..<(n - 1) {
-            area[i] = triangleArea(coordinates[i - 1], coordinates[i], coordinates[i + 1], threshold: threshold)
+            area[i] = triangleArea(
+                coordinates[i - 1], coordinates[i], coordinates[i + 1], threshold: threshold)
             heap.push(area[i], i)
         }
         var removed = [Bool](repeating: false, count: n)
@@ -39,11 +40,13 @@ enum VisvalingamWhyatt {
             next[p] = q
             previous[q] = p
             if p > 0 {
-                area[p] = triangleArea(coordinates[previous[p]], coordinates[p], coordinates[q], threshold: threshold)
+                area[p] = triangleArea(
+                    coordinates[previous[p]], coordinates[p], coordinates[q], threshold: threshold)
                 heap.push(area[p], p)
             }
             if q < n - 1 {
-                area[q] = triangleArea(coordinates[p], coordinates[q], coordinates[next[q]], threshold: threshold)
+                area[q] = triangleArea(
+                    coordinates[p], coordinates[q], coordinates[next[q]], threshold: threshold)
                 heap.push(area[q], q)
             }
         }
@@ -54,7 +57,9 @@ enum VisvalingamWhyatt {
 
     /// The area in m² of the triangle a, m, b: in the local plane at m, or on the ellipsoid when the
     /// planar value is too close to the threshold to decide.
-    static func triangleArea(_ a: Coordinate, _ m: Coordinate, _ b: Coordinate, threshold: Double) -> Double {
+    static func triangleArea(
+        _ a: Coordinate, _ m: Coordinate, _ b: Coordinate, threshold: Double
+    ) -> Double {
         let u = LocalPlane.offset(from: m, to: a), v = LocalPlane.offset(from: m, to: b)
         let planar = abs(u.east * v.north - u.north * v.east) / 2
         // The plane's positions are off by about D²(1 + |tan φ|) / (2R) at distance D from m, which

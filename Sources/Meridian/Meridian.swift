@@ -1,4 +1,4 @@
+@_exported import GeoCluster
 @_exported import GeoCore
 @_exported import GeoFence
 @_exported import GeoRoute
-@_exported import GeoCluster

@@ -35,7 +35,9 @@ struct Arguments {
             }
             if valueOptions.contains(name) {
                 if value == nil {
-                    guard index < raw.count else { throw UsageError("option --\(name) needs a value") }
+                    guard index < raw.count else {
+                        throw UsageError("option --\(name) needs a value")
+                    }
                     value = raw[index]
                     index += 1
                 }
@@ -75,7 +77,9 @@ struct Arguments {
     /// - Throws: ``UsageError`` naming the option and the text that is not an integer.
     mutating func integer(_ name: String) throws(UsageError) -> Int? {
         guard let text = option(name) else { return nil }
-        guard let value = Int(text) else { throw UsageError("option --\(name): '\(text)' is not an integer") }
+        guard let value = Int(text) else {
+            throw UsageError("option --\(name): '\(text)' is not an integer")
+        }
         return value
     }
 
@@ -111,6 +115,8 @@ func parseNumber(_ text: Substring, name: String) throws(GeoError) -> Double {
 ///
 /// - Throws: ``GeoError`` naming the field and its text.
 func parseInteger(_ text: Substring, name: String) throws(GeoError) -> Int {
-    guard let value = Int(text) else { throw GeoError(.malformedInput, "\(name) '\(text)' is not an integer") }
+    guard let value = Int(text) else {
+        throw GeoError(.malformedInput, "\(name) '\(text)' is not an integer")
+    }
     return value
 }

@@ -7,7 +7,8 @@ enum ClusterCommand: Subcommand {
     static let name = "cluster"
     static let summary = "cluster points as supercluster does (GeoJSON out)"
     static let valueOptions: Set<String> = [
-        "input", "zoom", "bbox", "radius", "extent", "max-zoom", "min-zoom", "min-points", "tile", "sum",
+        "input", "zoom", "bbox", "radius", "extent", "max-zoom", "min-zoom", "min-points", "tile",
+        "sum",
     ]
     static let help = """
         Usage: meridian cluster --input FILE --zoom Z [--bbox W,S,E,N] [--radius R] [--extent E]
@@ -39,7 +40,9 @@ enum ClusterCommand: Subcommand {
 
     static func run(_ arguments: inout Arguments, console: Console) throws(UsageError) -> Int32 {
         _ = arguments.flag("json")  // the output is always JSON
-        guard let path = arguments.option("input") else { throw UsageError("--input FILE is required") }
+        guard let path = arguments.option("input") else {
+            throw UsageError("--input FILE is required")
+        }
         var options = ClusterOptions()
         if let v = try arguments.number("radius") { options.radius = v }
         if let v = try arguments.number("extent") { options.extent = v }
@@ -55,13 +58,19 @@ enum ClusterCommand: Subcommand {
         }
         var box = BoundingBox(west: -180, south: -90, east: 180, north: 90)
         if let text = arguments.option("bbox") {
-            let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 4, let w = parts[0], let s = parts[1], let e = parts[2], let n = parts[3] else {
+            let parts = text.split(separator: ",").map {
+                Double($0.trimmingCharacters(in: .whitespaces))
+            }
+            guard parts.count == 4, let w = parts[0], let s = parts[1], let e = parts[2],
+                let n = parts[3]
+            else {
                 throw UsageError("--bbox: '\(text)' is not W,S,E,N")
             }
             box = BoundingBox(west: w, south: s, east: e, north: n)
         }
-        guard zoom != nil || tile != nil else { throw UsageError("--zoom Z (or --tile Z/X/Y) is required") }
+        guard zoom != nil || tile != nil else {
+            throw UsageError("--zoom Z (or --tile Z/X/Y) is required")
+        }
         try arguments.rejectUnknown()
         guard arguments.positional.isEmpty else {
             throw UsageError("unexpected argument '\(arguments.positional[0])'")
@@ -83,16 +92,24 @@ enum ClusterCommand: Subcommand {
             let index = try ClusterIndex(
                 points, options: options, coordinate: { $0.coordinate },
                 clusteringIdentifier: hasCategories ? { $0.category } : nil,
-                aggregation: sumProperty.map { name in .sum { $0.properties[name]?.doubleValue ?? 0 } })
+                aggregation: sumProperty.map { name in
+                    .sum { $0.properties[name]?.doubleValue ?? 0 }
+                })
             if let tile {
-                console.print(encode(tileObject(index.tile(z: tile.z, x: tile.x, y: tile.y), sum: sumProperty)))
+                console.print(
+                    encode(
+                        tileObject(index.tile(z: tile.z, x: tile.x, y: tile.y), sum: sumProperty)))
             } else if let zoom {
-                let features = index.clusters(in: box, zoom: zoom).map { geoJSON($0, sum: sumProperty) }
+                let features = index.clusters(in: box, zoom: zoom).map {
+                    geoJSON($0, sum: sumProperty)
+                }
                 console.print(encode(["type": "FeatureCollection", "features": .array(features)]))
             }
             return ExitCode.success
         } catch {
-            console.printError("meridian cluster: \(path): \(error.message)\(error.line.map { " (line \($0))" } ?? "")")
+            console.printError(
+                "meridian cluster: \(path): \(error.message)\(error.line.map { " (line \($0))" } ?? "")"
+            )
             return ExitCode.failure
         }
     }
@@ -100,7 +117,8 @@ enum ClusterCommand: Subcommand {
     /// supercluster's cluster properties, and the summed property under its own name.
     static func properties(_ cluster: Cluster, sum: String?) -> JSONValue {
         var object: [String: JSONValue] = [
-            "cluster": true, "cluster_id": .integer(cluster.id), "point_count": .integer(cluster.pointCount),
+            "cluster": true, "cluster_id": .integer(cluster.id),
+            "point_count": .integer(cluster.pointCount),
             "point_count_abbreviated": cluster.pointCount < 1000
                 ? .integer(cluster.pointCount) : .string(cluster.abbreviatedPointCount),
         ]
@@ -113,20 +131,27 @@ enum ClusterCommand: Subcommand {
         switch feature {
         case .cluster(let cluster):
             return [
-                "type": "Feature", "id": .integer(cluster.id), "properties": properties(cluster, sum: sum),
+                "type": "Feature", "id": .integer(cluster.id),
+                "properties": properties(cluster, sum: sum),
                 "geometry": [
                     "type": "Point",
-                    "coordinates": [.number(cluster.coordinate.longitude), .number(cluster.coordinate.latitude)],
+                    "coordinates": [
+                        .number(cluster.coordinate.longitude), .number(cluster.coordinate.latitude),
+                    ],
                 ],
             ]
         case .point(let point):
             var properties = point.element.properties
-            if let category = point.element.category { properties = ["category": .string(category)] }
+            if let category = point.element.category {
+                properties = ["category": .string(category)]
+            }
             var object: [String: JSONValue] = [
                 "type": "Feature", "properties": properties,
                 "geometry": [
                     "type": "Point",
-                    "coordinates": [.number(point.coordinate.longitude), .number(point.coordinate.latitude)],
+                    "coordinates": [
+                        .number(point.coordinate.longitude), .number(point.coordinate.latitude),
+                    ],
                 ],
             ]
             if let id = point.element.id { object["id"] = id }
@@ -136,18 +161,23 @@ enum ClusterCommand: Subcommand {
 
     static func tileObject(_ tile: ClusterTile<PointFeature>?, sum: String?) -> JSONValue {
         guard let tile else { return .null }
-        return ["features": .array(tile.features.map { feature in
-            var object: [String: JSONValue] = ["type": 1, "geometry": [[.integer(feature.x), .integer(feature.y)]]]
-            switch feature.feature {
-            case .cluster(let cluster):
-                object["tags"] = properties(cluster, sum: sum)
-                object["id"] = .integer(cluster.id)
-            case .point(let point):
-                object["tags"] = point.element.properties
-                if let id = point.element.id { object["id"] = id }
-            }
-            return .object(object)
-        })]
+        return [
+            "features": .array(
+                tile.features.map { feature in
+                    var object: [String: JSONValue] = [
+                        "type": 1, "geometry": [[.integer(feature.x), .integer(feature.y)]],
+                    ]
+                    switch feature.feature {
+                    case .cluster(let cluster):
+                        object["tags"] = properties(cluster, sum: sum)
+                        object["id"] = .integer(cluster.id)
+                    case .point(let point):
+                        object["tags"] = point.element.properties
+                        if let id = point.element.id { object["id"] = id }
+                    }
+                    return .object(object)
+                })
+        ]
     }
 
     static func encode(_ value: JSONValue) -> String {

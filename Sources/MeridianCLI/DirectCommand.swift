@@ -26,7 +26,8 @@ enum DirectCommand: Subcommand {
     static func run(_ arguments: inout Arguments, console: Console) throws(UsageError) -> Int32 {
         let json = arguments.flag("json")
         try arguments.rejectUnknown()
-        return runJobs(positional: arguments.positional, console: console) { (fields) throws(GeoError) in
+        return runJobs(positional: arguments.positional, console: console) {
+            (fields) throws(GeoError) in
             try expectFields(fields, ["LAT", "LON", "AZIMUTH", "DISTANCE"])
             let start = try parseCoordinate(fields[0], fields[1])
             let azimuth = try parseNumber(fields[2], name: "azimuth")
@@ -34,11 +35,13 @@ enum DirectCommand: Subcommand {
             let end = Geodesic.wgs84.direct(from: start, azimuth: azimuth, distance: distance)
             if json {
                 return jsonLine([
-                    "latitude": .number(end.coordinate.latitude), "longitude": .number(end.coordinate.longitude),
+                    "latitude": .number(end.coordinate.latitude),
+                    "longitude": .number(end.coordinate.longitude),
                     "finalAzimuth": .number(end.finalAzimuth),
                 ])
             }
-            return "\(format(end.coordinate.latitude, decimals: 9)), \(format(end.coordinate.longitude, decimals: 9)), final azimuth \(format(end.finalAzimuth, decimals: 8))°"
+            return
+                "\(format(end.coordinate.latitude, decimals: 9)), \(format(end.coordinate.longitude, decimals: 9)), final azimuth \(format(end.finalAzimuth, decimals: 8))°"
         }
     }
 }

@@ -32,7 +32,8 @@ enum DistanceCommand: Subcommand {
             throw UsageError("unknown model '\(model)' (use geodesic or haversine)")
         }
         try arguments.rejectUnknown()
-        return runJobs(positional: arguments.positional, console: console) { (fields) throws(GeoError) in
+        return runJobs(positional: arguments.positional, console: console) {
+            (fields) throws(GeoError) in
             try expectFields(fields, ["LAT1", "LON1", "LAT2", "LON2"])
             let a = try parseCoordinate(fields[0], fields[1])
             let b = try parseCoordinate(fields[2], fields[3])
@@ -51,7 +52,8 @@ enum DistanceCommand: Subcommand {
                     "finalAzimuth": .number(final), "model": .string(model),
                 ])
             }
-            return "\(format(distance, decimals: 3)) m, initial azimuth \(format(initial, decimals: 8))°, final azimuth \(format(final, decimals: 8))°"
+            return
+                "\(format(distance, decimals: 3)) m, initial azimuth \(format(initial, decimals: 8))°, final azimuth \(format(final, decimals: 8))°"
         }
     }
 }

@@ -9,7 +9,9 @@ import Synchronization
 enum FenceCommand: Subcommand {
     static let name = "fence"
     static let summary = "replay a location log through geofences and print the events"
-    static let valueOptions: Set<String> = ["fences", "locations", "dwell", "hysteresis", "max-accuracy", "storage", "name"]
+    static let valueOptions: Set<String> = [
+        "fences", "locations", "dwell", "hysteresis", "max-accuracy", "storage", "name",
+    ]
     static let help = """
         Usage: meridian fence --fences FILE --locations FILE [--dwell SECONDS] [--hysteresis METERS]
                               [--max-accuracy METERS] [--no-crossings] [--storage DIR --name NAME]
@@ -53,7 +55,8 @@ enum FenceCommand: Subcommand {
         case .done(let code):
             return code
         case .replay(let replay, let hadProblems):
-            return finish(blocking { await replay.run() }, hadProblems: hadProblems, console: console)
+            return finish(
+                blocking { await replay.run() }, hadProblems: hadProblems, console: console)
         }
     }
 
@@ -81,14 +84,24 @@ enum FenceCommand: Subcommand {
     }
 
     /// Parses the options and reads the files.
-    private static func prepare(_ arguments: inout Arguments, console: Console) throws(UsageError) -> Plan {
-        guard let fencesPath = arguments.option("fences") else { throw UsageError("--fences FILE is required") }
-        guard let locationsPath = arguments.option("locations") else { throw UsageError("--locations FILE is required") }
+    private static func prepare(
+        _ arguments: inout Arguments, console: Console
+    ) throws(UsageError) -> Plan {
+        guard let fencesPath = arguments.option("fences") else {
+            throw UsageError("--fences FILE is required")
+        }
+        guard let locationsPath = arguments.option("locations") else {
+            throw UsageError("--locations FILE is required")
+        }
         _ = arguments.flag("json")  // the output is always JSON lines
         var configuration = GeofenceConfiguration(detectsCrossings: !arguments.flag("no-crossings"))
         if let dwell = try arguments.number("dwell") { configuration.dwellTime = dwell }
-        if let hysteresis = try arguments.number("hysteresis") { configuration.hysteresis = hysteresis }
-        if let accuracy = try arguments.number("max-accuracy") { configuration.fixFilter.maximumAccuracy = accuracy }
+        if let hysteresis = try arguments.number("hysteresis") {
+            configuration.hysteresis = hysteresis
+        }
+        if let accuracy = try arguments.number("max-accuracy") {
+            configuration.fixFilter.maximumAccuracy = accuracy
+        }
         let storagePath = arguments.option("storage")
         let monitorName = arguments.option("name") ?? "meridian"
         try arguments.rejectUnknown()
@@ -110,16 +123,23 @@ enum FenceCommand: Subcommand {
             console.printError("meridian fence: \(error.message)")
             return .done(ExitCode.failure)
         }
-        for problem in locations.problems { console.printError("meridian fence: \(locationsPath): \(problem)") }
+        for problem in locations.problems {
+            console.printError("meridian fence: \(locationsPath): \(problem)")
+        }
 
-        let storage: GeofenceStorage = storagePath.map { .directory(URL(fileURLWithPath: $0)) } ?? .inMemory
+        let storage: GeofenceStorage =
+            storagePath.map { .directory(URL(fileURLWithPath: $0)) } ?? .inMemory
         let name = storagePath == nil ? "meridian-fence-\(UUID().uuidString)" : monitorName
-        let replay = Replay(fences: fences, fixes: locations.fixes, configuration: configuration, storage: storage, name: name)
+        let replay = Replay(
+            fences: fences, fixes: locations.fixes, configuration: configuration, storage: storage,
+            name: name)
         return .replay(replay, hadProblems: !locations.problems.isEmpty)
     }
 
     /// Prints the replay's lines and picks the exit code.
-    private static func finish(_ outcome: Result<([String], Bool), GeoError>, hadProblems: Bool, console: Console) -> Int32 {
+    private static func finish(
+        _ outcome: Result<([String], Bool), GeoError>, hadProblems: Bool, console: Console
+    ) -> Int32 {
         switch outcome {
         case .failure(let error):
             console.printError("meridian fence: \(error.message)")
@@ -159,9 +179,12 @@ private struct Replay: Sendable {
     func run() async -> Result<([String], Bool), GeoError> {
         let monitor: GeofenceMonitor
         do {
-            monitor = try GeofenceMonitor(name: name, storage: storage, configuration: configuration, clock: { Date.distantFuture })
+            monitor = try GeofenceMonitor(
+                name: name, storage: storage, configuration: configuration,
+                clock: { Date.distantFuture })
             // With stored state, fences that are already monitored unchanged keep their state.
-            for (identifier, condition) in fences where await monitor.record(for: identifier)?.condition != condition {
+            for (identifier, condition) in fences
+            where await monitor.record(for: identifier)?.condition != condition {
                 try await monitor.add(condition, identifier: identifier)
             }
         } catch {
@@ -174,12 +197,15 @@ private struct Replay: Sendable {
             do {
                 let events = try await monitor.process(location)
                 lineOfTime[location.timestamp] = line
-                for event in events { lines.append(Self.describe(event, line: line, lineOfTime: lineOfTime)) }
+                for event in events {
+                    lines.append(Self.describe(event, line: line, lineOfTime: lineOfTime))
+                }
             } catch {
                 rejected = true
                 lines.append(
                     jsonLine([
-                        "type": "rejected", "line": .integer(line), "error": .string(error.kind.name),
+                        "type": "rejected", "line": .integer(line),
+                        "error": .string(error.kind.name),
                         "message": .string(error.message),
                     ]))
             }
@@ -190,9 +216,11 @@ private struct Replay: Sendable {
 
     static func describe(_ event: GeofenceEvent, line: Int, lineOfTime: [Date: Int]) -> String {
         var fields: [String: JSONValue] = [
-            "type": "event", "identifier": .string(event.identifier), "state": .string(event.state.rawValue),
+            "type": "event", "identifier": .string(event.identifier),
+            "state": .string(event.state.rawValue),
             "date": .string(iso8601(event.date)), "line": .integer(line),
-            "latitude": .number(event.location.coordinate.latitude), "longitude": .number(event.location.coordinate.longitude),
+            "latitude": .number(event.location.coordinate.latitude),
+            "longitude": .number(event.location.coordinate.longitude),
             "accuracy": .number(event.location.horizontalAccuracy),
         ]
         switch event.reason {
@@ -228,39 +256,55 @@ enum FenceFile {
             throw GeoError(.io, "cannot read fences file \(path)")
         }
         let lower = path.lowercased()
-        if lower.hasSuffix(".json") || lower.hasSuffix(".geojson") { return try geoJSON(data, path: path) }
+        if lower.hasSuffix(".json") || lower.hasSuffix(".geojson") {
+            return try geoJSON(data, path: path)
+        }
         return try csv(String(decoding: data, as: UTF8.self), path: path)
     }
 
-    static func csv(_ text: String, path: String) throws(GeoError) -> [(String, GeographicCondition)] {
+    static func csv(
+        _ text: String, path: String
+    ) throws(GeoError) -> [(String, GeographicCondition)] {
         var result = [(String, GeographicCondition)]()
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false)
+            .enumerated()
+        {
             let lineNumber = index + 1
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map {
                 $0.trimmingCharacters(in: .whitespaces)
             }
-            if result.isEmpty && fields.count >= 3 && Double(fields[0]) == nil && Double(fields[2]) == nil { continue }  // header
+            if result.isEmpty && fields.count >= 3 && Double(fields[0]) == nil
+                && Double(fields[2]) == nil
+            {
+                continue
+            }  // header
             guard fields.count == 3 || fields.count == 4 else {
                 throw GeoError(
-                    .malformedInput, "fences file \(path): expected latitude,longitude,radius_m[,identifier], got '\(line)'",
+                    .malformedInput,
+                    "fences file \(path): expected latitude,longitude,radius_m[,identifier], got '\(line)'",
                     line: lineNumber)
             }
             do throws(GeoError) {
                 let center = try parseCoordinate(Substring(fields[0]), Substring(fields[1]))
                 let radius = try parseNumber(Substring(fields[2]), name: "radius")
                 let circle = try CircularGeographicCondition(center: center, radius: radius)
-                let identifier = fields.count == 4 && !fields[3].isEmpty ? fields[3] : "fence-\(lineNumber)"
+                let identifier =
+                    fields.count == 4 && !fields[3].isEmpty ? fields[3] : "fence-\(lineNumber)"
                 result.append((identifier, .circle(circle)))
             } catch {
-                throw GeoError(error.kind, "fences file \(path) line \(lineNumber): \(error.message)", line: lineNumber)
+                throw GeoError(
+                    error.kind, "fences file \(path) line \(lineNumber): \(error.message)",
+                    line: lineNumber)
             }
         }
         return result
     }
 
-    static func geoJSON(_ data: Data, path: String) throws(GeoError) -> [(String, GeographicCondition)] {
+    static func geoJSON(
+        _ data: Data, path: String
+    ) throws(GeoError) -> [(String, GeographicCondition)] {
         let root: JSONValue
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -268,12 +312,15 @@ enum FenceFile {
             throw GeoError(.malformedInput, "fences file \(path) is not JSON: \(error)")
         }
         let features: [JSONValue]
-        if root["type"]?.stringValue == "FeatureCollection", let list = root["features"]?.arrayValue {
+        if root["type"]?.stringValue == "FeatureCollection", let list = root["features"]?.arrayValue
+        {
             features = list
         } else if root["type"]?.stringValue == "Feature" {
             features = [root]
         } else {
-            throw GeoError(.malformedInput, "fences file \(path) is not a GeoJSON Feature or FeatureCollection")
+            throw GeoError(
+                .malformedInput, "fences file \(path) is not a GeoJSON Feature or FeatureCollection"
+            )
         }
         var result = [(String, GeographicCondition)]()
         for (index, feature) in features.enumerated() {
@@ -291,16 +338,22 @@ enum FenceFile {
             guard let geometry = feature["geometry"], let type = geometry["type"]?.stringValue,
                 let coordinates = geometry["coordinates"]
             else {
-                throw GeoError(.malformedInput, "fences file \(path): feature \(index) has no geometry")
+                throw GeoError(
+                    .malformedInput, "fences file \(path): feature \(index) has no geometry")
             }
             do throws(GeoError) {
                 switch type {
                 case "Point":
                     guard let radius = properties?["radius"]?.doubleValue else {
-                        throw GeoError(.malformedInput, "a Point fence needs a 'radius' property in metres")
+                        throw GeoError(
+                            .malformedInput, "a Point fence needs a 'radius' property in metres")
                     }
                     let center = try position(coordinates)
-                    result.append((identifier, .circle(try CircularGeographicCondition(center: center, radius: radius))))
+                    result.append(
+                        (
+                            identifier,
+                            .circle(try CircularGeographicCondition(center: center, radius: radius))
+                        ))
                 case "Polygon":
                     guard let rings = coordinates.arrayValue, !rings.isEmpty else {
                         throw GeoError(.malformedInput, "a Polygon needs at least one ring")
@@ -311,13 +364,18 @@ enum FenceFile {
                         for p in ring.arrayValue ?? [] { vertices.append(try position(p)) }
                         parsed.append(vertices)
                     }
-                    let polygon = try PolygonGeographicCondition(exterior: parsed[0], holes: Array(parsed.dropFirst()))
+                    let polygon = try PolygonGeographicCondition(
+                        exterior: parsed[0], holes: Array(parsed.dropFirst()))
                     result.append((identifier, .polygon(polygon)))
                 default:
-                    throw GeoError(.malformedInput, "geometry type \(type) is not a fence (use Point with radius, or Polygon)")
+                    throw GeoError(
+                        .malformedInput,
+                        "geometry type \(type) is not a fence (use Point with radius, or Polygon)")
                 }
             } catch {
-                throw GeoError(error.kind, "fences file \(path): feature \(index) ('\(identifier)'): \(error.message)")
+                throw GeoError(
+                    error.kind,
+                    "fences file \(path): feature \(index) ('\(identifier)'): \(error.message)")
             }
         }
         return result
@@ -325,7 +383,9 @@ enum FenceFile {
 
     /// A GeoJSON position [longitude, latitude].
     private static func position(_ value: JSONValue) throws(GeoError) -> Coordinate {
-        guard let array = value.arrayValue, array.count >= 2, let lon = array[0].doubleValue, let lat = array[1].doubleValue else {
+        guard let array = value.arrayValue, array.count >= 2, let lon = array[0].doubleValue,
+            let lat = array[1].doubleValue
+        else {
             throw GeoError(.malformedInput, "a position must be [longitude, latitude]")
         }
         return try Coordinate(validatingLatitude: lat, longitude: lon)
@@ -414,40 +474,51 @@ struct LocationLog {
 
     static func csv(_ text: String) -> LocationLog {
         var log = LocationLog()
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false)
+            .enumerated()
+        {
             let lineNumber = index + 1
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map {
                 $0.trimmingCharacters(in: .whitespaces)
             }
-            if log.fixes.isEmpty && log.problems.isEmpty && fields.count >= 3 && Double(fields[1]) == nil
+            if log.fixes.isEmpty && log.problems.isEmpty && fields.count >= 3
+                && Double(fields[1]) == nil
                 && fields[1].lowercased().hasPrefix("lat")
             {
                 continue  // header
             }
             guard fields.count == 3 || fields.count == 4 else {
-                log.problems.append("line \(lineNumber): expected timestamp,latitude,longitude,accuracy, got '\(line)'")
+                log.problems.append(
+                    "line \(lineNumber): expected timestamp,latitude,longitude,accuracy, got '\(line)'"
+                )
                 continue
             }
             guard let time = timestamp(fields[0]) else {
-                log.problems.append("line \(lineNumber): timestamp '\(fields[0])' is neither ISO 8601 nor seconds since 1970")
+                log.problems.append(
+                    "line \(lineNumber): timestamp '\(fields[0])' is neither ISO 8601 nor seconds since 1970"
+                )
                 continue
             }
             guard let latitude = Double(fields[1]), let longitude = Double(fields[2]) else {
-                log.problems.append("line \(lineNumber): latitude '\(fields[1])' or longitude '\(fields[2])' is not a number")
+                log.problems.append(
+                    "line \(lineNumber): latitude '\(fields[1])' or longitude '\(fields[2])' is not a number"
+                )
                 continue
             }
             var accuracy = 0.0
             if fields.count == 4 && !fields[3].isEmpty {
                 guard let value = Double(fields[3]) else {
-                    log.problems.append("line \(lineNumber): accuracy '\(fields[3])' is not a number")
+                    log.problems.append(
+                        "line \(lineNumber): accuracy '\(fields[3])' is not a number")
                     continue
                 }
                 accuracy = value
             }
             let location = Location(
-                coordinate: Coordinate(latitude: latitude, longitude: longitude), horizontalAccuracy: accuracy,
+                coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                horizontalAccuracy: accuracy,
                 timestamp: time)
             log.fixes.append((lineNumber, location))
         }
@@ -456,7 +527,9 @@ struct LocationLog {
 
     /// ISO 8601 (with or without fractional seconds) or seconds since 1970.
     static func timestamp(_ text: String) -> Date? {
-        if let seconds = Double(text), seconds.isFinite { return Date(timeIntervalSince1970: seconds) }
+        if let seconds = Double(text), seconds.isFinite {
+            return Date(timeIntervalSince1970: seconds)
+        }
         if let date = try? Date(text, strategy: .iso8601) { return date }
         let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         return try? fractional.parse(text)

@@ -5,7 +5,9 @@ import GeoCore
 enum GeometryCommand: Subcommand {
     static let name = "geometry"
     static let summary = "area, length, buffer, hulls, simplify, validity of WKT/GeoJSON"
-    static let valueOptions: Set<String> = ["meters", "tolerance", "point", "ratio", "format", "decimals"]
+    static let valueOptions: Set<String> = [
+        "meters", "tolerance", "point", "ratio", "format", "decimals",
+    ]
     static let help = """
         Usage: meridian geometry OPERATION [FILE] [options]
 
@@ -49,18 +51,30 @@ enum GeometryCommand: Subcommand {
         let decimals = try arguments.integer("decimals")
         let json = arguments.flag("json")
         try arguments.rejectUnknown()
-        guard let operation = arguments.positional.first else { throw UsageError("missing OPERATION") }
-        guard arguments.positional.count <= 2 else { throw UsageError("unexpected argument '\(arguments.positional[2])'") }
-        if let outputFormat, outputFormat != "wkt" && outputFormat != "geojson" { throw UsageError("unknown format '\(outputFormat)' (use wkt or geojson)") }
-        if let decimals, !(0...17).contains(decimals) { throw UsageError("--decimals \(decimals) is outside 0...17") }
+        guard let operation = arguments.positional.first else {
+            throw UsageError("missing OPERATION")
+        }
+        guard arguments.positional.count <= 2 else {
+            throw UsageError("unexpected argument '\(arguments.positional[2])'")
+        }
+        if let outputFormat, outputFormat != "wkt" && outputFormat != "geojson" {
+            throw UsageError("unknown format '\(outputFormat)' (use wkt or geojson)")
+        }
+        if let decimals, !(0...17).contains(decimals) {
+            throw UsageError("--decimals \(decimals) is outside 0...17")
+        }
 
-        let producesGeometry = ["buffer", "hull", "concave-hull", "simplify", "make-valid"].contains(operation)
+        let producesGeometry = ["buffer", "hull", "concave-hull", "simplify", "make-valid"]
+            .contains(operation)
         // What to do with each geometry: a measure or answer (text), or a new geometry.
         enum Result { case text(String, JSONValue), geometry(Geometry) }
         let apply: (Geometry) throws(GeoError) -> Result
         switch operation {
         case "area":
-            apply = { (g) throws(GeoError) in let a = try g.geodesicArea(); return .text("\(format(a, decimals: 3)) m²", ["area": .number(a)]) }
+            apply = { (g) throws(GeoError) in
+                let a = try g.geodesicArea();
+                return .text("\(format(a, decimals: 3)) m²", ["area": .number(a)])
+            }
         case "length":
             apply = { (g) throws(GeoError) in
                 let length = try g.geodesicLength() + g.geodesicPerimeter()
@@ -77,7 +91,9 @@ enum GeometryCommand: Subcommand {
             apply = { (g) throws(GeoError) in .geometry(try g.concaveHull(ratio: r)) }
         case "simplify":
             guard let tolerance else { throw UsageError("simplify needs --tolerance T") }
-            guard tolerance >= 0 else { throw UsageError("--tolerance \(tolerance) must not be negative") }
+            guard tolerance >= 0 else {
+                throw UsageError("--tolerance \(tolerance) must not be negative")
+            }
             apply = { (g) throws(GeoError) in .geometry(try g.simplified(tolerance: tolerance)) }
         case "validate":
             apply = { (g) throws(GeoError) in
@@ -86,7 +102,10 @@ enum GeometryCommand: Subcommand {
                 if let reason = report.reason { object["reason"] = .string(reason) }
                 if let p = report.location { object["location"] = [.number(p.x), .number(p.y)] }
                 if report.isValid { return .text("valid", .object(object)) }
-                let at = report.location.map { " at \(NumberText.shortest($0.x)) \(NumberText.shortest($0.y))" } ?? ""
+                let at =
+                    report.location.map {
+                        " at \(NumberText.shortest($0.x)) \(NumberText.shortest($0.y))"
+                    } ?? ""
                 return .text("invalid: \(report.reason ?? "unknown reason")\(at)", .object(object))
             }
         case "make-valid":
@@ -118,13 +137,18 @@ enum GeometryCommand: Subcommand {
         } else {
             data = console.readAll()
         }
-        let isGeoJSON = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{")
+        let isGeoJSON =
+            data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) })
+            == UInt8(ascii: "{")
         let document: GeoJSON
         do {
             if isGeoJSON {
                 document = try GeoJSON(data: data)
             } else {
-                document = .geometry(try Geometry(wkt: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+                document = .geometry(
+                    try Geometry(
+                        wkt: String(decoding: data, as: UTF8.self).trimmingCharacters(
+                            in: .whitespacesAndNewlines)))
             }
         } catch {
             console.printError("meridian geometry: \(error.message)")
@@ -136,7 +160,9 @@ enum GeometryCommand: Subcommand {
             if asGeoJSON {
                 guard let decimals else { return g.geoJSON }
                 return g.mapPositions { p in
-                    Position(x: rounded(p.x, decimals), y: rounded(p.y, decimals), z: p.z.map { rounded($0, decimals) })
+                    Position(
+                        x: rounded(p.x, decimals), y: rounded(p.y, decimals),
+                        z: p.z.map { rounded($0, decimals) })
                 }.geoJSON
             }
             return decimals.map { g.wkt(decimals: $0) } ?? g.wkt
@@ -198,7 +224,11 @@ enum GeometryCommand: Subcommand {
                     }
                 }
                 if producesGeometry {
-                    if asGeoJSON { console.print(collection.jsonText) } else { texts.forEach { console.print($0) } }
+                    if asGeoJSON {
+                        console.print(collection.jsonText)
+                    } else {
+                        texts.forEach { console.print($0) }
+                    }
                 }
                 return failed ? ExitCode.partialFailure : ExitCode.success
             }

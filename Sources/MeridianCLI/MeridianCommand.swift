@@ -35,7 +35,8 @@ enum MeridianCommand {
             return ExitCode.success
         case "--version":
             console.print(
-                "meridian \(version) (PROJ \(NativeLibraries.projVersion), GEOS \(NativeLibraries.geosVersion))")
+                "meridian \(version) (PROJ \(NativeLibraries.projVersion), GEOS \(NativeLibraries.geosVersion))"
+            )
             do {
                 try NativeLibraries.checkVersions()
                 return ExitCode.success
@@ -76,7 +77,9 @@ enum MeridianCommand {
 
             """
         for command in subcommands {
-            text += "  " + command.name.padding(toLength: 12, withPad: " ", startingAt: 0) + command.summary + "\n"
+            text +=
+                "  " + command.name.padding(toLength: 12, withPad: " ", startingAt: 0)
+                + command.summary + "\n"
         }
         text += """
 

@@ -8,7 +8,8 @@ enum RouteCommand: Subcommand {
     static let name = "route"
     static let summary = "lengths, simplification, encoded polylines, snapping and track statistics"
     static let valueOptions: Set<String> = [
-        "precision", "tolerance", "method", "format", "output", "moving-speed", "elevation-threshold", "max-speed",
+        "precision", "tolerance", "method", "format", "output", "moving-speed",
+        "elevation-threshold", "max-speed",
         "max-accuracy",
     ]
     static let help = """
@@ -62,7 +63,9 @@ enum RouteCommand: Subcommand {
 
     static func run(_ arguments: inout Arguments, console: Console) throws(UsageError) -> Int32 {
         var positional = arguments.positional
-        guard !positional.isEmpty else { throw UsageError("missing action (length, simplify, encode, decode, snap or stats)") }
+        guard !positional.isEmpty else {
+            throw UsageError("missing action (length, simplify, encode, decode, snap or stats)")
+        }
         let action = positional.removeFirst()
         let json = arguments.flag("json")
         let precision = try arguments.integer("precision") ?? 5
@@ -81,56 +84,77 @@ enum RouteCommand: Subcommand {
             return encode(console: console, precision: precision)
         case "length":
             try arguments.rejectUnknown()
-            return withInput(positional, format: inputKind, precision: precision, console: console) { tracks in
+            return withInput(positional, format: inputKind, precision: precision, console: console)
+            { tracks in
                 for track in tracks {
                     let length = track.length
-                    console.print(json
-                        ? jsonLine(["name": .string(track.name ?? ""), "length": .number(length)])
-                        : "\(format(length, decimals: 3)) m" + (track.name.map { "  \($0)" } ?? ""))
+                    console.print(
+                        json
+                            ? jsonLine([
+                                "name": .string(track.name ?? ""), "length": .number(length),
+                            ])
+                            : "\(format(length, decimals: 3)) m"
+                                + (track.name.map { "  \($0)" } ?? ""))
                 }
                 return ExitCode.success
             }
         case "simplify":
-            guard let tolerance = try arguments.number("tolerance") else { throw UsageError("simplify needs --tolerance M") }
-            guard tolerance >= 0 else { throw UsageError("option --tolerance: \(tolerance) must not be negative") }
+            guard let tolerance = try arguments.number("tolerance") else {
+                throw UsageError("simplify needs --tolerance M")
+            }
+            guard tolerance >= 0 else {
+                throw UsageError("option --tolerance: \(tolerance) must not be negative")
+            }
             let method: SimplificationMethod
             switch arguments.option("method") ?? "douglas-peucker" {
             case "douglas-peucker", "dp": method = .douglasPeucker
             case "visvalingam-whyatt", "vw": method = .visvalingamWhyatt
             case "topology-preserving", "tp": method = .topologyPreserving
             case let other:
-                throw UsageError("unknown method '\(other)' (use douglas-peucker, visvalingam-whyatt or topology-preserving)")
+                throw UsageError(
+                    "unknown method '\(other)' (use douglas-peucker, visvalingam-whyatt or topology-preserving)"
+                )
             }
             let output = arguments.option("output")
             if let output, !["csv", "encoded", "geojson", "gpx"].contains(output) {
                 throw UsageError("unknown output '\(output)' (use csv, encoded, geojson or gpx)")
             }
             try arguments.rejectUnknown()
-            return withInput(positional, format: inputKind, precision: precision, console: console) { (tracks, kind) throws(GeoError) in
-                try simplify(tracks, tolerance: tolerance, method: method, output: output ?? kind.defaultOutput,
-                             precision: precision, console: console)
+            return withInput(positional, format: inputKind, precision: precision, console: console)
+            { (tracks, kind) throws(GeoError) in
+                try simplify(
+                    tracks, tolerance: tolerance, method: method,
+                    output: output ?? kind.defaultOutput,
+                    precision: precision, console: console)
             }
         case "snap":
             try arguments.rejectUnknown()
-            return try snap(positional, format: inputKind, precision: precision, json: json, console: console)
+            return try snap(
+                positional, format: inputKind, precision: precision, json: json, console: console)
         case "stats":
             let movingSpeed = try arguments.number("moving-speed") ?? 0.5
             let threshold = try arguments.number("elevation-threshold") ?? 0
             var filters = [TrackFilter]()
-            if let accuracy = try arguments.number("max-accuracy") { filters.append(.horizontalAccuracy(maximum: accuracy)) }
+            if let accuracy = try arguments.number("max-accuracy") {
+                filters.append(.horizontalAccuracy(maximum: accuracy))
+            }
             if let speed = try arguments.number("max-speed") {
                 filters += [.duplicateTimestamps, .speedOutliers(maximumSpeed: speed)]
             }
             try arguments.rejectUnknown()
-            return withInput(positional, format: inputKind, precision: precision, console: console) { (tracks) throws(GeoError) in
+            return withInput(positional, format: inputKind, precision: precision, console: console)
+            { (tracks) throws(GeoError) in
                 for track in tracks {
                     let filtered = try track.filtered(by: filters)
-                    console.print(statistics(filtered, movingSpeed: movingSpeed, threshold: threshold, json: json))
+                    console.print(
+                        statistics(
+                            filtered, movingSpeed: movingSpeed, threshold: threshold, json: json))
                 }
                 return ExitCode.success
             }
         default:
-            throw UsageError("unknown action '\(action)' (use length, simplify, encode, decode, snap or stats)")
+            throw UsageError(
+                "unknown action '\(action)' (use length, simplify, encode, decode, snap or stats)")
         }
     }
 
@@ -152,7 +176,8 @@ enum RouteCommand: Subcommand {
                 console.write(out + "\n")
             } catch {
                 let offset = (error.offset ?? 0) + leading
-                console.printError("meridian: line \(lineNumber), offset \(offset): \(error.message)")
+                console.printError(
+                    "meridian: line \(lineNumber), offset \(offset): \(error.message)")
                 failed = true
             }
         }
@@ -179,7 +204,8 @@ enum RouteCommand: Subcommand {
             do {
                 console.print(try EncodedPolyline.encode(points, precision: precision))
             } catch {
-                console.printError("meridian: polyline starting on line \(startLine): \(error.message)")
+                console.printError(
+                    "meridian: polyline starting on line \(startLine): \(error.message)")
                 failed = true
             }
         }
@@ -195,9 +221,10 @@ enum RouteCommand: Subcommand {
             let parts = fields(of: trimmed)
             do throws(GeoError) {
                 try expectFields(parts, ["LAT", "LON"])
-                points.append(Coordinate(
-                    latitude: try parseNumber(parts[0], name: "latitude"),
-                    longitude: try parseNumber(parts[1], name: "longitude")))
+                points.append(
+                    Coordinate(
+                        latitude: try parseNumber(parts[0], name: "latitude"),
+                        longitude: try parseNumber(parts[1], name: "longitude")))
             } catch {
                 broken = error.at(line: lineNumber)
             }
@@ -219,7 +246,8 @@ enum RouteCommand: Subcommand {
     // MARK: - simplify, snap, stats
 
     private static func simplify(
-        _ tracks: [Track], tolerance: Double, method: SimplificationMethod, output: String, precision: Int,
+        _ tracks: [Track], tolerance: Double, method: SimplificationMethod, output: String,
+        precision: Int,
         console: Console
     ) throws(GeoError) -> Int32 {
         var simplified = [Track]()
@@ -227,7 +255,10 @@ enum RouteCommand: Subcommand {
             var segments = [[Location]]()
             for segment in track.segments where !segment.isEmpty {
                 let line = try Polyline(segment.map(\.coordinate))
-                segments.append(try line.simplifiedIndices(tolerance: tolerance, method: method).map { segment[$0] })
+                segments.append(
+                    try line.simplifiedIndices(tolerance: tolerance, method: method).map {
+                        segment[$0]
+                    })
             }
             simplified.append(Track(name: track.name, segments: segments))
         }
@@ -235,11 +266,14 @@ enum RouteCommand: Subcommand {
         case "encoded":
             for track in simplified {
                 for segment in track.segments {
-                    console.print(try EncodedPolyline.encode(segment.map(\.coordinate), precision: precision))
+                    console.print(
+                        try EncodedPolyline.encode(segment.map(\.coordinate), precision: precision))
                 }
             }
         case "geojson":
-            let collection: JSONValue = ["type": "FeatureCollection", "features": .array(simplified.map { $0.geoJSON() })]
+            let collection: JSONValue = [
+                "type": "FeatureCollection", "features": .array(simplified.map { $0.geoJSON() }),
+            ]
             console.print(jsonText(collection))
         case "gpx":
             console.write(try GPX.write(simplified))
@@ -247,7 +281,9 @@ enum RouteCommand: Subcommand {
             var out = ""
             for track in simplified {
                 for segment in track.segments {
-                    for fix in segment { out += "\(fix.coordinate.latitude),\(fix.coordinate.longitude)\n" }
+                    for fix in segment {
+                        out += "\(fix.coordinate.latitude),\(fix.coordinate.longitude)\n"
+                    }
                     out += "\n"
                 }
             }
@@ -257,7 +293,8 @@ enum RouteCommand: Subcommand {
     }
 
     private static func snap(
-        _ positional: [String], format inputKind: InputFormat?, precision: Int, json: Bool, console: Console
+        _ positional: [String], format inputKind: InputFormat?, precision: Int, json: Bool,
+        console: Console
     ) throws(UsageError) -> Int32 {
         var file: [String] = []
         var query: Coordinate?
@@ -265,7 +302,9 @@ enum RouteCommand: Subcommand {
         case 3, 2:
             file = positional.count == 3 ? [positional[0]] : []
             do {
-                query = try parseCoordinate(Substring(positional[positional.count - 2]), Substring(positional[positional.count - 1]))
+                query = try parseCoordinate(
+                    Substring(positional[positional.count - 2]),
+                    Substring(positional[positional.count - 1]))
             } catch {
                 console.printError("meridian: \(error.message)")
                 return ExitCode.partialFailure
@@ -275,7 +314,8 @@ enum RouteCommand: Subcommand {
         default:
             throw UsageError("snap needs a line FILE, a point LAT LON, or both")
         }
-        return withInput(file, format: inputKind, precision: precision, console: console) { (tracks) throws(GeoError) in
+        return withInput(file, format: inputKind, precision: precision, console: console) {
+            (tracks) throws(GeoError) in
             // The line is the first non-empty line (segment) of the input.
             guard let segment = tracks.lazy.flatMap(\.segments).first(where: { !$0.isEmpty }) else {
                 throw GeoError(.notFound, "the input holds no line to snap to")
@@ -285,12 +325,15 @@ enum RouteCommand: Subcommand {
                 let hit = line.closestPoint(to: p)
                 if json {
                     return jsonLine([
-                        "latitude": .number(hit.coordinate.latitude), "longitude": .number(hit.coordinate.longitude),
-                        "distanceAlong": .number(hit.distanceAlong), "distance": .number(hit.distance),
+                        "latitude": .number(hit.coordinate.latitude),
+                        "longitude": .number(hit.coordinate.longitude),
+                        "distanceAlong": .number(hit.distanceAlong),
+                        "distance": .number(hit.distance),
                         "segment": .integer(hit.segmentIndex),
                     ])
                 }
-                return "\(format(hit.coordinate.latitude, decimals: 9)), \(format(hit.coordinate.longitude, decimals: 9)), "
+                return
+                    "\(format(hit.coordinate.latitude, decimals: 9)), \(format(hit.coordinate.longitude, decimals: 9)), "
                     + "\(format(hit.distanceAlong, decimals: 3)) m along, \(format(hit.distance, decimals: 3)) m away, segment \(hit.segmentIndex)"
             }
             if let query {
@@ -304,26 +347,37 @@ enum RouteCommand: Subcommand {
         }
     }
 
-    private static func statistics(_ track: Track, movingSpeed: Double, threshold: Double, json: Bool) -> String {
+    private static func statistics(
+        _ track: Track, movingSpeed: Double, threshold: Double, json: Bool
+    ) -> String {
         let s = track.statistics(movingSpeed: movingSpeed, elevationThreshold: threshold)
         let stops = track.stationaryPeriods()
         if json {
             func optional(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
             return jsonLine([
-                "name": track.name.map { .string($0) } ?? .null, "points": .integer(track.locations.count),
-                "length": .number(s.length), "duration": .number(s.duration), "movingTime": .number(s.movingTime),
-                "movingDistance": .number(s.movingDistance), "averageSpeed": optional(s.averageSpeed),
-                "averageMovingSpeed": optional(s.averageMovingSpeed), "maximumSpeed": optional(s.maximumSpeed),
-                "elevationGain": .number(s.elevationChange.gain), "elevationLoss": .number(s.elevationChange.loss),
+                "name": track.name.map { .string($0) } ?? .null,
+                "points": .integer(track.locations.count),
+                "length": .number(s.length), "duration": .number(s.duration),
+                "movingTime": .number(s.movingTime),
+                "movingDistance": .number(s.movingDistance),
+                "averageSpeed": optional(s.averageSpeed),
+                "averageMovingSpeed": optional(s.averageMovingSpeed),
+                "maximumSpeed": optional(s.maximumSpeed),
+                "elevationGain": .number(s.elevationChange.gain),
+                "elevationLoss": .number(s.elevationChange.loss),
                 "stationaryPeriods": .integer(stops.count),
             ])
         }
-        func speed(_ value: Double?) -> String { value.map { "\(format($0, decimals: 2)) m/s" } ?? "-" }
+        func speed(_ value: Double?) -> String {
+            value.map { "\(format($0, decimals: 2)) m/s" } ?? "-"
+        }
         var text = track.name.map { "\($0): " } ?? ""
         text += "\(track.locations.count) points, \(format(s.length, decimals: 1)) m, "
-        text += "duration \(format(s.duration, decimals: 0)) s, moving \(format(s.movingTime, decimals: 0)) s, "
+        text +=
+            "duration \(format(s.duration, decimals: 0)) s, moving \(format(s.movingTime, decimals: 0)) s, "
         text += "average \(speed(s.averageSpeed)), moving average \(speed(s.averageMovingSpeed)), "
-        text += "maximum \(speed(s.maximumSpeed)), gain \(format(s.elevationChange.gain, decimals: 1)) m, "
+        text +=
+            "maximum \(speed(s.maximumSpeed)), gain \(format(s.elevationChange.gain, decimals: 1)) m, "
         text += "loss \(format(s.elevationChange.loss, decimals: 1)) m, \(stops.count) stops"
         return text
     }
@@ -386,7 +440,9 @@ enum RouteCommand: Subcommand {
         } catch {
             let prefix = name.map { "\($0): " } ?? ""
             var location = ""
-            if let line = error.line, !error.message.contains("line \(line)") { location += "line \(line): " }
+            if let line = error.line, !error.message.contains("line \(line)") {
+                location += "line \(line): "
+            }
             if let offset = error.offset, error.line == nil { location += "offset \(offset): " }
             console.printError("meridian: \(prefix)\(location)\(error.message)")
             return ExitCode.partialFailure
@@ -397,7 +453,8 @@ enum RouteCommand: Subcommand {
         _ positional: [String], format: InputFormat?, precision: Int, console: Console,
         _ body: ([Track]) throws(GeoError) -> Int32
     ) -> Int32 {
-        withInput(positional, format: format, precision: precision, console: console) { (tracks, _) throws(GeoError) in
+        withInput(positional, format: format, precision: precision, console: console) {
+            (tracks, _) throws(GeoError) in
             try body(tracks)
         }
     }
@@ -418,17 +475,22 @@ enum RouteCommand: Subcommand {
         if start.hasPrefix("{") || start.hasPrefix("[") { return .geojson }
         let firstLine = start.prefix { $0 != "\n" && $0 != "\r" }
         let parts = fields(of: firstLine)
-        if parts.count >= 2 && (Double(parts[0]) != nil || firstLine.lowercased().contains("lat")) { return .csv }
+        if parts.count >= 2 && (Double(parts[0]) != nil || firstLine.lowercased().contains("lat")) {
+            return .csv
+        }
         return .encoded
     }
 
-    static func parse(_ data: Data, as format: InputFormat, precision: Int) throws(GeoError) -> [Track] {
+    static func parse(
+        _ data: Data, as format: InputFormat, precision: Int
+    ) throws(GeoError) -> [Track] {
         switch format {
         case .gpx:
             let document = try GPX.read(data)
-            return document.tracks + document.routes.map { route in
-                Track(name: route.name, segments: [route.points.map(\.location)])
-            }
+            return document.tracks
+                + document.routes.map { route in
+                    Track(name: route.name, segments: [route.points.map(\.location)])
+                }
         case .geojson:
             return try geoJSONTracks(data)
         case .csv:
@@ -436,15 +498,23 @@ enum RouteCommand: Subcommand {
         case .encoded:
             var tracks = [Track]()
             var lineNumber = 0
-            for line in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+            for line in String(decoding: data, as: UTF8.self).split(
+                separator: "\n", omittingEmptySubsequences: false)
+            {
                 lineNumber += 1
                 let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !text.isEmpty else { continue }
                 do throws(GeoError) {
                     let points = try EncodedPolyline.decode(text, precision: precision)
-                    tracks.append(Track(segments: [points.map { Location(coordinate: $0, timestamp: GPX.missingTime) }]))
+                    tracks.append(
+                        Track(segments: [
+                            points.map { Location(coordinate: $0, timestamp: GPX.missingTime) }
+                        ]))
                 } catch {
-                    throw GeoError(error.kind, "line \(lineNumber), offset \(error.offset ?? 0): \(error.message)", line: lineNumber)
+                    throw GeoError(
+                        error.kind,
+                        "line \(lineNumber), offset \(error.offset ?? 0): \(error.message)",
+                        line: lineNumber)
                 }
             }
             return tracks
@@ -469,45 +539,68 @@ enum RouteCommand: Subcommand {
                 }
                 continue
             }
-            let parts = line.split(separator: line.contains(",") ? "," : "\t", omittingEmptySubsequences: false)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = line.split(
+                separator: line.contains(",") ? "," : "\t", omittingEmptySubsequences: false
+            )
+            .map { $0.trimmingCharacters(in: .whitespaces) }
             if !sawData && Double(parts[0]) == nil {
                 // A header: find the columns by name.
                 let names = parts.map { $0.lowercased() }
-                func column(_ candidates: [String]) -> Int? { names.firstIndex { candidates.contains($0) } }
-                guard let lat = column(["lat", "latitude", "y"]), let lon = column(["lon", "lng", "long", "longitude", "x"]) else {
-                    throw GeoError(.malformedInput, "line \(lineNumber): the header names no latitude and longitude columns", line: lineNumber)
+                func column(_ candidates: [String]) -> Int? {
+                    names.firstIndex { candidates.contains($0) }
                 }
-                columns = (lat, lon, column(["ele", "elevation", "alt", "altitude", "z"]), column(["time", "timestamp", "date"]))
+                guard let lat = column(["lat", "latitude", "y"]),
+                    let lon = column(["lon", "lng", "long", "longitude", "x"])
+                else {
+                    throw GeoError(
+                        .malformedInput,
+                        "line \(lineNumber): the header names no latitude and longitude columns",
+                        line: lineNumber)
+                }
+                columns = (
+                    lat, lon, column(["ele", "elevation", "alt", "altitude", "z"]),
+                    column(["time", "timestamp", "date"])
+                )
                 sawData = true
                 continue
             }
             sawData = true
             guard parts.count > max(columns.lat, columns.lon) else {
-                throw GeoError(.malformedInput, "line \(lineNumber): expected latitude and longitude, got '\(line)'", line: lineNumber)
+                throw GeoError(
+                    .malformedInput,
+                    "line \(lineNumber): expected latitude and longitude, got '\(line)'",
+                    line: lineNumber)
             }
             let coordinate: Coordinate
             do throws(GeoError) {
-                coordinate = try parseCoordinate(Substring(parts[columns.lat]), Substring(parts[columns.lon]))
+                coordinate = try parseCoordinate(
+                    Substring(parts[columns.lat]), Substring(parts[columns.lon]))
             } catch {
                 throw GeoError(error.kind, "line \(lineNumber): \(error.message)", line: lineNumber)
             }
             var altitude: Double?
             if let e = columns.ele, e < parts.count, !parts[e].isEmpty {
                 guard let value = Double(parts[e]), value.isFinite else {
-                    throw GeoError(.malformedInput, "line \(lineNumber): elevation '\(parts[e])' is not a number", line: lineNumber)
+                    throw GeoError(
+                        .malformedInput,
+                        "line \(lineNumber): elevation '\(parts[e])' is not a number",
+                        line: lineNumber)
                 }
                 altitude = value
             }
             var time = GPX.missingTime
             if let t = columns.time, t < parts.count, !parts[t].isEmpty {
                 guard let date = GPX.date(fromISO8601: parts[t]) else {
-                    throw GeoError(.malformedInput, "line \(lineNumber): time '\(parts[t])' is not ISO 8601", line: lineNumber)
+                    throw GeoError(
+                        .malformedInput, "line \(lineNumber): time '\(parts[t])' is not ISO 8601",
+                        line: lineNumber)
                 }
                 time = date
             }
-            current.append(Location(
-                coordinate: coordinate, altitude: altitude ?? 0, verticalAccuracy: altitude == nil ? -1 : 0, timestamp: time))
+            current.append(
+                Location(
+                    coordinate: coordinate, altitude: altitude ?? 0,
+                    verticalAccuracy: altitude == nil ? -1 : 0, timestamp: time))
         }
         if !current.isEmpty { tracks.append(Track(locations: current)) }
         return tracks
@@ -524,25 +617,40 @@ enum RouteCommand: Subcommand {
             throw GeoError(.malformedInput, "not JSON: \(jsonErrorDescription(error))")
         }
         var tracks = [Track]()
-        func positions(_ value: JSONValue?, times: JSONValue?, path: String) throws(GeoError) -> [Location] {
-            guard let array = value?.arrayValue else { throw GeoError(.malformedInput, "\(path): coordinates are not an array") }
+        func positions(
+            _ value: JSONValue?, times: JSONValue?, path: String
+        ) throws(GeoError) -> [Location] {
+            guard let array = value?.arrayValue else {
+                throw GeoError(.malformedInput, "\(path): coordinates are not an array")
+            }
             var result = [Location]()
             for (i, position) in array.enumerated() {
-                guard let numbers = position.arrayValue, numbers.count >= 2, let lon = numbers[0].doubleValue,
+                guard let numbers = position.arrayValue, numbers.count >= 2,
+                    let lon = numbers[0].doubleValue,
                     let lat = numbers[1].doubleValue
-                else { throw GeoError(.malformedInput, "\(path)[\(i)] is not a [longitude, latitude] position") }
+                else {
+                    throw GeoError(
+                        .malformedInput, "\(path)[\(i)] is not a [longitude, latitude] position")
+                }
                 let coordinate: Coordinate
-                do throws(GeoError) { coordinate = try Coordinate(validatingLatitude: lat, longitude: lon) } catch {
+                do throws(GeoError) {
+                    coordinate = try Coordinate(validatingLatitude: lat, longitude: lon)
+                } catch {
                     throw GeoError(error.kind, "\(path)[\(i)]: \(error.message)")
                 }
                 let altitude = numbers.count > 2 ? numbers[2].doubleValue : nil
-                let time = times?[i]?.stringValue.flatMap { GPX.date(fromISO8601: $0) } ?? GPX.missingTime
-                result.append(Location(
-                    coordinate: coordinate, altitude: altitude ?? 0, verticalAccuracy: altitude == nil ? -1 : 0, timestamp: time))
+                let time =
+                    times?[i]?.stringValue.flatMap { GPX.date(fromISO8601: $0) } ?? GPX.missingTime
+                result.append(
+                    Location(
+                        coordinate: coordinate, altitude: altitude ?? 0,
+                        verticalAccuracy: altitude == nil ? -1 : 0, timestamp: time))
             }
             return result
         }
-        func visit(_ value: JSONValue, name: String?, times: JSONValue?, path: String) throws(GeoError) {
+        func visit(
+            _ value: JSONValue, name: String?, times: JSONValue?, path: String
+        ) throws(GeoError) {
             switch value["type"]?.stringValue {
             case "FeatureCollection":
                 for (i, feature) in (value["features"]?.arrayValue ?? []).enumerated() {
@@ -551,18 +659,24 @@ enum RouteCommand: Subcommand {
             case "Feature":
                 guard let geometry = value["geometry"], geometry != .null else { return }
                 try visit(
-                    geometry, name: value["properties"]?["name"]?.stringValue, times: value["properties"]?["coordTimes"],
+                    geometry, name: value["properties"]?["name"]?.stringValue,
+                    times: value["properties"]?["coordTimes"],
                     path: "\(path).geometry")
             case "GeometryCollection":
                 for (i, geometry) in (value["geometries"]?.arrayValue ?? []).enumerated() {
                     try visit(geometry, name: name, times: nil, path: "\(path).geometries[\(i)]")
                 }
             case "LineString":
-                tracks.append(Track(name: name, locations: try positions(value["coordinates"], times: times, path: "\(path).coordinates")))
+                tracks.append(
+                    Track(
+                        name: name,
+                        locations: try positions(
+                            value["coordinates"], times: times, path: "\(path).coordinates")))
             case "MultiLineString":
                 var segments = [[Location]]()
                 for (i, line) in (value["coordinates"]?.arrayValue ?? []).enumerated() {
-                    segments.append(try positions(line, times: times?[i], path: "\(path).coordinates[\(i)]"))
+                    segments.append(
+                        try positions(line, times: times?[i], path: "\(path).coordinates[\(i)]"))
                 }
                 tracks.append(Track(name: name, segments: segments))
             case .some:
@@ -577,7 +691,8 @@ enum RouteCommand: Subcommand {
 
     private static func jsonErrorDescription(_ error: any Error) -> String {
         if case DecodingError.dataCorrupted(let context) = error {
-            return (context.underlyingError as NSError?)?.localizedDescription ?? context.debugDescription
+            return (context.underlyingError as NSError?)?.localizedDescription
+                ?? context.debugDescription
         }
         return error.localizedDescription
     }

@@ -67,7 +67,8 @@ func expectFields(_ fields: [Substring], _ names: [String]) throws(GeoError) {
     guard fields.count == names.count else {
         throw GeoError(
             .malformedInput,
-            "expected \(names.count) values (\(names.joined(separator: " "))), got \(fields.count): '\(fields.joined(separator: " "))'")
+            "expected \(names.count) values (\(names.joined(separator: " "))), got \(fields.count): '\(fields.joined(separator: " "))'"
+        )
     }
 }
 

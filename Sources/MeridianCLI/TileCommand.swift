@@ -26,19 +26,23 @@ enum TileCommand: Subcommand {
     static func run(_ arguments: inout Arguments, console: Console) throws(UsageError) -> Int32 {
         let json = arguments.flag("json")
         try arguments.rejectUnknown()
-        return runJobs(positional: arguments.positional, console: console) { (fields) throws(GeoError) in
+        return runJobs(positional: arguments.positional, console: console) {
+            (fields) throws(GeoError) in
             try expectFields(fields, ["LAT", "LON", "ZOOM"])
             let coordinate = try parseCoordinate(fields[0], fields[1])
-            let tile = try TileID(containing: coordinate, zoom: try parseInteger(fields[2], name: "zoom"))
+            let tile = try TileID(
+                containing: coordinate, zoom: try parseInteger(fields[2], name: "zoom"))
             let b = tile.bounds
             if json {
                 return jsonLine([
                     "zoom": .integer(tile.zoom), "x": .integer(tile.x), "y": .integer(tile.y),
                     "tmsY": .integer(tile.tmsY), "quadkey": .string(tile.quadkey),
-                    "west": .number(b.west), "south": .number(b.south), "east": .number(b.east), "north": .number(b.north),
+                    "west": .number(b.west), "south": .number(b.south), "east": .number(b.east),
+                    "north": .number(b.north),
                 ])
             }
-            return "\(tile) tms \(tile.tmsY) quadkey \(tile.quadkey.isEmpty ? "-" : tile.quadkey) bounds \(b.west),\(b.south),\(b.east),\(b.north)"
+            return
+                "\(tile) tms \(tile.tmsY) quadkey \(tile.quadkey.isEmpty ? "-" : tile.quadkey) bounds \(b.west),\(b.south),\(b.east),\(b.north)"
         }
     }
 }

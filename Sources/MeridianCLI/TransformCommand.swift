@@ -39,12 +39,15 @@ enum TransformCommand: Subcommand {
         """
 
     static func run(_ arguments: inout Arguments, console: Console) throws(UsageError) -> Int32 {
-        let from = arguments.option("from"), to = arguments.option("to"), pipeline = arguments.option("pipeline")
+        let from = arguments.option("from"), to = arguments.option("to"),
+            pipeline = arguments.option("pipeline")
         let inverse = arguments.flag("inverse")
         let json = arguments.flag("json")
         let decimals = try arguments.integer("decimals")
         try arguments.rejectUnknown()
-        if let decimals, !(0...17).contains(decimals) { throw UsageError("--decimals \(decimals) is outside 0...17") }
+        if let decimals, !(0...17).contains(decimals) {
+            throw UsageError("--decimals \(decimals) is outside 0...17")
+        }
         let definition: CoordinateTransformer.Definition
         switch (from, to, pipeline) {
         case (let from?, let to?, nil): definition = .crsToCRS(source: from, target: to)
@@ -75,15 +78,21 @@ enum TransformCommand: Subcommand {
             }
         }
         var failed = false
-        var xs = [Double](), ys = [Double](), zs = [Double](), hasZ = [Bool](), lineNumbers = [Int]()
+        var xs = [Double](), ys = [Double](), zs = [Double](), hasZ = [Bool](),
+            lineNumbers = [Int]()
         for (number, fields) in lines {
             do throws(GeoError) {
                 guard fields.count == 2 || fields.count == 3 else {
-                    throw GeoError(.malformedInput, "expected 2 or 3 numbers (x y [z]), got \(fields.count): '\(fields.joined(separator: " "))'")
+                    throw GeoError(
+                        .malformedInput,
+                        "expected 2 or 3 numbers (x y [z]), got \(fields.count): '\(fields.joined(separator: " "))'"
+                    )
                 }
-                let x = try parseNumber(fields[0], name: "x"), y = try parseNumber(fields[1], name: "y")
+                let x = try parseNumber(fields[0], name: "x"),
+                    y = try parseNumber(fields[1], name: "y")
                 let z = fields.count == 3 ? try parseNumber(fields[2], name: "z") : 0
-                xs.append(x); ys.append(y); zs.append(z); hasZ.append(fields.count == 3); lineNumbers.append(number)
+                xs.append(x); ys.append(y); zs.append(z); hasZ.append(fields.count == 3);
+                lineNumbers.append(number)
             } catch {
                 console.printError("meridian: line \(number): \(error.message)")
                 failed = true
@@ -100,7 +109,8 @@ enum TransformCommand: Subcommand {
         var failedIndices = Set<Int>()
         for failure in failures {
             failedIndices.insert(failure.index)
-            console.printError("meridian: line \(lineNumbers[failure.index]): \(failure.error.message)")
+            console.printError(
+                "meridian: line \(lineNumbers[failure.index]): \(failure.error.message)")
             failed = true
         }
         let places = decimals ?? (angular ? 9 : 4)

@@ -24,7 +24,8 @@ public enum SharedData {
     public static let isAvailable: Bool = FileManager.default.fileExists(atPath: directory.path)
 
     /// The reason printed when data-driven tests are skipped.
-    public static let skipReason: String = "reference data not found at \(directory.path) (set MERIDIAN_SHARED_DATA)"
+    public static let skipReason: String =
+        "reference data not found at \(directory.path) (set MERIDIAN_SHARED_DATA)"
 
     /// The URL of a file inside the data directory, e.g. `"geodesic/geodtest_short.csv"`.
     public static func url(_ relativePath: String) -> URL {
@@ -43,9 +44,13 @@ public enum SharedData {
 
     /// The rows of a CSV file with a header row and no quoted fields, as dictionaries keyed by the
     /// header's column names.
-    public static func csvRows(_ relativePath: String, separator: Character = ",") throws -> [[String: String]] {
+    public static func csvRows(
+        _ relativePath: String, separator: Character = ","
+    ) throws -> [[String: String]] {
         let lines = try text(relativePath).split(whereSeparator: \.isNewline)
-        guard let header = lines.first?.split(separator: separator, omittingEmptySubsequences: false).map(String.init)
+        guard
+            let header = lines.first?.split(separator: separator, omittingEmptySubsequences: false)
+                .map(String.init)
         else { return [] }
         return lines.dropFirst().map { line in
             let fields = line.split(separator: separator, omittingEmptySubsequences: false)

@@ -10,7 +10,9 @@ import _GeoTestSupport
 struct ClusterIndexPublishedTests {
     /// "does not crash on weird bbox values" / dateline test: four points just east of −179°.
     @Test func datelinePoints() throws {
-        let points = [-178.989, -178.99, -178.991, -178.992].map { Coordinate(latitude: 0, longitude: $0) }
+        let points = [-178.989, -178.99, -178.991, -178.992].map {
+            Coordinate(latitude: 0, longitude: $0)
+        }
         let index = try ClusterIndex(points)
         let plain = index.clusters(west: -179, south: -10, east: -177, north: 10, zoom: 1)
         let crossing = index.clusters(west: 179, south: -10, east: -177, north: 10, zoom: 1)
@@ -35,16 +37,22 @@ struct ClusterIndexPublishedTests {
     /// "makes sure same-location points are clustered".
     @Test func sameLocation() throws {
         let p = Coordinate(latitude: 53.943034, longitude: -1.426798)
-        let index = try ClusterIndex([p, p], options: ClusterOptions(radius: 16, extent: 8192, maxZoom: 20))
+        let index = try ClusterIndex(
+            [p, p], options: ClusterOptions(radius: 16, extent: 8192, maxZoom: 20))
         let features = index.clusters(in: BoundingBox.world, zoom: 20)
         #expect(features.count == 1)
         #expect(features.first?.pointCount == 2)
     }
 
     @Test func abbreviations() {
-        let cases: [(Int, String)] = [(2, "2"), (999, "999"), (1000, "1k"), (1049, "1k"), (1050, "1.1k"), (1149, "1.1k"), (9949, "9.9k"), (9950, "10k"), (10_000, "10k"), (12_499, "12k"), (12_500, "13k")]
+        let cases: [(Int, String)] = [
+            (2, "2"), (999, "999"), (1000, "1k"), (1049, "1k"), (1050, "1.1k"), (1149, "1.1k"),
+            (9949, "9.9k"), (9950, "10k"), (10_000, "10k"), (12_499, "12k"), (12_500, "13k"),
+        ]
         for (count, text) in cases {
-            #expect(Cluster(id: 0, coordinate: Coordinate(latitude: 0, longitude: 0), pointCount: count).abbreviatedPointCount == text)
+            #expect(
+                Cluster(id: 0, coordinate: Coordinate(latitude: 0, longitude: 0), pointCount: count)
+                    .abbreviatedPointCount == text)
         }
     }
 }
@@ -60,21 +68,35 @@ struct ClusterIndexTests {
             if i % 7 == 0, let last = points.last {
                 points.append(last)
             } else if i % 3 == 0 {
-                points.append(Coordinate(latitude: rng.uniform(-85, 85), longitude: rng.uniform(-180, 180)))
+                points.append(
+                    Coordinate(latitude: rng.uniform(-85, 85), longitude: rng.uniform(-180, 180)))
             } else {
                 let s = spots[Int(rng.next() % 8)]
-                points.append(Coordinate(latitude: s.1 + rng.uniform(-spread, spread), longitude: s.0 + rng.uniform(-spread, spread)))
+                points.append(
+                    Coordinate(
+                        latitude: s.1 + rng.uniform(-spread, spread),
+                        longitude: s.0 + rng.uniform(-spread, spread)))
             }
         }
         return points
     }
 
     @Test func optionsAreChecked() {
-        #expect(throws: GeoError.self) { try ClusterIndex([Coordinate](), options: ClusterOptions(maxZoom: 31)) }
-        #expect(throws: GeoError.self) { try ClusterIndex([Coordinate](), options: ClusterOptions(minZoom: 5, maxZoom: 4)) }
-        #expect(throws: GeoError.self) { try ClusterIndex([Coordinate](), options: ClusterOptions(radius: 0)) }
-        #expect(throws: GeoError.self) { try ClusterIndex([Coordinate](), options: ClusterOptions(extent: .nan)) }
-        #expect(throws: GeoError.self) { try ClusterIndex([Coordinate](), options: ClusterOptions(minPoints: -1)) }
+        #expect(throws: GeoError.self) {
+            try ClusterIndex([Coordinate](), options: ClusterOptions(maxZoom: 31))
+        }
+        #expect(throws: GeoError.self) {
+            try ClusterIndex([Coordinate](), options: ClusterOptions(minZoom: 5, maxZoom: 4))
+        }
+        #expect(throws: GeoError.self) {
+            try ClusterIndex([Coordinate](), options: ClusterOptions(radius: 0))
+        }
+        #expect(throws: GeoError.self) {
+            try ClusterIndex([Coordinate](), options: ClusterOptions(extent: .nan))
+        }
+        #expect(throws: GeoError.self) {
+            try ClusterIndex([Coordinate](), options: ClusterOptions(minPoints: -1))
+        }
         #expect((try? ClusterIndex([Coordinate](), options: ClusterOptions(maxZoom: 30))) != nil)
     }
 
@@ -94,7 +116,8 @@ struct ClusterIndexTests {
     @Test(arguments: [2, 3, 5])
     func hierarchyInvariants(minPoints: Int) throws {
         let points = Self.randomPoints(1500, seed: UInt64(minPoints))
-        let index = try ClusterIndex(points, options: ClusterOptions(maxZoom: 12, minPoints: minPoints))
+        let index = try ClusterIndex(
+            points, options: ClusterOptions(maxZoom: 12, minPoints: minPoints))
         for zoom in 0...13 {
             let features = index.clusters(in: BoundingBox.world, zoom: Double(zoom))
             #expect(features.reduce(0) { $0 + $1.pointCount } == points.count, "zoom \(zoom)")
@@ -120,17 +143,21 @@ struct ClusterIndexTests {
         let points = Array(repeating: spot, count: 25) + [Coordinate(latitude: 10, longitude: 10)]
         let index = try ClusterIndex(points)
         for zoom in 0...16 {
-            let clusters = index.clusters(in: BoundingBox.world, zoom: Double(zoom)).compactMap(\.cluster)
+            let clusters = index.clusters(in: BoundingBox.world, zoom: Double(zoom)).compactMap(
+                \.cluster)
             #expect(clusters.count == 1)
             #expect(clusters.first?.pointCount == 25)
         }
-        let top = try #require(index.clusters(in: BoundingBox.world, zoom: 0).compactMap(\.cluster).first)
+        let top = try #require(
+            index.clusters(in: BoundingBox.world, zoom: 0).compactMap(\.cluster).first)
         #expect(try index.leaves(of: top.id, limit: .max).count == 25)
         #expect(try index.expansionZoom(of: top.id) == 17)
         // Walk down: at every zoom the chain of clusters still holds all 25.
         var id = top.id
         while let child = try index.children(of: id).compactMap(\.cluster).first {
-            #expect(child.pointCount + (try index.children(of: id).count - 1) == 25 || child.pointCount <= 25)
+            #expect(
+                child.pointCount + (try index.children(of: id).count - 1) == 25
+                    || child.pointCount <= 25)
             id = child.id
         }
         let legs = try index.spiderfy(top.id, zoom: 16)
@@ -157,35 +184,51 @@ struct ClusterIndexTests {
         let far = [Coordinate(latitude: -17, longitude: 0)]
         let index = try ClusterIndex(east + west + far)
         for zoom in [5.0, 17.0] {
-            let box = index.clusters(in: BoundingBox(west: 179, south: -20, east: -179, north: -10), zoom: zoom)
+            let box = index.clusters(
+                in: BoundingBox(west: 179, south: -20, east: -179, north: -10), zoom: zoom)
             #expect(box.reduce(0) { $0 + $1.pointCount } == 10, "zoom \(zoom)")
             // East part first, then west.
             #expect(box.first?.coordinate.longitude ?? 0 > 0)
             #expect(box.last?.coordinate.longitude ?? 0 < 0)
             let region = CoordinateRegion(
-                center: Coordinate(latitude: -15, longitude: 180), span: CoordinateSpan(latitudeDelta: 10, longitudeDelta: 2))
+                center: Coordinate(latitude: -15, longitude: 180),
+                span: CoordinateSpan(latitudeDelta: 10, longitudeDelta: 2))
             #expect(index.clusters(in: region, zoom: zoom).reduce(0) { $0 + $1.pointCount } == 10)
-            #expect(index.clusters(in: MapRect(region), zoom: zoom).reduce(0) { $0 + $1.pointCount } == 10)
+            #expect(
+                index.clusters(in: MapRect(region), zoom: zoom).reduce(0) { $0 + $1.pointCount }
+                    == 10)
             // Written with an east edge past 180.
-            #expect(index.clusters(west: 179, south: -20, east: 181, north: -10, zoom: zoom).reduce(0) { $0 + $1.pointCount } == 10)
+            #expect(
+                index.clusters(west: 179, south: -20, east: 181, north: -10, zoom: zoom).reduce(0) {
+                    $0 + $1.pointCount
+                } == 10)
         }
         // Clusters never span the antimeridian: the two sides stay apart even at zoom 0.
         let z0 = index.clusters(in: BoundingBox.world, zoom: 0)
         #expect(z0.compactMap(\.cluster).allSatisfy { $0.pointCount == 5 })
         // The whole world through a 360°-wide box.
-        #expect(index.clusters(west: -500, south: -90, east: -140, north: 90, zoom: 0).reduce(0) { $0 + $1.pointCount } == 11)
+        #expect(
+            index.clusters(west: -500, south: -90, east: -140, north: 90, zoom: 0).reduce(0) {
+                $0 + $1.pointCount
+            } == 11)
     }
 
     @Test func viewSizePicksTheZoom() throws {
         let index = try ClusterIndex(Self.randomPoints(400, seed: 9))
         // 360° of longitude in a 512-point-wide view of 256-point tiles: zoom 1.
-        let world = CoordinateRegion(center: Coordinate(latitude: 0, longitude: 0), span: CoordinateSpan(latitudeDelta: 170, longitudeDelta: 360))
+        let world = CoordinateRegion(
+            center: Coordinate(latitude: 0, longitude: 0),
+            span: CoordinateSpan(latitudeDelta: 170, longitudeDelta: 360))
         #expect(index.clusters(in: world, viewSize: MapSize(width: 512, height: 4096)).zoom == 1)
-        let city = CoordinateRegion(center: Coordinate(latitude: 0, longitude: 0), span: CoordinateSpan(latitudeDelta: 0.01, longitudeDelta: 360.0 / 1024))
+        let city = CoordinateRegion(
+            center: Coordinate(latitude: 0, longitude: 0),
+            span: CoordinateSpan(latitudeDelta: 0.01, longitudeDelta: 360.0 / 1024))
         let view = index.clusters(in: city, viewSize: MapSize(width: 1024, height: 100_000))
         #expect(view.zoom == 12)
         #expect(view.features == index.clusters(in: city, zoom: 12))
-        let tiny = CoordinateRegion(center: Coordinate(latitude: 0, longitude: 0), span: CoordinateSpan(latitudeDelta: 0, longitudeDelta: 0))
+        let tiny = CoordinateRegion(
+            center: Coordinate(latitude: 0, longitude: 0),
+            span: CoordinateSpan(latitudeDelta: 0, longitudeDelta: 0))
         #expect(index.clusters(in: tiny, viewSize: MapSize(width: 100, height: 100)).zoom == 17)
     }
 
@@ -195,8 +238,11 @@ struct ClusterIndexTests {
         struct Pin: Hashable, Sendable { var coordinate: Coordinate; var kind: String? }
         let points = Self.randomPoints(900, seed: 21)
         let kinds: [String?] = ["bike", "car", nil, "car", "bike", "bus"]
-        let pins = points.enumerated().map { Pin(coordinate: $0.element, kind: kinds[$0.offset % kinds.count]) }
-        let index = try ClusterIndex(pins, coordinate: { $0.coordinate }, clusteringIdentifier: { $0.kind })
+        let pins = points.enumerated().map {
+            Pin(coordinate: $0.element, kind: kinds[$0.offset % kinds.count])
+        }
+        let index = try ClusterIndex(
+            pins, coordinate: { $0.coordinate }, clusteringIdentifier: { $0.kind })
         for kind in ["bike", "car", "bus"] {
             let members = pins.indices.filter { pins[$0].kind == kind }
             let alone = try ClusterIndex(members.map { pins[$0] }, coordinate: { $0.coordinate })
@@ -211,28 +257,46 @@ struct ClusterIndexTests {
                     #expect(a.coordinate == b.coordinate)
                     if let p = a.point, let q = b.point { #expect(p.index == members[q.index]) }
                     if let c = a.cluster, let d = b.cluster {
-                        #expect(try index.leaves(of: c.id, limit: .max).map(\.index) == alone.leaves(of: d.id, limit: .max).map { members[$0.index] })
+                        #expect(
+                            try index.leaves(of: c.id, limit: .max).map(\.index)
+                                == alone.leaves(of: d.id, limit: .max).map { members[$0.index] })
                     }
                 }
             }
         }
         // No identifier: never clustered.
-        let loners = index.clusters(in: BoundingBox.world, zoom: 0).filter { $0.point != nil && $0.point?.element.kind == nil }
+        let loners = index.clusters(in: BoundingBox.world, zoom: 0).filter {
+            $0.point != nil && $0.point?.element.kind == nil
+        }
         #expect(loners.count == pins.filter { $0.kind == nil }.count)
-        #expect(index.clusters(in: BoundingBox.world, zoom: 0).compactMap(\.cluster).allSatisfy { $0.clusteringIdentifier != nil })
+        #expect(
+            index.clusters(in: BoundingBox.world, zoom: 0).compactMap(\.cluster).allSatisfy {
+                $0.clusteringIdentifier != nil
+            })
         // Ids of different identifiers never collide.
-        let ids = (0...16).flatMap { index.clusters(in: BoundingBox.world, zoom: Double($0)).compactMap(\.cluster) }
-        #expect(Dictionary(grouping: ids, by: \.id).values.allSatisfy { Set($0.map(\.clusteringIdentifier)).count == 1 })
+        let ids = (0...16).flatMap {
+            index.clusters(in: BoundingBox.world, zoom: Double($0)).compactMap(\.cluster)
+        }
+        #expect(
+            Dictionary(grouping: ids, by: \.id).values.allSatisfy {
+                Set($0.map(\.clusteringIdentifier)).count == 1
+            })
     }
 
     @Test func elementsWithoutCoordinatesKeepTheirIndex() throws {
-        let coordinates: [Coordinate?] = [nil, Coordinate(latitude: 1, longitude: 1), Coordinate(latitude: 1, longitude: 1.001), Coordinate(latitude: .nan, longitude: 0)]
+        let coordinates: [Coordinate?] = [
+            nil, Coordinate(latitude: 1, longitude: 1), Coordinate(latitude: 1, longitude: 1.001),
+            Coordinate(latitude: .nan, longitude: 0),
+        ]
         let index = try ClusterIndex(coordinates, coordinate: { $0 })
         let cluster = try #require(index.clusters(in: BoundingBox.world, zoom: 0).first?.cluster)
         #expect(cluster.pointCount == 2)
         // supercluster's id: (origin index 0 << 5) + zoom 0 + 1 + N with N = 4 input elements.
         #expect(try index.expansionZoom(of: cluster.id) >= 1)
-        #expect(index.clusters(in: BoundingBox.world, zoom: 17).compactMap { $0.point?.index } == [1, 2])
+        #expect(
+            index.clusters(in: BoundingBox.world, zoom: 17).compactMap { $0.point?.index } == [
+                1, 2,
+            ])
     }
 
     @Test func queriesNeverTrapOnOddInput() throws {
@@ -253,7 +317,9 @@ struct ClusterIndexTests {
         let serial = (0...17).map { index.clusters(in: BoundingBox.world, zoom: Double($0)).count }
         let parallel = await withTaskGroup(of: (Int, Int).self) { group in
             for zoom in 0...17 {
-                group.addTask { (zoom, index.clusters(in: BoundingBox.world, zoom: Double(zoom)).count) }
+                group.addTask {
+                    (zoom, index.clusters(in: BoundingBox.world, zoom: Double(zoom)).count)
+                }
             }
             var counts = [Int](repeating: 0, count: 18)
             for await (zoom, count) in group { counts[zoom] = count }
@@ -267,10 +333,14 @@ struct ClusterIndexTests {
     /// builds, and no data race under ThreadSanitizer.
     @Test func concurrentBuildsOfEmptyAndTinyIndexes() async throws {
         let inputs = (0..<16).map { Self.randomPoints($0 % 4, seed: UInt64($0)) }
-        let serial = try inputs.map { try ClusterIndex($0).clusters(in: BoundingBox.world, zoom: 0).count }
+        let serial = try inputs.map {
+            try ClusterIndex($0).clusters(in: BoundingBox.world, zoom: 0).count
+        }
         let parallel = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
             for (i, points) in inputs.enumerated() {
-                group.addTask { (i, try ClusterIndex(points).clusters(in: BoundingBox.world, zoom: 0).count) }
+                group.addTask {
+                    (i, try ClusterIndex(points).clusters(in: BoundingBox.world, zoom: 0).count)
+                }
             }
             var counts = [Int](repeating: -1, count: inputs.count)
             for try await (i, count) in group { counts[i] = count }

@@ -1,8 +1,8 @@
 import Foundation
 import GeoCluster
 import GeoCore
-import _GeoTestSupport
 import Synchronization
+import _GeoTestSupport
 
 /// A GeoJSON feature of supercluster's `places.json` fixture.
 struct Place: Hashable, Sendable {
@@ -36,10 +36,14 @@ enum Fixtures {
         let json = try SharedData.json(directory + "places.json")
         return (json["features"]?.arrayValue ?? []).map { feature in
             var coordinate: Coordinate?
-            if let c = feature["geometry"]?["coordinates"], let lon = c[0]?.doubleValue, let lat = c[1]?.doubleValue {
+            if let c = feature["geometry"]?["coordinates"], let lon = c[0]?.doubleValue,
+                let lat = c[1]?.doubleValue
+            {
                 coordinate = Coordinate(latitude: lat, longitude: lon)
             }
-            return Place(coordinate: coordinate, properties: feature["properties"] ?? .null, id: feature["id"])
+            return Place(
+                coordinate: coordinate, properties: feature["properties"] ?? .null,
+                id: feature["id"])
         }
     }
 
@@ -49,9 +53,12 @@ enum Fixtures {
 
     /// A `lon,lat` CSV without header.
     static func csvPoints(_ name: String) throws -> [Coordinate] {
-        try SharedData.text(directory + name).split(whereSeparator: \.isNewline).compactMap { line in
+        try SharedData.text(directory + name).split(whereSeparator: \.isNewline).compactMap {
+            line in
             let parts = line.split(separator: ",")
-            guard parts.count == 2, let lon = Double(parts[0]), let lat = Double(parts[1]) else { return nil }
+            guard parts.count == 2, let lon = Double(parts[0]), let lat = Double(parts[1]) else {
+                return nil
+            }
             return Coordinate(latitude: lat, longitude: lon)
         }
     }
@@ -89,16 +96,21 @@ extension ClusterFeature {
 /// Per-zoom statistics as the reference files give them.
 struct ZoomCounts: Equatable, CustomStringConvertible {
     var features = 0, clusters = 0, points = 0, sumPointCount = 0
-    var description: String { "features \(features) clusters \(clusters) points \(points) sum \(sumPointCount)" }
+    var description: String {
+        "features \(features) clusters \(clusters) points \(points) sum \(sumPointCount)"
+    }
 
     init(features: Int = 0, clusters: Int = 0, points: Int = 0, sumPointCount: Int = 0) {
-        (self.features, self.clusters, self.points, self.sumPointCount) = (features, clusters, points, sumPointCount)
+        (self.features, self.clusters, self.points, self.sumPointCount) = (
+            features, clusters, points, sumPointCount
+        )
     }
 
     init(_ json: JSONValue) {
         self.init(
             features: json["features"]?.intValue ?? -1, clusters: json["clusters"]?.intValue ?? -1,
-            points: json["points"]?.intValue ?? -1, sumPointCount: json["sum_point_count"]?.intValue ?? -1)
+            points: json["points"]?.intValue ?? -1,
+            sumPointCount: json["sum_point_count"]?.intValue ?? -1)
     }
 
     init<E>(_ features: [ClusterFeature<E>]) {
@@ -125,7 +137,12 @@ func round6(_ v: Double) -> Double {
 /// Cluster centres of one zoom as `[lon, lat, count]`, rounded to 1e-6 and sorted as the reference.
 func sortedCenters<E>(_ features: [ClusterFeature<E>]) -> [[Double]] {
     features.compactMap(\.cluster)
-        .map { [round6($0.coordinate.longitude), round6($0.coordinate.latitude), Double($0.pointCount)] }
+        .map {
+            [
+                round6($0.coordinate.longitude), round6($0.coordinate.latitude),
+                Double($0.pointCount),
+            ]
+        }
         .sorted { a, b in a.lexicographicallyPrecedes(b) }
 }
 
@@ -137,7 +154,8 @@ func referenceCenters(_ value: JSONValue?) -> [[Double]] {
 func centersMatch(_ a: [[Double]], _ b: [[Double]], tolerance: Double) -> Bool {
     guard a.count == b.count else { return false }
     for (x, y) in zip(a, b) {
-        guard x.count == 3, y.count == 3, x[2] == y[2], abs(x[0] - y[0]) <= tolerance, abs(x[1] - y[1]) <= tolerance
+        guard x.count == 3, y.count == 3, x[2] == y[2], abs(x[0] - y[0]) <= tolerance,
+            abs(x[1] - y[1]) <= tolerance
         else { return false }
     }
     return true

@@ -12,16 +12,23 @@ struct GridSweepTests {
     static func points(_ n: Int, seed: UInt64) -> [Coordinate] {
         var rng = SplitMix64(seed: seed)
         var result = [Coordinate]()
-        let spots = (0..<6).map { _ in (rng.uniform(-179, 179), rng.uniform(-80, 80), rng.uniform(0.001, 3)) }
+        let spots = (0..<6).map { _ in
+            (rng.uniform(-179, 179), rng.uniform(-80, 80), rng.uniform(0.001, 3))
+        }
         for i in 0..<n {
             switch i % 11 {
             case 0: result.append(result.last ?? Coordinate(latitude: .nan, longitude: .nan))
-            case 1: result.append(Coordinate(latitude: rng.uniform(-90, 90), longitude: rng.uniform(-200, 200)))
+            case 1:
+                result.append(
+                    Coordinate(latitude: rng.uniform(-90, 90), longitude: rng.uniform(-200, 200)))
             case 2 where i % 3 == 0: result.append(Coordinate(latitude: .nan, longitude: .nan))
             case 3 where i % 5 == 0: result.append(Coordinate(latitude: 90, longitude: 0))
             default:
                 let s = spots[Int(rng.next() % 6)]
-                result.append(Coordinate(latitude: s.1 + rng.uniform(-s.2, s.2), longitude: s.0 + rng.uniform(-s.2, s.2)))
+                result.append(
+                    Coordinate(
+                        latitude: s.1 + rng.uniform(-s.2, s.2),
+                        longitude: s.0 + rng.uniform(-s.2, s.2)))
             }
         }
         return result
@@ -29,14 +36,16 @@ struct GridSweepTests {
 
     @Test(arguments: [
         ClusterOptions(), ClusterOptions(minPoints: 3), ClusterOptions(minPoints: 5, nodeSize: 8),
-        ClusterOptions(radius: 120, extent: 256, minZoom: 2, maxZoom: 20), ClusterOptions(radius: 3, maxZoom: 30),
+        ClusterOptions(radius: 120, extent: 256, minZoom: 2, maxZoom: 20),
+        ClusterOptions(radius: 3, maxZoom: 30),
     ])
     func sameHierarchyAsTreeQueries(options: ClusterOptions) {
         for seed in [1] as [UInt64] {
             let coordinates = Self.points(2000, seed: seed)
             for threads in [1, 2] {
                 let grid = ClusterHierarchy(
-                    options: options, coordinates: coordinates, build: ClusterBuildOptions(maximumThreads: threads))
+                    options: options, coordinates: coordinates,
+                    build: ClusterBuildOptions(maximumThreads: threads))
                 let reference = ClusterHierarchy(
                     options: options, coordinates: coordinates,
                     build: ClusterBuildOptions(maximumThreads: 1, neighbourSearch: .treeQueries))
@@ -62,12 +71,17 @@ struct GridSweepTests {
         for _ in 0..<600 {
             let lon = rng.uniform(-176.5, -175.5), lat = rng.uniform(83.5, 84.5)
             for _ in 0..<Int(rng.next() % 4 + 2) {
-                coordinates.append(Coordinate(latitude: lat + rng.uniform(-3e-6, 3e-6), longitude: lon + rng.uniform(-3e-6, 3e-6)))
+                coordinates.append(
+                    Coordinate(
+                        latitude: lat + rng.uniform(-3e-6, 3e-6),
+                        longitude: lon + rng.uniform(-3e-6, 3e-6)))
             }
         }
         for minPoints in [2, 3] {
             let options = ClusterOptions(maxZoom: 30, minPoints: minPoints)
-            let grid = ClusterHierarchy(options: options, coordinates: coordinates, build: ClusterBuildOptions(maximumThreads: 1))
+            let grid = ClusterHierarchy(
+                options: options, coordinates: coordinates,
+                build: ClusterBuildOptions(maximumThreads: 1))
             let reference = ClusterHierarchy(
                 options: options, coordinates: coordinates,
                 build: ClusterBuildOptions(maximumThreads: 1, neighbourSearch: .treeQueries))
@@ -82,7 +96,9 @@ struct GridSweepTests {
     @Test func radixSortSortsStably() {
         var rng = SplitMix64(seed: 5)
         for bits in [1, 11, 12, 40, 64] {
-            var keys = (0..<1000).map { _ in bits == 64 ? rng.next() : rng.next() & ((1 << UInt64(bits)) - 1) }
+            var keys = (0..<1000).map { _ in
+                bits == 64 ? rng.next() : rng.next() & ((1 << UInt64(bits)) - 1)
+            }
             let original = keys
             var order = [UInt32]()
             RadixSort.sort(keys: &keys, payload: &order, bits: bits)
@@ -100,10 +116,13 @@ struct GridSweepTests {
         for kind in kinds {
             let coordinates = SyntheticPoints.coordinates(kind, count: 120_000, seed: 11)
             let options = ClusterOptions(maxZoom: 16)
-            let one = ClusterHierarchy(options: options, coordinates: coordinates, build: ClusterBuildOptions(maximumThreads: 1))
+            let one = ClusterHierarchy(
+                options: options, coordinates: coordinates,
+                build: ClusterBuildOptions(maximumThreads: 1))
             for threads in [2, 4] {
                 let many = ClusterHierarchy(
-                    options: options, coordinates: coordinates, build: ClusterBuildOptions(maximumThreads: threads))
+                    options: options, coordinates: coordinates,
+                    build: ClusterBuildOptions(maximumThreads: threads))
                 #expect(many.clusterID == one.clusterID)
                 #expect(many.clusterX == one.clusterX)
                 #expect(many.clusterY == one.clusterY)

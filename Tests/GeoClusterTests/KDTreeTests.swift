@@ -18,8 +18,9 @@ struct KDTreeTests {
                     let n = Double(right - left + 1), m = Double(k - left + 1), z = log(n)
                     let s = 0.5 * exp(2 * z / 3)
                     let sd = 0.5 * (z * s * (n - s) / n).squareRoot() * (m - n / 2 < 0 ? -1 : 1)
-                    select(k, max(left, Int((Double(k) - m * s / n + sd).rounded(.down))),
-                           min(right, Int((Double(k) + (n - m) * s / n + sd).rounded(.down))), axis)
+                    select(
+                        k, max(left, Int((Double(k) - m * s / n + sd).rounded(.down))),
+                        min(right, Int((Double(k) + (n - m) * s / n + sd).rounded(.down))), axis)
                 }
                 let t = key(k, axis)
                 var i = left, j = right
@@ -32,7 +33,11 @@ struct KDTreeTests {
                     while key(i, axis) < t { i += 1 }
                     while key(j, axis) > t { j -= 1 }
                 }
-                if key(left, axis) == t { items.swapAt(left, j) } else { j += 1; items.swapAt(j, right) }
+                if key(left, axis) == t {
+                    items.swapAt(left, j)
+                } else {
+                    j += 1; items.swapAt(j, right)
+                }
                 if j <= k { left = j + 1 }
                 if k <= j { right = j - 1 }
             }
@@ -51,7 +56,9 @@ struct KDTreeTests {
         var rng = SplitMix64(seed: seed)
         return (0..<n).map { i in
             // Coarse values give many ties, which exercise the partition's equal-to-pivot paths.
-            KDItem(x: Float(rng.next() % levels) / Float(levels), y: Float(rng.next() % levels) / Float(levels), ref: UInt32(i))
+            KDItem(
+                x: Float(rng.next() % levels) / Float(levels),
+                y: Float(rng.next() % levels) / Float(levels), ref: UInt32(i))
         }
     }
 
@@ -61,7 +68,9 @@ struct KDTreeTests {
             let items = Self.randomItems(n, seed: UInt64(n &* 31 &+ levels), levels: UInt64(levels))
             var expected = items
             Self.referenceSort(&expected, nodeSize: nodeSize)
-            #expect(KDTree(items: items, nodeSize: nodeSize).items == expected, "n \(n) levels \(levels) nodeSize \(nodeSize)")
+            #expect(
+                KDTree(items: items, nodeSize: nodeSize).items == expected,
+                "n \(n) levels \(levels) nodeSize \(nodeSize)")
         }
     }
 
@@ -85,9 +94,12 @@ struct KDTreeTests {
             let foundRanks = found.compactMap { rankOf[$0] }
             #expect(foundRanks == foundRanks.sorted())
             var boxed = [UInt32]()
-            tree.range(minX: qx - r, minY: qy - r, maxX: qx + r, maxY: qy + r) { boxed.append($0.ref) }
+            tree.range(minX: qx - r, minY: qy - r, maxX: qx + r, maxY: qy + r) {
+                boxed.append($0.ref)
+            }
             let inBox = items.filter { item in
-                Double(item.x) >= qx - r && Double(item.x) <= qx + r && Double(item.y) >= qy - r && Double(item.y) <= qy + r
+                Double(item.x) >= qx - r && Double(item.x) <= qx + r && Double(item.y) >= qy - r
+                    && Double(item.y) <= qy + r
             }.map(\.ref)
             #expect(Set(boxed) == Set(inBox))
             let boxRanks = boxed.compactMap { rankOf[$0] }
@@ -98,11 +110,14 @@ struct KDTreeTests {
     /// Built on several threads (subtrees below the top levels sorted concurrently), the layout is
     /// the single-threaded one, which is kdbush's.
     @Test func layoutIsTheSameOnSeveralThreads() {
-        for (n, levels) in [(KDTree.parallelThreshold, 1 << 20), (100_000, 300), (70_001, 1 << 12)] {
+        for (n, levels) in [(KDTree.parallelThreshold, 1 << 20), (100_000, 300), (70_001, 1 << 12)]
+        {
             let items = Self.randomItems(n, seed: UInt64(n), levels: UInt64(levels))
             let single = KDTree(items: items, nodeSize: 64).items
             for threads in [2, 3, 8] {
-                #expect(KDTree(items: items, nodeSize: 64, threads: threads).items == single, "n \(n) threads \(threads)")
+                #expect(
+                    KDTree(items: items, nodeSize: 64, threads: threads).items == single,
+                    "n \(n) threads \(threads)")
             }
         }
     }
@@ -118,15 +133,20 @@ struct KDTreeTests {
         for item in items { position[item.ref] = (item.x, item.y) }
         let lookup: (UInt32) -> (x: Float, y: Float) = { position[$0] ?? (.nan, .nan) }
         var rng = SplitMix64(seed: 10)
-        var boxes: [(Double, Double, Double, Double)] = [(0, 0, 1, 1), (-1, -1, 2, 2), (2, 2, 3, 3), (0.5, 0, 0.5, 1)]
+        var boxes: [(Double, Double, Double, Double)] = [
+            (0, 0, 1, 1), (-1, -1, 2, 2), (2, 2, 3, 3), (0.5, 0, 0.5, 1),
+        ]
         for _ in 0..<60 {
-            let x = rng.nextUnit(), y = rng.nextUnit(), w = rng.uniform(0, 0.6), h = rng.uniform(0, 0.6)
+            let x = rng.nextUnit(), y = rng.nextUnit(), w = rng.uniform(0, 0.6),
+                h = rng.uniform(0, 0.6)
             boxes.append((x - w, y - h, x + w, y + h))
         }
         for (minX, minY, maxX, maxY) in boxes {
             var full = [UInt32](), compact = [UInt32]()
             tree.range(minX: minX, minY: minY, maxX: maxX, maxY: maxY) { full.append($0.ref) }
-            packed.range(minX: minX, minY: minY, maxX: maxX, maxY: maxY, position: lookup) { compact.append($0) }
+            packed.range(minX: minX, minY: minY, maxX: maxX, maxY: maxY, position: lookup) {
+                compact.append($0)
+            }
             #expect(compact == full, "box \(minX) \(minY) \(maxX) \(maxY)")
         }
         for _ in 0..<40 {

@@ -7,7 +7,8 @@ import _GeoTestSupport
 @Suite("PointFeature")
 struct PointFeatureTests {
     @Test func csvWithHeaderAndCategories() throws {
-        let points = try PointFeature.read(Data("lon,lat,kind\n10.5,-3.25,bike\r\n\n-179.9,85,\n".utf8))
+        let points = try PointFeature.read(
+            Data("lon,lat,kind\n10.5,-3.25,bike\r\n\n-179.9,85,\n".utf8))
         #expect(points.count == 2)
         #expect(points[0].coordinate == Coordinate(latitude: -3.25, longitude: 10.5))
         #expect(points[0].category == "bike")
@@ -39,7 +40,10 @@ struct PointFeatureTests {
         #expect(points[0].properties["name"] == "a")
         #expect(points[1].coordinate == nil)
         #expect(throws: GeoError.self) {
-            try PointFeature.read(Data(#"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}}"#.utf8))
+            try PointFeature.read(
+                Data(
+                    #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}}"#
+                        .utf8))
         }
         #expect(throws: GeoError.self) { try PointFeature.read(Data("{not json".utf8)) }
     }

@@ -9,7 +9,10 @@ struct SpiderfyTests {
         let layout = SpiderfyLayout()
         let circle = layout.offsets(count: 6)
         for (a, b) in zip(circle, circle.dropFirst() + [circle[0]]) {
-            #expect(abs(hypot(a.x - b.x, a.y - b.y) - hypot(circle[0].x - circle[1].x, circle[0].y - circle[1].y)) < 1e-9)
+            #expect(
+                abs(
+                    hypot(a.x - b.x, a.y - b.y)
+                        - hypot(circle[0].x - circle[1].x, circle[0].y - circle[1].y)) < 1e-9)
         }
         let spiral = layout.offsets(count: 50)
         for (a, b) in zip(spiral, spiral.dropFirst()) {
@@ -27,11 +30,15 @@ struct SpiderfyTests {
         let layout = SpiderfyLayout()
         let zoom = 18.0
         let legs = try index.spiderfy(cluster.id, zoom: zoom, layout: layout)
-        #expect(legs.map(\.point.index) == (try index.leaves(of: cluster.id, limit: .max)).map(\.index))
+        #expect(
+            legs.map(\.point.index) == (try index.leaves(of: cluster.id, limit: .max)).map(\.index))
         let scale = 256 * exp2(zoom)
         func pixels(_ c: Coordinate) -> (Double, Double) {
             let s = sin(c.latitude * .pi / 180)
-            return ((c.longitude / 360 + 0.5) * scale, (0.5 - 0.25 * log((1 + s) / (1 - s)) / .pi) * scale)
+            return (
+                (c.longitude / 360 + 0.5) * scale,
+                (0.5 - 0.25 * log((1 + s) / (1 - s)) / .pi) * scale
+            )
         }
         let centre = pixels(cluster.coordinate)
         for (leg, offset) in zip(legs, layout.offsets(count: 12)) {

@@ -21,7 +21,8 @@ struct PlacesParityTests {
 
     func worldClusters(_ index: ClusterIndex<Place>, zoom: Double) -> [ClusterFeature<Place>] {
         let w = Self.world
-        return index.clusters(west: w.west, south: w.south, east: w.east, north: w.north, zoom: zoom)
+        return index.clusters(
+            west: w.west, south: w.south, east: w.east, north: w.north, zoom: zoom)
     }
 
     @Test func zoomCounts() throws {
@@ -29,7 +30,8 @@ struct PlacesParityTests {
         #expect(zooms.count == 18)
         for entry in zooms {
             let z = try #require(entry["z"]?.intValue)
-            #expect(ZoomCounts(worldClusters(index, zoom: Double(z))) == ZoomCounts(entry), "zoom \(z)")
+            #expect(
+                ZoomCounts(worldClusters(index, zoom: Double(z))) == ZoomCounts(entry), "zoom \(z)")
         }
     }
 
@@ -63,18 +65,24 @@ struct PlacesParityTests {
         }
     }
 
-    func expectCluster(_ cluster: Cluster, _ record: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectCluster(
+        _ cluster: Cluster, _ record: JSONValue, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         #expect(cluster.id == record["cluster_id"]?.intValue, sourceLocation: sourceLocation)
-        #expect(cluster.pointCount == record["point_count"]?.intValue, sourceLocation: sourceLocation)
+        #expect(
+            cluster.pointCount == record["point_count"]?.intValue, sourceLocation: sourceLocation)
         let abbrev = record["abbrev"]
         let text = abbrev?.stringValue ?? abbrev?.intValue.map { "\($0)" }
         #expect(cluster.abbreviatedPointCount == text, sourceLocation: sourceLocation)
-        let lon = try #require(record["lon"]?.doubleValue), lat = try #require(record["lat"]?.doubleValue)
+        let lon = try #require(record["lon"]?.doubleValue),
+            lat = try #require(record["lat"]?.doubleValue)
         #expect(abs(cluster.coordinate.longitude - lon) <= 1e-9, sourceLocation: sourceLocation)
         #expect(abs(cluster.coordinate.latitude - lat) <= 1e-9, sourceLocation: sourceLocation)
     }
 
-    func expectFeatures(_ features: [ClusterFeature<Place>], _ expected: [JSONValue], _ what: String) throws {
+    func expectFeatures(
+        _ features: [ClusterFeature<Place>], _ expected: [JSONValue], _ what: String
+    ) throws {
         try #require(features.count == expected.count, "\(what)")
         for (feature, record) in zip(features, expected) {
             if let point = record["point"]?.intValue {
@@ -91,7 +99,8 @@ struct PlacesParityTests {
         #expect(children.count > 50)
         for (key, value) in children {
             let id = try #require(Int(key))
-            try expectFeatures(try index.children(of: id), value.arrayValue ?? [], "children of \(id)")
+            try expectFeatures(
+                try index.children(of: id), value.arrayValue ?? [], "children of \(id)")
         }
     }
 
@@ -123,7 +132,9 @@ struct PlacesParityTests {
             let id = try #require(Int(key))
             let expected = (value.arrayValue ?? []).compactMap(\.intValue)
             #expect(try index.leaves(of: id, limit: .max).map(\.index) == expected, "cluster \(id)")
-            #expect(Set(try index.leafCoordinates(of: id)) == Set(expected.compactMap { index.elements[$0].coordinate }))
+            #expect(
+                Set(try index.leafCoordinates(of: id))
+                    == Set(expected.compactMap { index.elements[$0].coordinate }))
         }
     }
 
@@ -134,7 +145,9 @@ struct PlacesParityTests {
             let id = try #require(c["cluster_id"]?.intValue)
             let limit = c["limit"]?.intValue, offset = c["offset"]?.intValue ?? 0
             let expected = (c["leaves"]?.arrayValue ?? []).compactMap(\.intValue)
-            #expect(try index.leaves(of: id, limit: limit, offset: offset).map(\.index) == expected, "\(c)")
+            #expect(
+                try index.leaves(of: id, limit: limit, offset: offset).map(\.index) == expected,
+                "\(c)")
         }
     }
 
@@ -153,7 +166,9 @@ struct PlacesParityTests {
             try #require(features.count == expected.count, "tile \(key)")
             for (feature, record) in zip(features, expected) {
                 let geometry = record["geometry"]?[0]
-                #expect([feature.x, feature.y] == [geometry?[0]?.intValue, geometry?[1]?.intValue], "tile \(key)")
+                #expect(
+                    [feature.x, feature.y] == [geometry?[0]?.intValue, geometry?[1]?.intValue],
+                    "tile \(key)")
                 switch feature.feature {
                 case .cluster(let cluster):
                     #expect(cluster.id == record["cluster_id"]?.intValue, "tile \(key)")
@@ -171,19 +186,23 @@ struct PlacesParityTests {
         let index = try Fixtures.placesIndex(Fixtures.options(section["options"]))
         for entry in section["zooms"]?.arrayValue ?? [] {
             let z = try #require(entry["z"]?.intValue)
-            #expect(ZoomCounts(worldClusters(index, zoom: Double(z))) == ZoomCounts(entry), "zoom \(z)")
+            #expect(
+                ZoomCounts(worldClusters(index, zoom: Double(z))) == ZoomCounts(entry), "zoom \(z)")
         }
         let centers = try #require(section["centers"]?.objectValue)
         for (key, value) in centers {
             let z = try #require(Double(key))
-            #expect(sortedCenters(worldClusters(index, zoom: z)) == referenceCenters(value), "zoom \(key)")
+            #expect(
+                sortedCenters(worldClusters(index, zoom: z)) == referenceCenters(value),
+                "zoom \(key)")
         }
     }
 
     @Test func mapReduceSumOfScalerank() throws {
         let section = try #require(reference["reduce_sum_scalerank_radius100"])
         let index = try Fixtures.placesIndex(Fixtures.options(section["options"]))
-        let sums = index.aggregates(map: { $0.properties["scalerank"]?.intValue ?? 0 }, reduce: { $0 += $1 })
+        let sums = index.aggregates(
+            map: { $0.properties["scalerank"]?.intValue ?? 0 }, reduce: { $0 += $1 })
         for (key, tileKey) in [("tile_1_0_0_sums", (1, 0, 0)), ("tile_0_0_0_sums", (0, 0, 0))] {
             let tile = try #require(index.tile(z: tileKey.0, x: tileKey.1, y: tileKey.2))
             // supercluster's test keeps the truthy `tags.sum` values: clusters' sums and points' own.
@@ -196,24 +215,35 @@ struct PlacesParityTests {
             #expect(values == (section[key]?.arrayValue ?? []).compactMap(\.intValue), "\(key)")
         }
         for (key, zoom) in [("clusters_z0", 0.0), ("clusters_z2", 2.0)] {
-            let clusters = worldClusters(index, zoom: zoom).compactMap(\.cluster).sorted { $0.id < $1.id }
+            let clusters = worldClusters(index, zoom: zoom).compactMap(\.cluster).sorted {
+                $0.id < $1.id
+            }
             let expected = (section[key]?.arrayValue ?? []).sorted {
                 ($0["cluster_id"]?.intValue ?? 0) < ($1["cluster_id"]?.intValue ?? 0)
             }
-            #expect(clusters.map(\.id) == expected.compactMap { $0["cluster_id"]?.intValue }, "\(key)")
-            #expect(clusters.map(\.pointCount) == expected.compactMap { $0["point_count"]?.intValue }, "\(key)")
-            #expect(clusters.map { sums[$0] } == expected.compactMap { $0["sum"]?.intValue }, "\(key)")
+            #expect(
+                clusters.map(\.id) == expected.compactMap { $0["cluster_id"]?.intValue }, "\(key)")
+            #expect(
+                clusters.map(\.pointCount) == expected.compactMap { $0["point_count"]?.intValue },
+                "\(key)")
+            #expect(
+                clusters.map { sums[$0] } == expected.compactMap { $0["sum"]?.intValue }, "\(key)")
         }
         // The same sums carried by the clusters themselves, from an index built with an aggregation.
         let carrying = try ClusterIndex(
-            Fixtures.places(), options: Fixtures.options(section["options"]), coordinate: { $0.coordinate },
+            Fixtures.places(), options: Fixtures.options(section["options"]),
+            coordinate: { $0.coordinate },
             aggregation: .sum { Double($0.properties["scalerank"]?.intValue ?? 0) })
         for (key, zoom) in [("clusters_z0", 0.0), ("clusters_z2", 2.0)] {
-            let clusters = worldClusters(carrying, zoom: zoom).compactMap(\.cluster).sorted { $0.id < $1.id }
+            let clusters = worldClusters(carrying, zoom: zoom).compactMap(\.cluster).sorted {
+                $0.id < $1.id
+            }
             let expected = (section[key]?.arrayValue ?? []).sorted {
                 ($0["cluster_id"]?.intValue ?? 0) < ($1["cluster_id"]?.intValue ?? 0)
             }
-            #expect(clusters.map { $0.aggregate?.doubleValue } == expected.map { $0["sum"]?.doubleValue }, "\(key)")
+            #expect(
+                clusters.map { $0.aggregate?.doubleValue }
+                    == expected.map { $0["sum"]?.doubleValue }, "\(key)")
         }
     }
 
@@ -231,7 +261,8 @@ struct PlacesParityTests {
     }
 
     @Test func generatedIDsAreInputIndices() throws {
-        let expected = (reference["generate_id_tile_0_0_0_point_ids"]?.arrayValue ?? []).compactMap(\.intValue)
+        let expected = (reference["generate_id_tile_0_0_0_point_ids"]?.arrayValue ?? []).compactMap(
+            \.intValue)
         #expect(!expected.isEmpty)
         let tile = try #require(index.tile(z: 0, x: 0, y: 0))
         #expect(tile.features.compactMap { $0.feature.point?.index } == expected)
@@ -243,9 +274,12 @@ struct PlacesParityTests {
         for c in cases {
             let b = (c["bbox"]?.arrayValue ?? []).compactMap(\.doubleValue)
             let zoom = try #require(c["zoom"]?.doubleValue)
-            let result = index.clusters(west: b[0], south: b[1], east: b[2], north: b[3], zoom: zoom)
+            let result = index.clusters(
+                west: b[0], south: b[1], east: b[2], north: b[3], zoom: zoom)
             #expect(result.count == c["count"]?.intValue, "\(b) at \(zoom)")
-            #expect(result.map(\.tag) == (c["order"]?.arrayValue ?? []).compactMap(\.stringValue), "\(b) at \(zoom)")
+            #expect(
+                result.map(\.tag) == (c["order"]?.arrayValue ?? []).compactMap(\.stringValue),
+                "\(b) at \(zoom)")
         }
     }
 
@@ -253,17 +287,23 @@ struct PlacesParityTests {
         let section = try #require(reference["dateline"])
         let index = try ClusterIndex(Fixtures.lonLatList(section["points"]))
         let zoom = try #require(section["zoom"]?.doubleValue)
-        for (boxKey, resultKey) in [("non_crossing_bbox", "non_crossing"), ("crossing_bbox", "crossing")] {
+        for (boxKey, resultKey) in [
+            ("non_crossing_bbox", "non_crossing"), ("crossing_bbox", "crossing"),
+        ] {
             let b = (section[boxKey]?.arrayValue ?? []).compactMap(\.doubleValue)
-            let clusters = index.clusters(west: b[0], south: b[1], east: b[2], north: b[3], zoom: zoom)
+            let clusters = index.clusters(
+                west: b[0], south: b[1], east: b[2], north: b[3], zoom: zoom)
             let expected = section[resultKey]?.arrayValue ?? []
             try #require(clusters.count == expected.count)
             for (feature, record) in zip(clusters, expected) {
                 let cluster = try #require(feature.cluster)
                 #expect(cluster.id == record["cluster_id"]?.intValue)
                 #expect(cluster.pointCount == record["point_count"]?.intValue)
-                #expect(abs(cluster.coordinate.longitude - (record["lon"]?.doubleValue ?? .nan)) <= 1e-9)
-                #expect(abs(cluster.coordinate.latitude - (record["lat"]?.doubleValue ?? .nan)) <= 1e-9)
+                #expect(
+                    abs(cluster.coordinate.longitude - (record["lon"]?.doubleValue ?? .nan)) <= 1e-9
+                )
+                #expect(
+                    abs(cluster.coordinate.latitude - (record["lat"]?.doubleValue ?? .nan)) <= 1e-9)
             }
         }
     }
@@ -276,14 +316,17 @@ struct PlacesParityTests {
         try #require(tile.features.count == expected.count)
         for (feature, record) in zip(tile.features, expected) {
             #expect(record["type"] == 1)
-            #expect(record["geometry"] == .array([.array([.integer(feature.x), .integer(feature.y)])]))
+            #expect(
+                record["geometry"] == .array([.array([.integer(feature.x), .integer(feature.y)])]))
             switch feature.feature {
             case .cluster(let c):
                 #expect(record["id"] == .integer(c.id))
-                #expect(record["tags"] == [
-                    "cluster": true, "cluster_id": .integer(c.id), "point_count": .integer(c.pointCount),
-                    "point_count_abbreviated": .integer(c.pointCount),
-                ])
+                #expect(
+                    record["tags"] == [
+                        "cluster": true, "cluster_id": .integer(c.id),
+                        "point_count": .integer(c.pointCount),
+                        "point_count_abbreviated": .integer(c.pointCount),
+                    ])
             case .point(let p):
                 #expect(record["tags"] == p.element.properties)
                 #expect(record["id"] == p.element.id)
@@ -308,10 +351,13 @@ struct TenThousandPointsParityTests {
         let centers = try #require(reference["centers"]?.objectValue)
         for entry in zooms {
             let z = try #require(entry["z"]?.intValue)
-            let features = index.clusters(west: -180, south: -85, east: 180, north: 85, zoom: Double(z))
+            let features = index.clusters(
+                west: -180, south: -85, east: 180, north: 85, zoom: Double(z))
             #expect(ZoomCounts(features) == ZoomCounts(entry), "\(file) zoom \(z)")
             let expected = referenceCenters(centers["\(z)"])
-            #expect(centersMatch(sortedCenters(features), expected, tolerance: 2e-6), "\(file) zoom \(z)")
+            #expect(
+                centersMatch(sortedCenters(features), expected, tolerance: 2e-6),
+                "\(file) zoom \(z)")
         }
     }
 }

@@ -11,7 +11,8 @@ struct AzimuthalEquidistantTests {
         for _ in 0..<20 {
             let c = Position(x: rng.uniform(-180, 180), y: rng.uniform(-89, 89))
             let radius = rng.uniform(1, 2_000_000)
-            let disc = try Geometry.point(c).buffer(meters: radius, style: BufferStyle(quadrantSegments: 2))
+            let disc = try Geometry.point(c).buffer(
+                meters: radius, style: BufferStyle(quadrantSegments: 2))
             for p in disc.positions {
                 let d = Geodesic.wgs84.distance(from: c.coordinate, to: p.coordinate)
                 #expect(abs(d - radius) < 1e-6 * radius, "\(c) r \(radius): \(d)")

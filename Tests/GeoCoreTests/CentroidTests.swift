@@ -4,7 +4,9 @@ import Testing
 @Suite("Centroid and point on surface")
 struct CentroidTests {
     @Test func knownCentroids() throws {
-        let rectangle = Geometry.polygon(exterior: [Position(x: 0, y: 0), Position(x: 4, y: 0), Position(x: 4, y: 2), Position(x: 0, y: 2)])
+        let rectangle = Geometry.polygon(exterior: [
+            Position(x: 0, y: 0), Position(x: 4, y: 0), Position(x: 4, y: 2), Position(x: 0, y: 2),
+        ])
         #expect(try rectangle.centroid() == Position(x: 2, y: 1))
         // An L of two unit-area squares' worth: the centroid of areas weighted by area.
         let l = try Geometry(wkt: "POLYGON ((0 0, 2 0, 2 1, 1 1, 1 2, 0 2, 0 0))")
@@ -15,7 +17,8 @@ struct CentroidTests {
 
     /// The point on surface lies in the interior even where the centroid does not.
     @Test func pointOnSurfaceIsInside() throws {
-        let crescent = try Geometry(wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 9, 9 9, 9 1, 0 1, 0 0))")
+        let crescent = try Geometry(
+            wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 9, 9 9, 9 1, 0 1, 0 0))")
         let centroid = try #require(try crescent.centroid())
         #expect(!crescent.contains(centroid))
         let inside = try #require(try crescent.pointOnSurface())

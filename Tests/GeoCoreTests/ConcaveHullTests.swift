@@ -35,12 +35,24 @@ struct ConcaveHullTests {
             }
         }
         let cloud = Geometry.multiPoint(points)
-        if case .polygon(let rings) = try cloud.concaveHull(ratio: 0.1, allowHoles: true) { #expect(rings.count == 2) } else { Issue.record("not a polygon") }
-        if case .polygon(let rings) = try cloud.concaveHull(ratio: 0.1, allowHoles: false) { #expect(rings.count == 1) } else { Issue.record("not a polygon") }
+        if case .polygon(let rings) = try cloud.concaveHull(ratio: 0.1, allowHoles: true) {
+            #expect(rings.count == 2)
+        } else {
+            Issue.record("not a polygon")
+        }
+        if case .polygon(let rings) = try cloud.concaveHull(ratio: 0.1, allowHoles: false) {
+            #expect(rings.count == 1)
+        } else {
+            Issue.record("not a polygon")
+        }
     }
 
     @Test func ratioIsChecked() {
-        #expect(throws: GeoError.self) { try Geometry.multiPoint([Position(x: 0, y: 0)]).concaveHull(ratio: 1.5) }
-        #expect(throws: GeoError.self) { try Geometry.multiPoint([Position(x: 0, y: 0)]).concaveHull(ratio: -0.1) }
+        #expect(throws: GeoError.self) {
+            try Geometry.multiPoint([Position(x: 0, y: 0)]).concaveHull(ratio: 1.5)
+        }
+        #expect(throws: GeoError.self) {
+            try Geometry.multiPoint([Position(x: 0, y: 0)]).concaveHull(ratio: -0.1)
+        }
     }
 }

@@ -6,7 +6,9 @@ import Testing
 struct CoordinateRegionTests {
     @Test func validation() {
         #expect(throws: GeoError.self) { try Coordinate(validatingLatitude: .nan, longitude: 0) }
-        #expect(throws: GeoError.self) { try Coordinate(validatingLatitude: 0, longitude: 180.0001) }
+        #expect(throws: GeoError.self) {
+            try Coordinate(validatingLatitude: 0, longitude: 180.0001)
+        }
         #expect(throws: GeoError.self) { try Coordinate(validatingLatitude: -90.5, longitude: 0) }
         do {
             _ = try Coordinate(validatingLatitude: 91, longitude: 0)
@@ -24,7 +26,9 @@ struct CoordinateRegionTests {
         #expect(a != b)
         #expect(a.isApproximatelyEqual(to: b, toleranceMeters: 0.01))
         #expect(!a.isApproximatelyEqual(to: b, toleranceMeters: 0.001))
-        #expect(!a.isApproximatelyEqual(to: Coordinate(latitude: .nan, longitude: 0), toleranceMeters: 1e9))
+        #expect(
+            !a.isApproximatelyEqual(
+                to: Coordinate(latitude: .nan, longitude: 0), toleranceMeters: 1e9))
     }
 
     @Test func bearingRange() {
@@ -35,7 +39,9 @@ struct CoordinateRegionTests {
 
     /// Regions across the 180th meridian contain points on both sides and nothing on the far side.
     @Test func containsAcrossTheAntimeridian() {
-        let region = CoordinateRegion(center: Coordinate(latitude: 0, longitude: 179), span: CoordinateSpan(latitudeDelta: 2, longitudeDelta: 6))
+        let region = CoordinateRegion(
+            center: Coordinate(latitude: 0, longitude: 179),
+            span: CoordinateSpan(latitudeDelta: 2, longitudeDelta: 6))
         #expect(region.contains(Coordinate(latitude: 0.5, longitude: -178)))
         #expect(region.contains(Coordinate(latitude: 0.5, longitude: 176)))
         #expect(!region.contains(Coordinate(latitude: 0.5, longitude: -175)))
@@ -61,41 +67,54 @@ struct CoordinateRegionTests {
             // Brute force: the arc must start at one of the points; take the shortest that covers all.
             var best = 360.0
             for start in points {
-                let width = points.map { p -> Double in
-                    var d = p.longitude - start.longitude
-                    while d < 0 { d += 360 }
-                    return d
-                }.max() ?? 0
+                let width =
+                    points.map { p -> Double in
+                        var d = p.longitude - start.longitude
+                        while d < 0 { d += 360 }
+                        return d
+                    }.max() ?? 0
                 best = min(best, width)
             }
             #expect(abs(region.span.longitudeDelta - best) < 1e-9)
             for p in points { #expect(region.contains(p)) }
         }
         #expect(throws: GeoError.self) { try CoordinateRegion(fitting: [Coordinate]()) }
-        #expect(throws: GeoError.self) { try CoordinateRegion(fitting: [Coordinate(latitude: 100, longitude: 0)]) }
+        #expect(throws: GeoError.self) {
+            try CoordinateRegion(fitting: [Coordinate(latitude: 100, longitude: 0)])
+        }
     }
 
     /// A region of 1 000 m × 1 000 m spans 1 000 m along the meridian and the parallel.
     @Test func regionFromMeters() {
         for latitude in [0.0, 45, 70, -60] {
             let center = Coordinate(latitude: latitude, longitude: 10)
-            let region = CoordinateRegion(center: center, latitudinalMeters: 1_000, longitudinalMeters: 2_000)
-            let north = Coordinate(latitude: latitude + region.span.latitudeDelta / 2, longitude: 10)
-            let south = Coordinate(latitude: latitude - region.span.latitudeDelta / 2, longitude: 10)
+            let region = CoordinateRegion(
+                center: center, latitudinalMeters: 1_000, longitudinalMeters: 2_000)
+            let north = Coordinate(
+                latitude: latitude + region.span.latitudeDelta / 2, longitude: 10)
+            let south = Coordinate(
+                latitude: latitude - region.span.latitudeDelta / 2, longitude: 10)
             #expect(abs(north.distance(to: south) - 1_000) < 0.01)
             // Along the parallel (not the geodesic): N·cos φ·Δλ.
             let phi = latitude * .pi / 180
             let n = 6_378_137 / (1 - 0.006_694_379_990_14 * sin(phi) * sin(phi)).squareRoot()
             #expect(abs(n * cos(phi) * region.span.longitudeDelta * .pi / 180 - 2_000) < 1e-6)
         }
-        let polar = CoordinateRegion(center: Coordinate(latitude: 89.99, longitude: 0), latitudinalMeters: 10_000, longitudinalMeters: 10_000)
+        let polar = CoordinateRegion(
+            center: Coordinate(latitude: 89.99, longitude: 0), latitudinalMeters: 10_000,
+            longitudinalMeters: 10_000)
         #expect(polar.span.latitudeDelta <= 180 && polar.span.longitudeDelta <= 360)
     }
 
     @Test func boundingBoxValidation() {
-        #expect(throws: GeoError.self) { try BoundingBox(west: 0, south: 10, east: 1, north: 5).validated() }
-        #expect(throws: GeoError.self) { try BoundingBox(west: -181, south: 0, east: 1, north: 5).validated() }
-        #expect(BoundingBox(west: 170, south: 0, east: -170, north: 1).splitAt180thMeridian.count == 2)
+        #expect(throws: GeoError.self) {
+            try BoundingBox(west: 0, south: 10, east: 1, north: 5).validated()
+        }
+        #expect(throws: GeoError.self) {
+            try BoundingBox(west: -181, south: 0, east: 1, north: 5).validated()
+        }
+        #expect(
+            BoundingBox(west: 170, south: 0, east: -170, north: 1).splitAt180thMeridian.count == 2)
         #expect(BoundingBox(west: 170, south: 0, east: -170, north: 1).longitudeSpan == 20)
     }
 
@@ -135,8 +154,17 @@ struct CoordinateRegionTests {
             #expect(end.isApproximatelyEqual(to: b, toleranceMeters: 1e-3))
         }
         // Due east along the equator the rhumb line is the equator itself.
-        let east = Rhumb.wgs84.inverse(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: 0, longitude: 90))
-        #expect(abs(east.distance - Geodesic.wgs84.distance(from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: 0, longitude: 90))) < 1e-6)
-        #expect(Rhumb.wgs84.direct(from: Coordinate(latitude: 80, longitude: 0), azimuth: 0, distance: 2_000_000).latitude.isNaN)
+        let east = Rhumb.wgs84.inverse(
+            from: Coordinate(latitude: 0, longitude: 0), to: Coordinate(latitude: 0, longitude: 90))
+        #expect(
+            abs(
+                east.distance
+                    - Geodesic.wgs84.distance(
+                        from: Coordinate(latitude: 0, longitude: 0),
+                        to: Coordinate(latitude: 0, longitude: 90))) < 1e-6)
+        #expect(
+            Rhumb.wgs84.direct(
+                from: Coordinate(latitude: 80, longitude: 0), azimuth: 0, distance: 2_000_000
+            ).latitude.isNaN)
     }
 }

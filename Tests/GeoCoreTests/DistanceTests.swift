@@ -17,13 +17,19 @@ struct DistanceTests {
         }
         for _ in 0..<200 {
             let p = Position(x: rng.uniform(-60, 60), y: rng.uniform(-60, 60))
-            let oracle = (1..<line.count).map { segmentDistance(p, line[$0 - 1], line[$0]) }.min() ?? .infinity
+            let oracle =
+                (1..<line.count).map { segmentDistance(p, line[$0 - 1], line[$0]) }.min()
+                ?? .infinity
             let d = try g.distance(to: .point(p))
             #expect(abs(d - oracle) < 1e-9 * max(1, oracle))
             #expect(try g.isWithinDistance(oracle * 1.000001 + 1e-12, of: .point(p)))
             let nearest = try #require(try g.nearestPoints(to: .point(p)))
             #expect(nearest.1 == p)
-            #expect(abs(((nearest.0.x - p.x) * (nearest.0.x - p.x) + (nearest.0.y - p.y) * (nearest.0.y - p.y)).squareRoot() - oracle) < 1e-9 * max(1, oracle))
+            #expect(
+                abs(
+                    ((nearest.0.x - p.x) * (nearest.0.x - p.x) + (nearest.0.y - p.y)
+                        * (nearest.0.y - p.y))
+                        .squareRoot() - oracle) < 1e-9 * max(1, oracle))
         }
         #expect(try g.distance(to: .point(nil)) == .infinity)
         #expect(try g.nearestPoints(to: .polygon([])) == nil)

@@ -29,7 +29,9 @@ struct GeoJSONTests {
         let collection = try FeatureCollection(parsing: Self.rfcExample)
         #expect(collection.features.count == 3)
         #expect(collection.features[0].geometry == .point(x: 102, y: 0.5))
-        #expect(collection.features[1].properties["prop1"] == .integer(0) || collection.features[1].properties["prop1"] == .number(0))
+        #expect(
+            collection.features[1].properties["prop1"] == .integer(0)
+                || collection.features[1].properties["prop1"] == .number(0))
         #expect(collection.features[2].properties["prop1"]?["this"] == "that")
         #expect(collection.features[2].geometry?.type == .polygon)
         // Written and read back: the same value.
@@ -43,7 +45,8 @@ struct GeoJSONTests {
     }
 
     @Test func featureMembers() throws {
-        let text = #"{"type":"Feature","id":"f1","bbox":[-10.0,-10.0,10.0,10.0],"geometry":null,"properties":null,"title":"x"}"#
+        let text =
+            #"{"type":"Feature","id":"f1","bbox":[-10.0,-10.0,10.0,10.0],"geometry":null,"properties":null,"title":"x"}"#
         let feature = try Feature(parsing: text)
         #expect(feature.id == "f1")
         #expect(feature.geometry == nil)
@@ -51,18 +54,32 @@ struct GeoJSONTests {
         #expect(feature.bbox == [-10, -10, 10, 10])
         #expect(feature.foreignMembers["title"] == "x")
         #expect(try Feature(parsing: feature.jsonText) == feature)
-        #expect(try Feature(parsing: #"{"type":"Feature","id":7,"geometry":null,"properties":{}}"#).id == 7)
-        let written = Feature(id: 3, geometry: .point(x: 1, y: 2), properties: ["name": "A"]).jsonText
-        #expect(written == #"{"type":"Feature","id":3,"geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"A"}}"#)
+        #expect(
+            try Feature(parsing: #"{"type":"Feature","id":7,"geometry":null,"properties":{}}"#).id
+                == 7)
+        let written = Feature(id: 3, geometry: .point(x: 1, y: 2), properties: ["name": "A"])
+            .jsonText
+        #expect(
+            written
+                == #"{"type":"Feature","id":3,"geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"A"}}"#
+        )
     }
 
     @Test func geometryCodableAndHeights() throws {
-        let g = Geometry.geometryCollection([.point(Position(x: 1, y: 2, z: 3)), .lineString([Position(x: 0, y: 0), Position(x: 1.5, y: -1)])])
-        #expect(g.geoJSON == #"{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[1,2,3]},{"type":"LineString","coordinates":[[0,0],[1.5,-1]]}]}"#)
+        let g = Geometry.geometryCollection([
+            .point(Position(x: 1, y: 2, z: 3)),
+            .lineString([Position(x: 0, y: 0), Position(x: 1.5, y: -1)]),
+        ])
+        #expect(
+            g.geoJSON
+                == #"{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[1,2,3]},{"type":"LineString","coordinates":[[0,0],[1.5,-1]]}]}"#
+        )
         #expect(try Geometry(geoJSON: g.geoJSON) == g)
         #expect(try JSONDecoder().decode(Geometry.self, from: JSONEncoder().encode(g)) == g)
         // Extra position members (measures) are read and dropped.
-        #expect(try Geometry(geoJSON: #"{"type":"Point","coordinates":[1,2,3,4]}"#) == .point(Position(x: 1, y: 2, z: 3)))
+        #expect(
+            try Geometry(geoJSON: #"{"type":"Point","coordinates":[1,2,3,4]}"#)
+                == .point(Position(x: 1, y: 2, z: 3)))
     }
 
     @Test func roundTripProperty() throws {
@@ -74,17 +91,28 @@ struct GeoJSONTests {
     }
 
     @Test(arguments: [
-        (#"{"type":"Point","coordinates":[1]}"#, 30, "$.coordinates: a position needs at least 2 numbers"),
+        (
+            #"{"type":"Point","coordinates":[1]}"#, 30,
+            "$.coordinates: a position needs at least 2 numbers"
+        ),
         (#"{"type":"LineString","coordinates":[[1,2]]}"#, 35, "$.coordinates: 1 position"),
         (#"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1]]]}"#, 33, "not closed"),
         (#"{"type":"Circle","coordinates":[1,2]}"#, 8, "unknown geometry type \"Circle\""),
         (#"{"type":"Point","coordinates":[1,"a"]}"#, 33, "$.coordinates[1]: expected a number"),
         (#"{"type":"Point","coordinates":[1,2]"#, 35, "expected ',' or '}'"),
         (#"{"type":"Point" "coordinates":[1,2]}"#, 16, "expected ',' or '}'"),
-        (#"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[0,[]]},"properties":null}]}"#,
-         102, "$.features[0].geometry.coordinates[1]"),
-        (#"{"type":"Feature","geometry":null,"properties":[1]}"#, 47, "$.properties: expected an object or null"),
-        (#"{"type":"Feature","geometry":null,"id":true}"#, 39, "$.id: expected a string or a number"),
+        (
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[0,[]]},"properties":null}]}"#,
+            102, "$.features[0].geometry.coordinates[1]"
+        ),
+        (
+            #"{"type":"Feature","geometry":null,"properties":[1]}"#, 47,
+            "$.properties: expected an object or null"
+        ),
+        (
+            #"{"type":"Feature","geometry":null,"id":true}"#, 39,
+            "$.id: expected a string or a number"
+        ),
         (#"{"type":"Point","coordinates":[1e999,0]}"#, 31, "out of the range"),
         (#"[1,2]"#, 0, "expected a GeoJSON object"),
     ])
@@ -113,7 +141,10 @@ struct GeoJSONTests {
         }
         #expect(collection.features.count == 163)
         #expect(collection.features.filter { $0.geometry == nil }.count == 1)
-        #expect(collection.features.allSatisfy { $0.properties["name"]?.stringValue != nil || $0.geometry == nil })
+        #expect(
+            collection.features.allSatisfy {
+                $0.properties["name"]?.stringValue != nil || $0.geometry == nil
+            })
         #expect(try GeoJSON(parsing: document.jsonText) == document)
     }
 }

@@ -4,11 +4,14 @@ import Testing
 @Suite("GeodesicLine")
 struct GeodesicLineTests {
     @Test func positionsMatchTheDirectProblem() {
-        let a = Coordinate(latitude: 48.85, longitude: 2.35), b = Coordinate(latitude: 55.75, longitude: 37.62)
+        let a = Coordinate(latitude: 48.85, longitude: 2.35),
+            b = Coordinate(latitude: 55.75, longitude: 37.62)
         let line = Geodesic.wgs84.line(from: a, to: b)
         let inverse = Geodesic.wgs84.inverse(from: a, to: b)
         #expect(abs(line.length - inverse.distance) < 1e-9)
-        #expect(line.position(atDistance: line.length).coordinate.isApproximatelyEqual(to: b, toleranceMeters: 1e-6))
+        #expect(
+            line.position(atDistance: line.length).coordinate.isApproximatelyEqual(
+                to: b, toleranceMeters: 1e-6))
         let half = line.position(atDistance: line.length / 2).coordinate
         #expect(abs(a.distance(to: half) - line.length / 2) < 1e-6)
     }

@@ -6,15 +6,31 @@ struct GeodesicMeasuresTests {
     /// A 1° × 1° cell on the equator: 12 308 778 361.469 m² and 443 770.917 m (GeographicLib 2.1
     /// `PolygonArea`, as in GeodesicTests).
     @Test func equatorialCell() throws {
-        let cell = Geometry.polygon(exterior: [Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1), Position(x: 0, y: 1)])
+        let cell = Geometry.polygon(exterior: [
+            Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1), Position(x: 0, y: 1),
+        ])
         #expect(abs(try cell.geodesicArea() - 12_308_778_361.469) < 0.1)
         #expect(abs(try cell.geodesicPerimeter() - 443_770.917) < 1e-3)
         #expect(try cell.geodesicLength() == 0)
         // Orientation does not matter; a hole subtracts; a multipolygon adds.
-        let clockwise = Geometry.polygon(exterior: [Position(x: 0, y: 0), Position(x: 0, y: 1), Position(x: 1, y: 1), Position(x: 1, y: 0)])
+        let clockwise = Geometry.polygon(exterior: [
+            Position(x: 0, y: 0), Position(x: 0, y: 1), Position(x: 1, y: 1), Position(x: 1, y: 0),
+        ])
         #expect(abs(try clockwise.geodesicArea() - 12_308_778_361.469) < 0.1)
-        let both = Geometry.multiPolygon([[Geometry.closedRingForTests([Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1), Position(x: 0, y: 1)])],
-                                          [Geometry.closedRingForTests([Position(x: 10, y: 0), Position(x: 11, y: 0), Position(x: 11, y: 1), Position(x: 10, y: 1)])]])
+        let both = Geometry.multiPolygon([
+            [
+                Geometry.closedRingForTests([
+                    Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1),
+                    Position(x: 0, y: 1),
+                ])
+            ],
+            [
+                Geometry.closedRingForTests([
+                    Position(x: 10, y: 0), Position(x: 11, y: 0), Position(x: 11, y: 1),
+                    Position(x: 10, y: 1),
+                ])
+            ],
+        ])
         #expect(abs(try both.geodesicArea() - 2 * 12_308_778_361.469) < 0.2)
     }
 
@@ -25,7 +41,9 @@ struct GeodesicMeasuresTests {
         #expect(abs(try Geometry.lineString([jfk, sin]).geodesicLength() - 15_347_628) < 0.5)
         let twice = Geometry.multiLineString([[jfk, sin], [sin, jfk]])
         #expect(abs(try twice.geodesicLength() - 2 * 15_347_628) < 1)
-        #expect(throws: GeoError.self) { try Geometry.lineString([Position(x: 0, y: 95), Position(x: 1, y: 0)]).geodesicLength() }
+        #expect(throws: GeoError.self) {
+            try Geometry.lineString([Position(x: 0, y: 95), Position(x: 1, y: 0)]).geodesicLength()
+        }
     }
 
     /// Every measure checks every position, even those of parts it does not measure.

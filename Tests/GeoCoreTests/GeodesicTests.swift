@@ -5,7 +5,9 @@ import _GeoTestSupport
 
 /// Metres per degree of latitude (upper bound) and of longitude at a latitude, for turning angular
 /// differences into distances in tolerance checks.
-private func positionError(lat: Double, lon: Double, expectedLat: Double, expectedLon: Double) -> Double {
+private func positionError(
+    lat: Double, lon: Double, expectedLat: Double, expectedLon: Double
+) -> Double {
     let dLat = abs(lat - expectedLat)
     var dLon = abs(lon - expectedLon).truncatingRemainder(dividingBy: 360)
     if dLon > 180 { dLon = 360 - dLon }
@@ -20,7 +22,8 @@ private func azimuthDifference(_ a: Double, _ b: Double) -> Double {
 }
 
 private func ellipsoid(a: Double, f: Double) throws -> Geodesic {
-    a == 6_378_137 && f == 1 / 298.257_223_563 ? .wgs84 : try Geodesic(equatorialRadius: a, flattening: f)
+    a == 6_378_137 && f == 1 / 298.257_223_563
+        ? .wgs84 : try Geodesic(equatorialRadius: a, flattening: f)
 }
 
 @Suite("Geodesic: published values (always run)")
@@ -28,8 +31,10 @@ struct GeodesicKnownValueTests {
     /// GeographicLib's GeodSolve documentation, EXAMPLES: JFK to Singapore Changi,
     /// `GeodSolve -i 40:38:23N 073:46:44W 01:21:33N 103:59:22E` → 003:18:29.9 177:29:09.2 15347628.
     @Test func jfkToSingapore() {
-        let jfk = Coordinate(latitude: 40 + 38 / 60.0 + 23 / 3600.0, longitude: -(73 + 46 / 60.0 + 44 / 3600.0))
-        let sin = Coordinate(latitude: 1 + 21 / 60.0 + 33 / 3600.0, longitude: 103 + 59 / 60.0 + 22 / 3600.0)
+        let jfk = Coordinate(
+            latitude: 40 + 38 / 60.0 + 23 / 3600.0, longitude: -(73 + 46 / 60.0 + 44 / 3600.0))
+        let sin = Coordinate(
+            latitude: 1 + 21 / 60.0 + 33 / 3600.0, longitude: 103 + 59 / 60.0 + 22 / 3600.0)
         let line = Geodesic.wgs84.inverse(from: jfk, to: sin)
         #expect(abs(line.distance - 15_347_628) < 0.5)
         #expect(abs(line.initialAzimuth - (3 + 18 / 60.0 + 29.9 / 3600.0)) < 0.05 / 3600)
@@ -39,8 +44,12 @@ struct GeodesicKnownValueTests {
     /// Geoscience Australia's worked example (GRS80), Flinders Peak to Buninyong: 54 972.271 m,
     /// forward azimuth 306°52′05.37″.
     @Test func flindersPeakToBuninyong() {
-        let flinders = Coordinate(latitude: -(37 + 57 / 60.0 + 3.7203 / 3600.0), longitude: 144 + 25 / 60.0 + 29.5244 / 3600.0)
-        let buninyong = Coordinate(latitude: -(37 + 39 / 60.0 + 10.1561 / 3600.0), longitude: 143 + 55 / 60.0 + 35.3839 / 3600.0)
+        let flinders = Coordinate(
+            latitude: -(37 + 57 / 60.0 + 3.7203 / 3600.0),
+            longitude: 144 + 25 / 60.0 + 29.5244 / 3600.0)
+        let buninyong = Coordinate(
+            latitude: -(37 + 39 / 60.0 + 10.1561 / 3600.0),
+            longitude: 143 + 55 / 60.0 + 35.3839 / 3600.0)
         let line = Geodesic.grs80.inverse(from: flinders, to: buninyong)
         #expect(abs(line.distance - 54_972.271) < 0.0005)
         #expect(abs(line.initialAzimuth - (306 + 52 / 60.0 + 5.37 / 3600.0 - 360)) < 0.005 / 3600)
@@ -53,15 +62,19 @@ struct GeodesicKnownValueTests {
             let a = Coordinate(latitude: rng.uniform(-89, 89), longitude: rng.uniform(-180, 180))
             let b = Coordinate(latitude: rng.uniform(-89, 89), longitude: rng.uniform(-180, 180))
             let inverse = Geodesic.wgs84.inverse(from: a, to: b)
-            let direct = Geodesic.wgs84.direct(from: a, azimuth: inverse.initialAzimuth, distance: inverse.distance)
+            let direct = Geodesic.wgs84.direct(
+                from: a, azimuth: inverse.initialAzimuth, distance: inverse.distance)
             #expect(direct.coordinate.isApproximatelyEqual(to: b, toleranceMeters: 1e-6))
         }
     }
 
     @Test func nanInputGivesNaNNotATrap() {
-        let line = Geodesic.wgs84.inverse(from: Coordinate(latitude: .nan, longitude: 0), to: Coordinate(latitude: 1, longitude: 1))
+        let line = Geodesic.wgs84.inverse(
+            from: Coordinate(latitude: .nan, longitude: 0),
+            to: Coordinate(latitude: 1, longitude: 1))
         #expect(line.distance.isNaN)
-        let direct = Geodesic.wgs84.direct(from: Coordinate(latitude: 0, longitude: 0), azimuth: .infinity, distance: 10)
+        let direct = Geodesic.wgs84.direct(
+            from: Coordinate(latitude: 0, longitude: 0), azimuth: .infinity, distance: 10)
         #expect(direct.coordinate.latitude.isNaN)
     }
 
@@ -74,7 +87,9 @@ struct GeodesicKnownValueTests {
     /// A 1° × 1° cell on the equator, as GeographicLib 2.1's `PolygonArea` computes it:
     /// 12 308 778 361.469 m² and 443 770.917 m.
     @Test func polygonAreaAndHoles() throws {
-        let ring = [(0.0, 0.0), (0, 1), (1, 1), (1, 0)].map { Coordinate(latitude: $0.0, longitude: $0.1) }
+        let ring = [(0.0, 0.0), (0, 1), (1, 1), (1, 0)].map {
+            Coordinate(latitude: $0.0, longitude: $0.1)
+        }
         let cell = try Geodesic.wgs84.measure(exterior: ring)
         #expect(abs(cell.area - 12_308_778_361.469) < 0.1)
         #expect(abs(cell.perimeter - 443_770.917) < 1e-3)
@@ -82,16 +97,21 @@ struct GeodesicKnownValueTests {
         let reversed = try Geodesic.wgs84.measure(exterior: ring.reversed() + [ring[3]])
         #expect(abs(reversed.area - cell.area) < 1e-3)
         // A hole subtracts its area and adds its perimeter.
-        let hole = [(0.25, 0.25), (0.25, 0.75), (0.75, 0.75), (0.75, 0.25)].map { Coordinate(latitude: $0.0, longitude: $0.1) }
+        let hole = [(0.25, 0.25), (0.25, 0.75), (0.75, 0.75), (0.75, 0.25)].map {
+            Coordinate(latitude: $0.0, longitude: $0.1)
+        }
         let holeOnly = try Geodesic.wgs84.measure(exterior: hole)
         let withHole = try Geodesic.wgs84.measure(exterior: ring, holes: [hole])
         #expect(abs(withHole.area - (cell.area - holeOnly.area)) < 1e-3)
         #expect(abs(withHole.perimeter - (cell.perimeter + holeOnly.perimeter)) < 1e-6)
-        #expect(throws: GeoError.self) { try Geodesic.wgs84.measure(exterior: ring + [Coordinate(latitude: 95, longitude: 0)]) }
+        #expect(throws: GeoError.self) {
+            try Geodesic.wgs84.measure(exterior: ring + [Coordinate(latitude: 95, longitude: 0)])
+        }
     }
 
     @Test func evenlySpacedPoints() throws {
-        let a = Coordinate(latitude: 40.64, longitude: -73.78), b = Coordinate(latitude: 1.36, longitude: 103.99)
+        let a = Coordinate(latitude: 40.64, longitude: -73.78),
+            b = Coordinate(latitude: 1.36, longitude: 103.99)
         let points = try Geodesic.wgs84.points(from: a, to: b, count: 11)
         #expect(points.count == 11 && points.first == a && points.last == b)
         let total = a.distance(to: b)
@@ -126,7 +146,8 @@ struct GeodesicReferenceTests {
             if let m12 { slack += uncertainty / abs(m12) }
             let tolerance = 1e-9 + min(180, slack * 180 / .pi)
             if tolerance > 2e-9 { widened += 1 }
-            worstAzimuthExcess = max(worstAzimuthExcess, azimuthDifference(actual, expected) - tolerance)
+            worstAzimuthExcess = max(
+                worstAzimuthExcess, azimuthDifference(actual, expected) - tolerance)
         }
         for row in rows {
             func v(_ k: String) -> Double { Double(row[k] ?? "") ?? .nan }
@@ -139,10 +160,14 @@ struct GeodesicReferenceTests {
             let direct = Geodesic.wgs84.direct(from: p1, azimuth: v("azi1"), distance: v("s12"))
             worstDirect = max(
                 worstDirect,
-                positionError(lat: direct.coordinate.latitude, lon: direct.coordinate.longitude, expectedLat: v("lat2"), expectedLon: v("lon2")))
+                positionError(
+                    lat: direct.coordinate.latitude, lon: direct.coordinate.longitude,
+                    expectedLat: v("lat2"), expectedLon: v("lon2")))
             checkAzimuth(direct.finalAzimuth, v("azi2"), m12: nil, latitude: v("lat2"))
         }
-        print("GeodTest-short: \(rows.count) rows, worst inverse distance error \(worstDistance) m, worst direct position error \(worstDirect) m, worst azimuth excess over tolerance \(worstAzimuthExcess)°, \(widened) of \(3 * rows.count) azimuth comparisons allowed more than 2e-9°")
+        print(
+            "GeodTest-short: \(rows.count) rows, worst inverse distance error \(worstDistance) m, worst direct position error \(worstDirect) m, worst azimuth excess over tolerance \(worstAzimuthExcess)°, \(widened) of \(3 * rows.count) azimuth comparisons allowed more than 2e-9°"
+        )
         #expect(worstDistance <= 1e-6)
         #expect(worstDirect <= 1e-6)
         #expect(worstAzimuthExcess <= 0)
@@ -168,7 +193,9 @@ struct GeodesicReferenceTests {
             #expect(abs((inv.geodesicScale21 ?? .nan) - v("M21")) <= 1e-15, "case \(c) M21")
             #expect(abs((inv.area ?? .nan) - v("S12")) <= 0.1, "case \(c) S12")
 
-            let dir = Geodesic.wgs84.direct(from: p1, azimuth: v("azi1"), distance: v("s12"), including: .all, unrollingLongitude: true)
+            let dir = Geodesic.wgs84.direct(
+                from: p1, azimuth: v("azi1"), distance: v("s12"), including: .all,
+                unrollingLongitude: true)
             #expect(abs(dir.coordinate.latitude - v("lat2")) <= 1e-13, "case \(c) direct lat2")
             #expect(abs(dir.coordinate.longitude - v("lon2")) <= 1e-13, "case \(c) direct lon2")
             #expect(abs(dir.finalAzimuth - v("azi2")) <= 1e-13, "case \(c) direct azi2")
@@ -182,12 +209,14 @@ struct GeodesicReferenceTests {
 
     /// GeographicLib's GeodSolve regression cases, including NaN and infinite input.
     @Test func geodSolveRegressions() throws {
-        let cases = try #require(try SharedData.json("geodesic/geodsolve_regression_cases.json")["cases"]?.arrayValue)
+        let cases = try #require(
+            try SharedData.json("geodesic/geodsolve_regression_cases.json")["cases"]?.arrayValue)
         #expect(!cases.isEmpty)
         for c in cases {
             let id = c["id"]?.stringValue ?? "?"
             let e = try #require(c["ellipsoid"])
-            let geodesic = try ellipsoid(a: SharedData.number(e["a"]) ?? .nan, f: SharedData.number(e["f"]) ?? .nan)
+            let geodesic = try ellipsoid(
+                a: SharedData.number(e["a"]) ?? .nan, f: SharedData.number(e["f"]) ?? .nan)
             let input = try #require(c["input"])
             func i(_ k: String) -> Double { SharedData.number(input[k]) ?? .nan }
             let unroll = c["long_unroll"]?.boolValue ?? false
@@ -198,7 +227,8 @@ struct GeodesicReferenceTests {
                     to: Coordinate(latitude: i("lat2"), longitude: i("lon2")),
                     including: .all, unrollingLongitude: unroll)
                 actual = [
-                    "azi1": r.initialAzimuth, "azi2": r.finalAzimuth, "s12": r.distance, "a12": r.arcLength,
+                    "azi1": r.initialAzimuth, "azi2": r.finalAzimuth, "s12": r.distance,
+                    "a12": r.arcLength,
                     "m12": r.reducedLength ?? .nan, "M12": r.geodesicScale12 ?? .nan,
                     "M21": r.geodesicScale21 ?? .nan, "S12": r.area ?? .nan,
                     "lon1": r.start.longitude, "lon2": r.end.longitude,
@@ -206,10 +236,13 @@ struct GeodesicReferenceTests {
             } else {
                 let r = geodesic.direct(
                     from: Coordinate(latitude: i("lat1"), longitude: i("lon1")),
-                    azimuth: i("azi1"), distance: i("s12"), including: .all, unrollingLongitude: unroll)
+                    azimuth: i("azi1"), distance: i("s12"), including: .all,
+                    unrollingLongitude: unroll)
                 actual = [
-                    "lat2": r.coordinate.latitude, "lon2": r.coordinate.longitude, "azi2": r.finalAzimuth,
-                    "a12": r.arcLength, "m12": r.reducedLength ?? .nan, "M12": r.geodesicScale12 ?? .nan,
+                    "lat2": r.coordinate.latitude, "lon2": r.coordinate.longitude,
+                    "azi2": r.finalAzimuth,
+                    "a12": r.arcLength, "m12": r.reducedLength ?? .nan,
+                    "M12": r.geodesicScale12 ?? .nan,
                     "M21": r.geodesicScale21 ?? .nan, "S12": r.area ?? .nan,
                 ]
             }
@@ -222,7 +255,9 @@ struct GeodesicReferenceTests {
                 if expected.isNaN {
                     #expect(value.isNaN, "\(id) \(field): expected NaN, got \(value)")
                 } else {
-                    #expect(abs(value - expected) <= tolerance, "\(id) \(field): \(value) vs \(expected) ± \(tolerance)")
+                    #expect(
+                        abs(value - expected) <= tolerance,
+                        "\(id) \(field): \(value) vs \(expected) ± \(tolerance)")
                 }
             }
         }
@@ -235,7 +270,8 @@ struct GeodesicReferenceTests {
         #expect(!rows.isEmpty)
         for row in rows {
             func v(_ k: String) -> Double { Double(row[k] ?? "") ?? .nan }
-            let geodesic = try Geodesic(equatorialRadius: v("a_m"), flattening: 1 / v("inv_flattening"))
+            let geodesic = try Geodesic(
+                equatorialRadius: v("a_m"), flattening: 1 / v("inv_flattening"))
             let line = geodesic.inverse(
                 from: Coordinate(latitude: v("lat1"), longitude: v("lon1")),
                 to: Coordinate(latitude: v("lat2"), longitude: v("lon2")))
@@ -244,14 +280,19 @@ struct GeodesicReferenceTests {
             // solution (GeographicLib 2.1 agrees with Meridian), so allow 0.0015″ for it.
             let azimuthTolerance = (name == "d" ? 0.0015 : 0.00001) / 3600 + 1e-9
             #expect(abs(line.distance - v("s12_m")) <= 1e-3, "line \(name): \(line.distance) m")
-            #expect(azimuthDifference(line.initialAzimuth, v("azi1")) <= azimuthTolerance, "line \(name) azi1")
-            #expect(azimuthDifference(line.finalAzimuth, v("azi2")) <= azimuthTolerance, "line \(name) azi2")
+            #expect(
+                azimuthDifference(line.initialAzimuth, v("azi1")) <= azimuthTolerance,
+                "line \(name) azi1")
+            #expect(
+                azimuthDifference(line.finalAzimuth, v("azi2")) <= azimuthTolerance,
+                "line \(name) azi2")
         }
     }
 
     /// Published distances (GeographicLib man pages, Geoscience Australia, Veness), geodesic and rhumb.
     @Test func knownDistances() throws {
-        let cases = try #require(try SharedData.json("geodesic/known_distances.json")["cases"]?.arrayValue)
+        let cases = try #require(
+            try SharedData.json("geodesic/known_distances.json")["cases"]?.arrayValue)
         #expect(!cases.isEmpty)
         for c in cases {
             func v(_ k: String) -> Double { SharedData.number(c[k]) ?? .nan }
@@ -268,8 +309,12 @@ struct GeodesicReferenceTests {
                 (distance, azi1, azi2) = (r.distance, r.initialAzimuth, r.finalAzimuth)
             }
             #expect(abs(distance - v("s12_m")) <= v("s12_tolerance_m"), "\(id): \(distance) m")
-            #expect(azimuthDifference(azi1, v("azi1_deg")) <= v("azi_tolerance_deg"), "\(id): azi1 \(azi1)")
-            #expect(azimuthDifference(azi2, v("azi2_deg")) <= v("azi_tolerance_deg"), "\(id): azi2 \(azi2)")
+            #expect(
+                azimuthDifference(azi1, v("azi1_deg")) <= v("azi_tolerance_deg"),
+                "\(id): azi1 \(azi1)")
+            #expect(
+                azimuthDifference(azi2, v("azi2_deg")) <= v("azi_tolerance_deg"),
+                "\(id): azi2 \(azi2)")
         }
     }
 
@@ -278,8 +323,10 @@ struct GeodesicReferenceTests {
     @Test func jfkSingaporeWaypoints() throws {
         let rows = try SharedData.csvRows("geodesic/jfk_sin_waypoints.csv")
         #expect(!rows.isEmpty)
-        let jfk = Coordinate(latitude: 40 + 38 / 60.0 + 23 / 3600.0, longitude: -(73 + 46 / 60.0 + 44 / 3600.0))
-        let sin = Coordinate(latitude: 1 + 21 / 60.0 + 33 / 3600.0, longitude: 103 + 59 / 60.0 + 22 / 3600.0)
+        let jfk = Coordinate(
+            latitude: 40 + 38 / 60.0 + 23 / 3600.0, longitude: -(73 + 46 / 60.0 + 44 / 3600.0))
+        let sin = Coordinate(
+            latitude: 1 + 21 / 60.0 + 33 / 3600.0, longitude: 103 + 59 / 60.0 + 22 / 3600.0)
         let points = try Geodesic.wgs84.points(from: jfk, to: sin, count: 11)
         let rhumbAzimuth = Rhumb.wgs84.inverse(from: jfk, to: sin).azimuth
         let tolerance = 0.06 / 3600 + 1e-8
@@ -290,10 +337,15 @@ struct GeodesicReferenceTests {
                 let parts = (row["fraction"] ?? "").split(separator: "/").compactMap { Int($0) }
                 computed = points[parts[0] * 10 / parts[1]]
             } else {
-                computed = Rhumb.wgs84.direct(from: jfk, azimuth: rhumbAzimuth, distance: v("distance_m"))
+                computed = Rhumb.wgs84.direct(
+                    from: jfk, azimuth: rhumbAzimuth, distance: v("distance_m"))
             }
-            #expect(abs(computed.latitude - v("lat")) <= tolerance, "\(row["path"] ?? "") \(row["fraction"] ?? row["distance_m"] ?? "")")
-            #expect(azimuthDifference(computed.longitude, v("lon")) <= tolerance, "\(row["path"] ?? "") \(row["fraction"] ?? row["distance_m"] ?? "")")
+            #expect(
+                abs(computed.latitude - v("lat")) <= tolerance,
+                "\(row["path"] ?? "") \(row["fraction"] ?? row["distance_m"] ?? "")")
+            #expect(
+                azimuthDifference(computed.longitude, v("lon")) <= tolerance,
+                "\(row["path"] ?? "") \(row["fraction"] ?? row["distance_m"] ?? "")")
         }
     }
 }

@@ -15,7 +15,9 @@ struct GeometryGenerator {
         case 2: return rng.uniform(-1e-9, 1e-9)  // tiny
         case 3: return rng.uniform(-1e12, 1e12)  // large
         case 4: return (rng.uniform(-1000, 1000) * 1e6).rounded() / 1e6  // six decimals
-        default: return Double(bitPattern: rng.next() & 0x7FEF_FFFF_FFFF_FFFF) * (rng.next() % 2 == 0 ? 1 : -1)  // any finite
+        default:
+            return Double(bitPattern: rng.next() & 0x7FEF_FFFF_FFFF_FFFF)
+                * (rng.next() % 2 == 0 ? 1 : -1)  // any finite
         }
     }
 
@@ -47,7 +49,11 @@ struct GeometryGenerator {
         case 3: return .multiPoint((0..<count).map { _ in position() })
         case 4: return .multiLineString((0..<count).map { _ in line() })
         case 5: return .multiPolygon((0..<count).map { _ in polygon() })
-        case 6: return [Geometry.point(nil), .lineString([]), .polygon([]), .multiPolygon([]), .geometryCollection([])][count]
+        case 6:
+            return [
+                Geometry.point(nil), .lineString([]), .polygon([]), .multiPolygon([]),
+                .geometryCollection([]),
+            ][count]
         case 7: return .lineString(line())
         default: return .geometryCollection((0..<count).map { _ in geometry(depth: depth + 1) })
         }

@@ -4,7 +4,10 @@ import Testing
 @Suite("Geometry values")
 struct GeometryTests {
     @Test func inspection() throws {
-        let g = try Geometry(wkt: "GEOMETRYCOLLECTION (POINT Z (1 2 3), POLYGON ((0 0, 4 0, 4 3, 0 0)), LINESTRING EMPTY)")
+        let g = try Geometry(
+            wkt:
+                "GEOMETRYCOLLECTION (POINT Z (1 2 3), POLYGON ((0 0, 4 0, 4 3, 0 0)), LINESTRING EMPTY)"
+        )
         #expect(g.type == .geometryCollection && g.type.geoJSONName == "GeometryCollection")
         #expect(g.positionCount == 5)
         #expect(!g.hasZ && !g.isEmpty)
@@ -13,26 +16,55 @@ struct GeometryTests {
         #expect(g.planarArea == 6 && g.planarLength == 12)
         #expect(g.droppingZ.positions.allSatisfy { $0.z == nil })
         #expect(g.mapPositions { Position(x: $0.x + 1, y: $0.y) }.bounds?.minX == 1)
-        #expect(Geometry.point(nil).isEmpty && Geometry.polygon([[]]).isEmpty && Geometry.point(nil).bounds == nil)
-        #expect(Geometry.polygon(exterior: [Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1)]) ==
-            .polygon([[Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1), Position(x: 0, y: 0)]]))
-        #expect(Geometry.point(coordinate: Coordinate(latitude: 10, longitude: 20)) == .point(x: 20, y: 10))
-        #expect(Geometry.multiPoint(coordinates: [Coordinate(latitude: 1, longitude: 2)]) == .multiPoint([Position(x: 2, y: 1)]))
+        #expect(
+            Geometry.point(nil).isEmpty && Geometry.polygon([[]]).isEmpty
+                && Geometry.point(nil).bounds == nil)
+        #expect(
+            Geometry.polygon(exterior: [
+                Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1),
+            ])
+                == .polygon([
+                    [
+                        Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1),
+                        Position(x: 0, y: 0),
+                    ]
+                ]))
+        #expect(
+            Geometry.point(coordinate: Coordinate(latitude: 10, longitude: 20))
+                == .point(x: 20, y: 10))
+        #expect(
+            Geometry.multiPoint(coordinates: [Coordinate(latitude: 1, longitude: 2)])
+                == .multiPoint([Position(x: 2, y: 1)]))
         #expect("\(Geometry.point(x: 1, y: 2))" == "POINT (1 2)")
     }
 
     /// Operations reject geometries built in code that cannot exist in GEOS, naming the part.
     @Test func malformedGeometriesAreRejectedWithTheirPlace() {
         do {
-            _ = try Geometry.multiPolygon([[[Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1), Position(x: 0, y: 0)]],
-                                           [[Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1), Position(x: 0, y: 1)]]]).convexHull()
+            _ = try Geometry.multiPolygon([
+                [
+                    [
+                        Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1),
+                        Position(x: 0, y: 0),
+                    ]
+                ],
+                [
+                    [
+                        Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1),
+                        Position(x: 0, y: 1),
+                    ]
+                ],
+            ]).convexHull()
             Issue.record("accepted")
         } catch {
             #expect(error.kind == .invalidArgument)
-            #expect(error.message.contains("polygon 1") && error.message.contains("not closed"), "\(error.message)")
+            #expect(
+                error.message.contains("polygon 1") && error.message.contains("not closed"),
+                "\(error.message)")
         }
         do {
-            _ = try Geometry.lineString([Position(x: 0, y: 0), Position(x: .nan, y: 1)]).convexHull()
+            _ = try Geometry.lineString([Position(x: 0, y: 0), Position(x: .nan, y: 1)])
+                .convexHull()
             Issue.record("accepted")
         } catch {
             #expect(error.kind == .invalidCoordinate)

@@ -4,7 +4,9 @@ import Testing
 @Suite("Linear referencing")
 struct LinearReferencingTests {
     @Test func interpolateAndProjectAreInverse() throws {
-        let line = Geometry.lineString([Position(x: 0, y: 0), Position(x: 3, y: 4), Position(x: 3, y: 10)])  // length 11
+        let line = Geometry.lineString([
+            Position(x: 0, y: 0), Position(x: 3, y: 4), Position(x: 3, y: 10),
+        ])  // length 11
         #expect(try line.interpolate(distance: 5) == Position(x: 3, y: 4))
         #expect(try line.interpolate(distance: 8) == Position(x: 3, y: 7))
         #expect(try line.interpolate(fraction: 1) == Position(x: 3, y: 10))
@@ -22,6 +24,9 @@ struct LinearReferencingTests {
     @Test func onlyLinesCanBeReferenced() {
         #expect(throws: GeoError.self) { try Geometry.point(x: 0, y: 0).interpolate(distance: 1) }
         #expect(throws: GeoError.self) { try Geometry.lineString([]).project(Position(x: 0, y: 0)) }
-        #expect(throws: GeoError.self) { try Geometry.lineString([Position(x: 0, y: 0), Position(x: 1, y: 0)]).interpolate(distance: .nan) }
+        #expect(throws: GeoError.self) {
+            try Geometry.lineString([Position(x: 0, y: 0), Position(x: 1, y: 0)]).interpolate(
+                distance: .nan)
+        }
     }
 }

@@ -14,7 +14,9 @@ struct MapRectTests {
         let northWest = MapPoint(Coordinate(latitude: WebMercator.maximumLatitude, longitude: -180))
         #expect(abs(northWest.x) < 1e-6 && abs(northWest.y) < 1e-3)
         // Poles clamp to the map's edges rather than running to infinity.
-        #expect(MapPoint(Coordinate(latitude: 90, longitude: 0)).y == MapPoint(Coordinate(latitude: WebMercator.maximumLatitude, longitude: 0)).y)
+        #expect(
+            MapPoint(Coordinate(latitude: 90, longitude: 0)).y
+                == MapPoint(Coordinate(latitude: WebMercator.maximumLatitude, longitude: 0)).y)
         #expect(MapRect.world.contains(MapPoint(Coordinate(latitude: 0, longitude: 0))))
     }
 
@@ -22,7 +24,10 @@ struct MapRectTests {
     @Test func metersPerMapPoint() {
         #expect(abs(MapPoint.metersPerMapPoint(atLatitude: 0) - 0.149_291_070_869_485) < 1e-12)
         #expect(abs(MapPoint.metersPerMapPoint(atLatitude: 60) - 0.149_291_070_869_485 / 2) < 1e-12)
-        #expect(abs(MapPoint.mapPointsPerMeter(atLatitude: 0) * MapPoint.metersPerMapPoint(atLatitude: 0) - 1) < 1e-15)
+        #expect(
+            abs(
+                MapPoint.mapPointsPerMeter(atLatitude: 0)
+                    * MapPoint.metersPerMapPoint(atLatitude: 0) - 1) < 1e-15)
     }
 
     /// coordinate → map point → coordinate within 1e-9° on seeded random coordinates.
@@ -31,12 +36,14 @@ struct MapRectTests {
         for _ in 0..<10_000 {
             let c = Coordinate(latitude: rng.uniform(-85, 85), longitude: rng.uniform(-180, 180))
             let back = MapPoint(c).coordinate
-            #expect(abs(back.latitude - c.latitude) < 1e-9 && abs(back.longitude - c.longitude) < 1e-9)
+            #expect(
+                abs(back.latitude - c.latitude) < 1e-9 && abs(back.longitude - c.longitude) < 1e-9)
         }
     }
 
     @Test func distanceBetweenMapPoints() {
-        let a = Coordinate(latitude: 40.6413, longitude: -73.7781), b = Coordinate(latitude: 51.47, longitude: -0.4543)
+        let a = Coordinate(latitude: 40.6413, longitude: -73.7781),
+            b = Coordinate(latitude: 51.47, longitude: -0.4543)
         #expect(abs(MapPoint(a).distance(to: MapPoint(b)) - a.distance(to: b)) < 1e-3)
     }
 
@@ -44,7 +51,9 @@ struct MapRectTests {
     @Test func unionAndIntersectionProperties() {
         var rng = SplitMix64(seed: 2)
         func randomRect() -> MapRect {
-            MapRect(x: rng.uniform(0, world), y: rng.uniform(0, world), width: rng.uniform(0, world / 4), height: rng.uniform(0, world / 4))
+            MapRect(
+                x: rng.uniform(0, world), y: rng.uniform(0, world),
+                width: rng.uniform(0, world / 4), height: rng.uniform(0, world / 4))
         }
         for _ in 0..<2_000 {
             let a = randomRect(), b = randomRect()
@@ -92,10 +101,13 @@ struct MapRectTests {
     /// A region across the 180th meridian gives a rectangle past the world's east edge, whose
     /// remainder wraps to the west side.
     @Test func antimeridian() throws {
-        let fiji = Coordinate(latitude: -17.7, longitude: 177.4), samoa = Coordinate(latitude: -13.8, longitude: -171.8)
+        let fiji = Coordinate(latitude: -17.7, longitude: 177.4),
+            samoa = Coordinate(latitude: -13.8, longitude: -171.8)
         let region = try CoordinateRegion(fitting: [fiji, samoa])
         #expect(abs(region.span.longitudeDelta - 10.8) < 1e-9)
-        #expect(abs(region.center.longitude - (-177.2)) < 1e-9 || abs(region.center.longitude - 182.8) < 1e-9)
+        #expect(
+            abs(region.center.longitude - (-177.2)) < 1e-9
+                || abs(region.center.longitude - 182.8) < 1e-9)
         let rect = MapRect(region)
         #expect(rect.spans180thMeridian)
         #expect(rect.maxX > world && rect.minX < world)
@@ -105,24 +117,33 @@ struct MapRectTests {
         #expect(MapRect(x: 10, y: 10, width: 10, height: 10).remainder.isNull)
         #expect(!MapRect.world.spans180thMeridian)
         // West of the 180th meridian lies in the rectangle, east of it in the wrapped remainder.
-        let westOfLine = Coordinate(latitude: -15, longitude: 178), eastOfLine = Coordinate(latitude: -15, longitude: -175)
+        let westOfLine = Coordinate(latitude: -15, longitude: 178),
+            eastOfLine = Coordinate(latitude: -15, longitude: -175)
         #expect(rect.contains(MapPoint(westOfLine)) && !rect.contains(MapPoint(eastOfLine)))
-        #expect(remainder.contains(MapPoint(eastOfLine)) && !remainder.contains(MapPoint(westOfLine)))
+        #expect(
+            remainder.contains(MapPoint(eastOfLine)) && !remainder.contains(MapPoint(westOfLine)))
     }
 
     /// Region → map rect → region gives the same region.
     @Test func regionRoundTrip() {
         var rng = SplitMix64(seed: 3)
         for _ in 0..<1_000 {
-            let center = Coordinate(latitude: rng.uniform(-70, 70), longitude: rng.uniform(-180, 180))
-            let region = CoordinateRegion(center: center, span: CoordinateSpan(latitudeDelta: rng.uniform(0.001, 20), longitudeDelta: rng.uniform(0.001, 60)))
+            let center = Coordinate(
+                latitude: rng.uniform(-70, 70), longitude: rng.uniform(-180, 180))
+            let region = CoordinateRegion(
+                center: center,
+                span: CoordinateSpan(
+                    latitudeDelta: rng.uniform(0.001, 20), longitudeDelta: rng.uniform(0.001, 60)))
             let back = CoordinateRegion(MapRect(region))
             #expect(abs(back.span.longitudeDelta - region.span.longitudeDelta) < 1e-9)
             #expect(abs(back.span.latitudeDelta - region.span.latitudeDelta) < 1e-9)
-            #expect(abs(Angle(back.center.longitude) - Angle(center.longitude)) < 1e-9)
+            #expect(
+                abs(wrappedAngle(back.center.longitude) - wrappedAngle(center.longitude)) < 1e-9)
             #expect(abs(back.center.latitude - center.latitude) < 1e-9)
         }
     }
 
-    private func Angle(_ degrees: Double) -> Double { (degrees + 540).truncatingRemainder(dividingBy: 360) - 180 }
+    private func wrappedAngle(_ degrees: Double) -> Double {
+        (degrees + 540).truncatingRemainder(dividingBy: 360) - 180
+    }
 }

@@ -27,15 +27,19 @@ struct MetricOperationsTests {
     /// A 100 km line buffered by 500 m: every vertex of the result is 500 m from the line's geodesic,
     /// within the documented scale error.
     @Test func lineBufferAgainstGeodesicFootPoints() throws {
-        let a = Coordinate(latitude: 45, longitude: 5), b = Coordinate(latitude: 45.6, longitude: 6.1)
+        let a = Coordinate(latitude: 45, longitude: 5),
+            b = Coordinate(latitude: 45.6, longitude: 6.1)
         let zone = try Geometry.lineString(coordinates: [a, b]).buffer(meters: 500)
         let line = Geodesic.wgs84.line(from: a, to: b)
         #expect(line.length > 100_000)
         for p in zone.positions {
             let foot = line.closestPoint(to: p.coordinate)
-            let endDistance = min(Geodesic.distance(from: a, to: p.coordinate), Geodesic.distance(from: b, to: p.coordinate))
+            let endDistance = min(
+                Geodesic.distance(from: a, to: p.coordinate),
+                Geodesic.distance(from: b, to: p.coordinate))
             let d = min(foot.distance, endDistance)
-            #expect(abs(d - 500) < 0.05, "vertex at \(d) m")  // (60 km / 6371 km)² / 6 × 500 m ≈ 0.7 cm
+            // (60 km / 6371 km)² / 6 × 500 m ≈ 0.7 cm
+            #expect(abs(d - 500) < 0.05, "vertex at \(d) m")
         }
     }
 
@@ -44,12 +48,16 @@ struct MetricOperationsTests {
         let exact = Geodesic.wgs84.distance(from: lhr.coordinate, to: cdg.coordinate)
         #expect(abs(try Geometry.point(lhr).distance(meters: .point(cdg)) - exact) < 1e-6)
         // Point to a long geodesic segment: the foot of the perpendicular.
-        let a = Coordinate(latitude: 10, longitude: -30), b = Coordinate(latitude: 20, longitude: 30)
+        let a = Coordinate(latitude: 10, longitude: -30),
+            b = Coordinate(latitude: 20, longitude: 30)
         let probe = Coordinate(latitude: 30, longitude: 0)
         let oracle = Geodesic.wgs84.line(from: a, to: b).closestPoint(to: probe).distance
-        let d = try Geometry.point(coordinate: probe).distance(meters: .lineString(coordinates: [a, b]))
+        let d = try Geometry.point(coordinate: probe).distance(
+            meters: .lineString(coordinates: [a, b]))
         #expect(d >= oracle - 1e-3 && d < oracle * (1 + 1e-5), "\(d) vs \(oracle)")
-        let square = Geometry.polygon(exterior: [Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1), Position(x: 0, y: 1)])
+        let square = Geometry.polygon(exterior: [
+            Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1), Position(x: 0, y: 1),
+        ])
         #expect(try square.distance(meters: .point(x: 0.5, y: 0.5)) == 0)
         #expect(try square.distance(meters: .point(nil)) == .infinity)
         #expect(throws: GeoError.self) { try square.distance(meters: .point(x: 0, y: 91)) }
@@ -60,10 +68,18 @@ struct MetricOperationsTests {
         let disc = try Geometry.point(x: 179.99, y: -16.5).buffer(meters: 5_000)
         let bounds = try #require(disc.bounds)
         #expect(bounds.maxX > 180 && bounds.maxX - bounds.minX < 0.2)
-        #expect(abs(try disc.geodesicArea() - 16 * 5_000 * 5_000 * sin(2 * .pi / 32)) < 1e-3 * 78_000_000)
+        #expect(
+            abs(try disc.geodesicArea() - 16 * 5_000 * 5_000 * sin(2 * .pi / 32)) < 1e-3
+                * 78_000_000)
         #expect(try disc.isValid())
-        let fiji = try Geometry.point(x: 179.99, y: -16.5).distance(meters: .point(x: -179.99, y: -16.5))
-        #expect(abs(fiji - Geodesic.distance(from: Coordinate(latitude: -16.5, longitude: 179.99), to: Coordinate(latitude: -16.5, longitude: -179.99))) < 1e-6)
+        let fiji = try Geometry.point(x: 179.99, y: -16.5).distance(
+            meters: .point(x: -179.99, y: -16.5))
+        #expect(
+            abs(
+                fiji
+                    - Geodesic.distance(
+                        from: Coordinate(latitude: -16.5, longitude: 179.99),
+                        to: Coordinate(latitude: -16.5, longitude: -179.99))) < 1e-6)
     }
 
     @Test func badInput() throws {

@@ -13,7 +13,10 @@ struct PreparedGeometryTests {
             return Position(x: r * cos(a), y: r * sin(a))
         }
         ring.append(ring[0])
-        let hole = [Position(x: -10, y: -10), Position(x: -10, y: 10), Position(x: 10, y: 10), Position(x: 10, y: -10), Position(x: -10, y: -10)]
+        let hole = [
+            Position(x: -10, y: -10), Position(x: -10, y: 10), Position(x: 10, y: 10),
+            Position(x: 10, y: -10), Position(x: -10, y: -10),
+        ]
         return .polygon([ring, hole])
     }
 
@@ -21,7 +24,9 @@ struct PreparedGeometryTests {
         let polygon = Self.star(vertices: 1_000, seed: 1)
         let prepared = try PreparedGeometry(polygon)
         var rng = SplitMix64(seed: 2)
-        var points = (0..<4_000).map { _ in Position(x: rng.uniform(-110, 110), y: rng.uniform(-110, 110)) }
+        var points = (0..<4_000).map { _ in
+            Position(x: rng.uniform(-110, 110), y: rng.uniform(-110, 110))
+        }
         points += [Position(x: 10, y: 0), Position(x: -10, y: -10)]  // on the hole's boundary
         let contains = try prepared.contains(points)
         let covers = try prepared.covers(points)
@@ -31,9 +36,12 @@ struct PreparedGeometryTests {
             #expect(covers[i] == (location != .exterior), "\(p)")
         }
         #expect(try prepared.contains(points[0]) == contains[0])
-        #expect(try !prepared.contains(Position(x: 10, y: 0)) && prepared.covers(Position(x: 10, y: 0)))
+        #expect(
+            try !prepared.contains(Position(x: 10, y: 0)) && prepared.covers(Position(x: 10, y: 0)))
         #expect(throws: GeoError.self) { try prepared.contains(Position(x: .nan, y: 0)) }
-        #expect(throws: GeoError.self) { try prepared.contains([Position(x: 0, y: 0), Position(x: .infinity, y: 0)]) }
+        #expect(throws: GeoError.self) {
+            try prepared.contains([Position(x: 0, y: 0), Position(x: .infinity, y: 0)])
+        }
     }
 
     /// The pure-Swift point index agrees with GEOS's prepared predicates, including points exactly on
@@ -41,7 +49,10 @@ struct PreparedGeometryTests {
     @Test func pointIndexAgreesWithGEOS() throws {
         let shapes = [
             Self.star(vertices: 500, seed: 7),
-            try Geometry(wkt: "MULTIPOLYGON (((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 2 8, 8 8, 8 2, 2 2)), ((20 0, 30 0, 25 8, 20 0)), ((12 12, 14 12, 14 14, 12 12)))"),
+            try Geometry(
+                wkt:
+                    "MULTIPOLYGON (((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 2 8, 8 8, 8 2, 2 2)), ((20 0, 30 0, 25 8, 20 0)), ((12 12, 14 12, 14 14, 12 12)))"
+            ),
             try Geometry(wkt: "POLYGON ((0 0, 4 0, 4 1, 3 1, 3 3, 1 3, 1 1, 0 1, 0 0))"),
         ]
         var rng = SplitMix64(seed: 17)
@@ -50,8 +61,12 @@ struct PreparedGeometryTests {
             var probes = shape.positions
             for _ in 0..<1_500 {
                 probes.append(Position(x: rng.uniform(-110, 110), y: rng.uniform(-110, 110)))
-                probes.append(Position(x: Double(Int(rng.next() % 36)) - 3, y: Double(Int(rng.next() % 20)) - 3))
-                probes.append(Position(x: rng.uniform(-3, 33), y: [0.0, 1, 2, 3, 8, 10, 12][Int(rng.next() % 7)]))
+                probes.append(
+                    Position(
+                        x: Double(Int(rng.next() % 36)) - 3, y: Double(Int(rng.next() % 20)) - 3))
+                probes.append(
+                    Position(
+                        x: rng.uniform(-3, 33), y: [0.0, 1, 2, 3, 8, 10, 12][Int(rng.next() % 7)]))
             }
             let contains = try prepared.contains(probes), covers = try prepared.covers(probes)
             for (i, p) in probes.enumerated() {
@@ -68,7 +83,9 @@ struct PreparedGeometryTests {
         var rng = SplitMix64(seed: 4)
         for _ in 0..<100 {
             let a = Position(x: rng.uniform(-110, 110), y: rng.uniform(-110, 110))
-            let line = Geometry.lineString([a, Position(x: a.x + rng.uniform(-30, 30), y: a.y + rng.uniform(-30, 30))])
+            let line = Geometry.lineString([
+                a, Position(x: a.x + rng.uniform(-30, 30), y: a.y + rng.uniform(-30, 30)),
+            ])
             #expect(try prepared.contains(line) == polygon.contains(line))
             #expect(try prepared.covers(line) == polygon.covers(line))
             #expect(try prepared.intersects(line) == polygon.intersects(line))
@@ -78,11 +95,20 @@ struct PreparedGeometryTests {
             #expect(try prepared.isWithin(line) == polygon.isWithin(line))
             #expect(try prepared.overlaps(line) == polygon.overlaps(line))
             #expect(try prepared.isCovered(by: line) == polygon.isCovered(by: line))
-            #expect(try prepared.containsProperly(line) == polygon.relate(line, pattern: "T**FF*FF*"))
+            #expect(
+                try prepared.containsProperly(line) == polygon.relate(line, pattern: "T**FF*FF*"))
         }
     }
 
     @Test func badGeometryFailsAtPreparation() {
-        #expect(throws: GeoError.self) { try PreparedGeometry(.polygon([[Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1), Position(x: 0, y: 1)]])) }
+        #expect(throws: GeoError.self) {
+            try PreparedGeometry(
+                .polygon([
+                    [
+                        Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1),
+                        Position(x: 0, y: 1),
+                    ]
+                ]))
+        }
     }
 }

@@ -14,7 +14,8 @@ struct ProjectionReferenceTests {
     // MARK: - PROJ gie
 
     @Test func gieCases() throws {
-        let cases = try #require(SharedData.json("projections/proj_gie_cases.json")["cases"]?.arrayValue)
+        let cases = try #require(
+            SharedData.json("projections/proj_gie_cases.json")["cases"]?.arrayValue)
         var transformers = [String: CoordinateTransformer]()
         var creationErrors = [String: GeoError]()
         var run = 0, skipped = [String]()
@@ -28,7 +29,8 @@ struct ProjectionReferenceTests {
             let rules = c["use_proj4_init_rules"]?.boolValue ?? false
             let source = c["crs_src"]?.stringValue, target = c["crs_dst"]?.stringValue
             let operation = c["operation"]?.stringValue ?? ""
-            let key = (source.map { "\($0)|\(target ?? "")" } ?? operation) + (rules ? "|rules" : "")
+            let key =
+                (source.map { "\($0)|\(target ?? "")" } ?? operation) + (rules ? "|rules" : "")
             let expectFailure = c["expect_failure"]?.boolValue ?? false
             let transformer: CoordinateTransformer
             if let cached = transformers[key] {
@@ -38,11 +40,14 @@ struct ProjectionReferenceTests {
                 continue
             } else {
                 do {
-                    let configuration = CoordinateTransformer.Configuration(useProj4InitRules: rules, parallelism: 1)
+                    let configuration = CoordinateTransformer.Configuration(
+                        useProj4InitRules: rules, parallelism: 1)
                     if let source, let target {
-                        transformer = try CoordinateTransformer(source: source, target: target, configuration: configuration)
+                        transformer = try CoordinateTransformer(
+                            source: source, target: target, configuration: configuration)
                     } else {
-                        transformer = try CoordinateTransformer(pipeline: operation, configuration: configuration)
+                        transformer = try CoordinateTransformer(
+                            pipeline: operation, configuration: configuration)
                     }
                     transformers[key] = transformer
                 } catch {
@@ -51,7 +56,8 @@ struct ProjectionReferenceTests {
                     continue
                 }
             }
-            let direction: CoordinateTransformer.Direction = c["direction"]?.stringValue == "inverse" ? .inverse : .forward
+            let direction: CoordinateTransformer.Direction =
+                c["direction"]?.stringValue == "inverse" ? .inverse : .forward
             let accept = (c["accept"]?.arrayValue ?? []).compactMap { SharedData.number($0) }
             guard accept.count >= 2 else {
                 Issue.record("\(id): accept has \(accept.count) values")
@@ -84,16 +90,24 @@ struct ProjectionReferenceTests {
             if transformer.givesAngles(direction) {
                 // Longitudes compared modulo 360 (180 and -180 are the same meridian).
                 let dLon = (p.x - ex).remainder(dividingBy: 360) * cos(ey * .pi / 180)
-                horizontal = ((p.y - ey) * (p.y - ey) + dLon * dLon).squareRoot() * Self.metresPerDegree
+                horizontal =
+                    ((p.y - ey) * (p.y - ey) + dLon * dLon).squareRoot() * Self.metresPerDegree
             } else {
                 horizontal = ((p.x - ex) * (p.x - ex) + (p.y - ey) * (p.y - ey)).squareRoot()
             }
-            #expect(horizontal <= tolerance, "\(id) \(operation) \(direction): got \(p.x), \(p.y), expected \(ex), \(ey) (off \(horizontal) m, tolerance \(tolerance) m)")
+            #expect(
+                horizontal <= tolerance,
+                "\(id) \(operation) \(direction): got \(p.x), \(p.y), expected \(ex), \(ey) (off \(horizontal) m, tolerance \(tolerance) m)"
+            )
             if expect.count > 2, let z = p.z {
-                #expect(abs(z - expect[2]) <= max(tolerance, 1e-9 * abs(expect[2])), "\(id): height \(z), expected \(expect[2])")
+                #expect(
+                    abs(z - expect[2]) <= max(tolerance, 1e-9 * abs(expect[2])),
+                    "\(id): height \(z), expected \(expect[2])")
             }
         }
-        print("PROJ gie: \(run) cases run, \(skipped.count) skipped because they need a PROJ newer than 9.1.1 (proj_9_1_1_gie: fail): \(skipped.joined(separator: ", "))")
+        print(
+            "PROJ gie: \(run) cases run, \(skipped.count) skipped because they need a PROJ newer than 9.1.1 (proj_9_1_1_gie: fail): \(skipped.joined(separator: ", "))"
+        )
         #expect(run > 400)
     }
 
@@ -107,12 +121,15 @@ struct ProjectionReferenceTests {
     // MARK: - EPSG Guidance Note 7-2
 
     @Test func guidanceNoteExamples() throws {
-        let examples = try #require(SharedData.json("projections/epsg_gn7_2_examples.json")["examples"]?.arrayValue)
+        let examples = try #require(
+            SharedData.json("projections/epsg_gn7_2_examples.json")["examples"]?.arrayValue)
         #expect(examples.count >= 1)
         for e in examples {
             let id = e["id"]?.stringValue ?? "?"
-            let lat = try #require(SharedData.number(e["lat"])), lon = try #require(SharedData.number(e["lon"]))
-            let easting = try #require(SharedData.number(e["easting"])), northing = try #require(SharedData.number(e["northing"]))
+            let lat = try #require(SharedData.number(e["lat"])),
+                lon = try #require(SharedData.number(e["lon"]))
+            let easting = try #require(SharedData.number(e["easting"])),
+                northing = try #require(SharedData.number(e["northing"]))
             let tolerance = SharedData.number(e["tolerance_m"]) ?? 0.01
             var transformers = [CoordinateTransformer]()
             if let source = e["crs_src"]?.stringValue, let target = e["crs_dst"]?.stringValue {
@@ -124,10 +141,15 @@ struct ProjectionReferenceTests {
             #expect(!transformers.isEmpty)
             for t in transformers {
                 let p = try t.transform(Position(x: lon, y: lat))
-                #expect(abs(p.x - easting) <= tolerance && abs(p.y - northing) <= tolerance, "\(id) \(t.definition): \(p)")
+                #expect(
+                    abs(p.x - easting) <= tolerance && abs(p.y - northing) <= tolerance,
+                    "\(id) \(t.definition): \(p)")
                 let back = try t.transform(Position(x: easting, y: northing), direction: .inverse)
-                #expect(abs(back.y - lat) * Self.metresPerDegree <= tolerance && abs(back.x - lon) * Self.metresPerDegree * cos(lat * .pi / 180) <= tolerance,
-                        "\(id) inverse: \(back)")
+                #expect(
+                    abs(back.y - lat) * Self.metresPerDegree <= tolerance
+                        && abs(back.x - lon) * Self.metresPerDegree * cos(lat * .pi / 180)
+                            <= tolerance,
+                    "\(id) inverse: \(back)")
             }
         }
     }
@@ -137,9 +159,12 @@ struct ProjectionReferenceTests {
     /// PROJ strings for the GIGS projected CRSs that have no EPSG equivalent, from the GIGS 3206/3207
     /// definitions (conversions 65002, 65025, 65013).
     static let gigsProjected: [Int: String] = [
-        62007: "+proj=tmerc +lat_0=49 +lon_0=-2 +k=0.9996012717 +x_0=400000 +y_0=-100000 +ellps=WGS84",
-        62035: "+proj=lcc +lat_1=46.8 +lat_0=46.8 +lon_0=2.337229167 +k_0=0.99987742 +x_0=600000 +y_0=2200000 +ellps=intl",
-        62020: "+proj=omerc +lat_0=4 +lonc=115 +alpha=53.31580994 +gamma=53.13010236 +k=0.99984 +x_0=590521.147 +y_0=442890.861 +ellps=GRS80",
+        62007:
+            "+proj=tmerc +lat_0=49 +lon_0=-2 +k=0.9996012717 +x_0=400000 +y_0=-100000 +ellps=WGS84",
+        62035:
+            "+proj=lcc +lat_1=46.8 +lat_0=46.8 +lon_0=2.337229167 +k_0=0.99987742 +x_0=600000 +y_0=2200000 +ellps=intl",
+        62020:
+            "+proj=omerc +lat_0=4 +lonc=115 +alpha=53.31580994 +gamma=53.13010236 +k=0.99984 +x_0=590521.147 +y_0=442890.861 +ellps=GRS80",
     ]
 
     /// The transformations of the GIGS 5200 series, from the GIGS 3208 definitions: a pipeline from
@@ -150,11 +175,21 @@ struct ProjectionReferenceTests {
         }
         switch procedure {
         case 5203:  // GIGS 61314 = EPSG 1314 OSGB36 to WGS 84 (6), position vector
-            return pipeline("airy", "+proj=helmert +x=446.448 +y=-125.157 +z=542.06 +rx=0.15 +ry=0.247 +rz=0.842 +s=-20.489 +convention=position_vector")
+            return pipeline(
+                "airy",
+                "+proj=helmert +x=446.448 +y=-125.157 +z=542.06 +rx=0.15 +ry=0.247 +rz=0.842 +s=-20.489 +convention=position_vector"
+            )
         case 5204:  // GIGS 15929 = EPSG 15929 Belge 1972 to WGS 84 (2), coordinate frame
-            return pipeline("intl", "+proj=helmert +x=-106.8686 +y=52.2978 +z=-103.7239 +rx=-0.3366 +ry=0.457 +rz=-1.8422 +s=-1.2747 +convention=coordinate_frame")
-        case 5205:  // GIGS 61003 Amersfoort to WGS 84, Molodensky-Badekas (coordinate frame rotations)
-            return pipeline("bessel", "+proj=molobadekas +x=593.0297 +y=26.0038 +z=478.7534 +rx=0.4069 +ry=-0.3507 +rz=1.8703 +s=4.0812 +px=3903453.1482 +py=368135.3134 +pz=5012970.3051 +convention=coordinate_frame")
+            return pipeline(
+                "intl",
+                "+proj=helmert +x=-106.8686 +y=52.2978 +z=-103.7239 +rx=-0.3366 +ry=0.457 +rz=-1.8422 +s=-1.2747 +convention=coordinate_frame"
+            )
+        // GIGS 61003 Amersfoort to WGS 84, Molodensky-Badekas (coordinate frame rotations)
+        case 5205:
+            return pipeline(
+                "bessel",
+                "+proj=molobadekas +x=593.0297 +y=26.0038 +z=478.7534 +rx=0.4069 +ry=-0.3507 +rz=1.8703 +s=4.0812 +px=3903453.1482 +py=368135.3134 +pz=5012970.3051 +convention=coordinate_frame"
+            )
         case 5212, 5213:  // GIGS 61196 = EPSG 1196 OSGB36 to WGS 84 (2), geocentric translations
             return pipeline("airy", "+proj=helmert +x=371 +y=-112 +z=434")
         default:
@@ -178,7 +213,9 @@ struct ProjectionReferenceTests {
     }
 
     static func parseGIGS(_ text: String) -> GIGSFile {
-        var file = GIGSFile(procedure: 0, fields: [], cartesianTolerance: 0.05, verticalTolerance: 0.05, geographicTolerance: 6e-7, rows: [])
+        var file = GIGSFile(
+            procedure: 0, fields: [], cartesianTolerance: 0.05, verticalTolerance: 0.05,
+            geographicTolerance: 6e-7, rows: [])
         func tolerance(_ line: String) -> Double? {
             let parts = line.split(separator: ":", maxSplits: 1)
             guard parts.count == 2 else { return nil }
@@ -188,24 +225,41 @@ struct ProjectionReferenceTests {
         }
         for line in text.split(whereSeparator: \.isNewline).map(String.init) {
             if line.hasPrefix("#") {
-                if line.hasPrefix("# GIGS Test Procedure:") { file.procedure = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0 }
+                if line.hasPrefix("# GIGS Test Procedure:") {
+                    file.procedure =
+                        Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
+                }
                 guard !line.contains("Round Trip") else { continue }
-                if line.contains("Vertical Cartesian Tolerance") { file.verticalTolerance = tolerance(line) ?? file.verticalTolerance }
-                else if line.contains("Cartesian Tolerance") {
+                if line.contains("Vertical Cartesian Tolerance") {
+                    file.verticalTolerance = tolerance(line) ?? file.verticalTolerance
+                } else if line.contains("Cartesian Tolerance") {
                     file.cartesianTolerance = tolerance(line) ?? file.cartesianTolerance
                     file.verticalTolerance = file.cartesianTolerance
-                } else if line.contains("Vertical Geographic") { continue }
-                else if line.contains("Geographic Tolerance") { file.geographicTolerance = tolerance(line) ?? file.geographicTolerance }
+                } else if line.contains("Vertical Geographic") {
+                    continue
+                } else if line.contains("Geographic Tolerance") {
+                    file.geographicTolerance = tolerance(line) ?? file.geographicTolerance
+                }
                 // "# [3]: Easting (GIGS CRS Code 62007; ...; EPSG CRS code 32631)"
                 if let open = line.firstIndex(of: "("), line.contains("GIGS CRS Code") {
-                    let label = line[line.index(after: line.firstIndex(of: ":") ?? line.startIndex)..<open].trimmingCharacters(in: .whitespaces)
+                    let label = line[
+                        line.index(after: line.firstIndex(of: ":") ?? line.startIndex)..<open
+                    ].trimmingCharacters(in: .whitespaces)
                     let inside = line[open...]
-                    let gigs = inside.range(of: "GIGS CRS Code ").flatMap { Int(inside[$0.upperBound...].prefix { $0.isNumber }) } ?? 0
-                    let epsg = inside.range(of: "EPSG CRS code ").flatMap { Int(inside[$0.upperBound...].prefix { $0.isNumber }) }
+                    let gigs =
+                        inside.range(of: "GIGS CRS Code ").flatMap {
+                            Int(inside[$0.upperBound...].prefix { $0.isNumber })
+                        } ?? 0
+                    let epsg = inside.range(of: "EPSG CRS code ").flatMap {
+                        Int(inside[$0.upperBound...].prefix { $0.isNumber })
+                    }
                     file.fields.append(GIGSField(name: label, gigsCode: gigs, epsgCode: epsg))
                 }
             } else {
-                file.rows.append(line.split(separator: "\t", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) })
+                file.rows.append(
+                    line.split(separator: "\t", omittingEmptySubsequences: false).map {
+                        $0.trimmingCharacters(in: .whitespaces)
+                    })
             }
         }
         return file
@@ -219,16 +273,21 @@ struct ProjectionReferenceTests {
         if let lat = find(["Latitude"]), let lon = find(["Longitude"]) {
             return ([lon, lat] + (find(["Ellipsoidal height"]).map { [$0] } ?? []), true)
         }
-        if let x = find(["Geocentric X"]), let y = find(["Geocentric Y"]), let z = find(["Geocentric Z"]) {
+        if let x = find(["Geocentric X"]), let y = find(["Geocentric Y"]),
+            let z = find(["Geocentric Z"])
+        {
             return ([x, y, z], false)
         }
-        let x = find(["Easting", "Westing"]) ?? offset, y = find(["Northing", "Southing"]) ?? offset + 1
+        let x = find(["Easting", "Westing"]) ?? offset,
+            y = find(["Northing", "Southing"]) ?? offset + 1
         return ([x, y], false)
     }
 
     @Test func gigsConversionsAndTransformations() throws {
         let directory = SharedData.url("projections/gigs")
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".txt") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasSuffix(".txt")
+        }.sorted()
         #expect(names.count >= 20)
         var checked = 0
         for name in names {
@@ -238,7 +297,9 @@ struct ProjectionReferenceTests {
                 continue
             }
             let sourceFields = file.fields.prefix { $0.gigsCode == first.gigsCode }
-            let targetFields = file.fields.dropFirst(sourceFields.count).prefix { $0.gigsCode == file.fields[sourceFields.count].gigsCode }
+            let targetFields = file.fields.dropFirst(sourceFields.count).prefix {
+                $0.gigsCode == file.fields[sourceFields.count].gigsCode
+            }
             let transformer: CoordinateTransformer
             if let pipeline = Self.gigsTransformation(procedure: file.procedure) {
                 transformer = try CoordinateTransformer(pipeline: pipeline)
@@ -259,20 +320,31 @@ struct ProjectionReferenceTests {
                 let (inCols, outCols) = forward ? (source, target) : (target, source)
                 let values = inCols.indices.compactMap { Double(row[$0]) }
                 let expected = outCols.indices.compactMap { Double(row[$0]) }
-                guard values.count == inCols.indices.count, expected.count == outCols.indices.count else { continue }
-                let input = Position(x: values[0], y: values[1], z: values.count > 2 ? values[2] : (outCols.indices.count > 2 ? 0 : nil))
+                guard values.count == inCols.indices.count, expected.count == outCols.indices.count
+                else { continue }
+                let input = Position(
+                    x: values[0], y: values[1],
+                    z: values.count > 2 ? values[2] : (outCols.indices.count > 2 ? 0 : nil))
                 let p = try transformer.transform(input, direction: forward ? .forward : .inverse)
-                let tolerance = outCols.geographic ? file.geographicTolerance : file.cartesianTolerance
+                let tolerance =
+                    outCols.geographic ? file.geographicTolerance : file.cartesianTolerance
                 // A geographic tolerance is a distance on the ground: longitude differences count as
                 // arcs of the parallel (Δλ·cos φ). Near the poles EPSG's sign-reversed Helmert (which
                 // GIGS's REVERSE rows use) and PROJ's exact inverse differ by more than 3e-7° of
                 // longitude while agreeing to a few millimetres.
-                let dx = outCols.geographic ? (p.x - expected[0]).remainder(dividingBy: 360) * cos(expected[1] * .pi / 180) : p.x - expected[0]
-                #expect(abs(dx) <= tolerance && abs(p.y - expected[1]) <= tolerance,
-                        "\(name) \(row[0]) \(forward ? "forward" : "reverse"): got \(p.x), \(p.y), expected \(expected[0]), \(expected[1]) (tolerance \(tolerance))")
+                let dx =
+                    outCols.geographic
+                    ? (p.x - expected[0]).remainder(dividingBy: 360) * cos(expected[1] * .pi / 180)
+                    : p.x - expected[0]
+                #expect(
+                    abs(dx) <= tolerance && abs(p.y - expected[1]) <= tolerance,
+                    "\(name) \(row[0]) \(forward ? "forward" : "reverse"): got \(p.x), \(p.y), expected \(expected[0]), \(expected[1]) (tolerance \(tolerance))"
+                )
                 if expected.count > 2, let z = p.z {
-                    #expect(abs(z - expected[2]) <= (outCols.geographic ? file.verticalTolerance : tolerance),
-                            "\(name) \(row[0]): height \(z), expected \(expected[2])")
+                    #expect(
+                        abs(z - expected[2])
+                            <= (outCols.geographic ? file.verticalTolerance : tolerance),
+                        "\(name) \(row[0]): height \(z), expected \(expected[2])")
                 }
                 fileChecked += 1
             }

@@ -20,7 +20,10 @@ struct SimplifyTests {
         for tolerance in [0.1, 0.5, 2.0] {
             let line = Self.randomWalk(&rng, count: 400)
             let g = Geometry.lineString(line)
-            guard case .lineString(let kept) = try g.simplified(tolerance: tolerance, preservingTopology: false) else {
+            guard
+                case .lineString(let kept) = try g.simplified(
+                    tolerance: tolerance, preservingTopology: false)
+            else {
                 Issue.record("not a line")
                 continue
             }
@@ -31,8 +34,12 @@ struct SimplifyTests {
             let simplified = Geometry.lineString(kept)
             for p in line { #expect(try simplified.distance(to: .point(p)) <= tolerance + 1e-9) }
         }
-        #expect(try Geometry.lineString([Position(x: 0, y: 0), Position(x: 1, y: 0.1), Position(x: 2, y: 0)]).simplified(tolerance: 0) ==
-            .lineString([Position(x: 0, y: 0), Position(x: 1, y: 0.1), Position(x: 2, y: 0)]))
+        #expect(
+            try Geometry.lineString([
+                Position(x: 0, y: 0), Position(x: 1, y: 0.1), Position(x: 2, y: 0),
+            ]).simplified(tolerance: 0)
+                == .lineString([Position(x: 0, y: 0), Position(x: 1, y: 0.1), Position(x: 2, y: 0)])
+        )
     }
 
     /// Topology-preserving simplification keeps a polygon with a hole valid where plain Douglas-Peucker
@@ -45,7 +52,10 @@ struct SimplifyTests {
             ring.append(Position(x: r * cos(a), y: r * sin(a)))
         }
         ring.append(ring[0])
-        let hole = [Position(x: 95, y: -1), Position(x: 98.5, y: 0), Position(x: 95, y: 1), Position(x: 95, y: -1)]
+        let hole = [
+            Position(x: 95, y: -1), Position(x: 98.5, y: 0), Position(x: 95, y: 1),
+            Position(x: 95, y: -1),
+        ]
         let polygon = Geometry.polygon([ring, hole])
         #expect(try polygon.isValid())
         let tp = try polygon.simplified(tolerance: 8, preservingTopology: true)

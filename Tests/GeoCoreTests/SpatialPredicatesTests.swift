@@ -3,19 +3,28 @@ import Testing
 
 @Suite("Spatial predicates and DE-9IM")
 struct SpatialPredicatesTests {
-    static let square = Geometry.polygon(exterior: [Position(x: 0, y: 0), Position(x: 10, y: 0), Position(x: 10, y: 10), Position(x: 0, y: 10)])
+    static let square = Geometry.polygon(exterior: [
+        Position(x: 0, y: 0), Position(x: 10, y: 0), Position(x: 10, y: 10), Position(x: 0, y: 10),
+    ])
 
     @Test func knownRelations() throws {
-        let inner = Geometry.polygon(exterior: [Position(x: 2, y: 2), Position(x: 4, y: 2), Position(x: 4, y: 4), Position(x: 2, y: 4)])
+        let inner = Geometry.polygon(exterior: [
+            Position(x: 2, y: 2), Position(x: 4, y: 2), Position(x: 4, y: 4), Position(x: 2, y: 4),
+        ])
         #expect(try Self.square.relate(inner).matrix == "212FF1FF2")
         #expect(try Self.square.contains(inner) && inner.isWithin(Self.square))
         #expect(try Self.square.covers(inner) && inner.isCovered(by: Self.square))
         #expect(try !Self.square.touches(inner))
         let edge = Geometry.lineString([Position(x: 0, y: 0), Position(x: 10, y: 0)])
-        #expect(try !Self.square.contains(edge) && Self.square.covers(edge) && Self.square.touches(edge))
+        #expect(
+            try !Self.square.contains(edge) && Self.square.covers(edge) && Self.square.touches(edge)
+        )
         let crossing = Geometry.lineString([Position(x: -5, y: 5), Position(x: 15, y: 5)])
         #expect(try Self.square.crosses(crossing) && Self.square.intersects(crossing))
-        let neighbour = Geometry.polygon(exterior: [Position(x: 5, y: 5), Position(x: 15, y: 5), Position(x: 15, y: 15), Position(x: 5, y: 15)])
+        let neighbour = Geometry.polygon(exterior: [
+            Position(x: 5, y: 5), Position(x: 15, y: 5), Position(x: 15, y: 15),
+            Position(x: 5, y: 15),
+        ])
         #expect(try Self.square.overlaps(neighbour))
         #expect(try Self.square.isDisjoint(with: .point(x: 20, y: 20)))
         let rotated = try Geometry(wkt: "POLYGON ((10 10, 0 10, 0 0, 10 0, 10 10))")
@@ -30,11 +39,16 @@ struct SpatialPredicatesTests {
     @Test func predicatesAgreeWithTheirPatterns() throws {
         var rng = SplitMix64(seed: 14)
         func randomGeometry() -> Geometry {
-            let x = rng.uniform(0, 10).rounded(), y = rng.uniform(0, 10).rounded(), w = rng.uniform(1, 6).rounded(), h = rng.uniform(1, 6).rounded()
+            let x = rng.uniform(0, 10).rounded(), y = rng.uniform(0, 10).rounded(),
+                w = rng.uniform(1, 6).rounded(), h = rng.uniform(1, 6).rounded()
             switch rng.next() % 3 {
             case 0: return .point(x: x, y: y)
             case 1: return .lineString([Position(x: x, y: y), Position(x: x + w, y: y + h)])
-            default: return .polygon(exterior: [Position(x: x, y: y), Position(x: x + w, y: y), Position(x: x + w, y: y + h), Position(x: x, y: y + h)])
+            default:
+                return .polygon(exterior: [
+                    Position(x: x, y: y), Position(x: x + w, y: y), Position(x: x + w, y: y + h),
+                    Position(x: x, y: y + h),
+                ])
             }
         }
         for _ in 0..<300 {

@@ -11,7 +11,9 @@ struct StressTests {
         let polygon = PreparedGeometryTests.star(vertices: 300, seed: 5)
         let prepared = try PreparedGeometry(polygon)
         var rng = SplitMix64(seed: 99)
-        let points = (0..<300).map { _ in Position(x: rng.uniform(-100, 100), y: rng.uniform(-80, 80)) }
+        let points = (0..<300).map { _ in
+            Position(x: rng.uniform(-100, 100), y: rng.uniform(-80, 80))
+        }
         let lonLat = points.map { Position(x: $0.x / 10 + 15, y: $0.y / 2 + 45) }
         // Reference answers, computed alone.
         var transformed = lonLat
@@ -38,9 +40,12 @@ struct StressTests {
                         #expect(try Geometry(wkt: square.wkt) == square)
                         if round == 0 {
                             // Contexts are also created concurrently.
-                            let own = try CoordinateTransformer(source: "EPSG:4326", target: "EPSG:3857", configuration: .init(parallelism: 1))
+                            let own = try CoordinateTransformer(
+                                source: "EPSG:4326", target: "EPSG:3857",
+                                configuration: .init(parallelism: 1))
                             #expect(abs(try own.transform(Position(x: 0, y: 0)).x) < 1e-9)
-                            _ = try PreparedGeometry(square, parallelism: 1).contains(Position(x: 1, y: 1))
+                            _ = try PreparedGeometry(square, parallelism: 1).contains(
+                                Position(x: 1, y: 1))
                         }
                     }
                 }

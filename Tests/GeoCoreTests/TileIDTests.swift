@@ -8,7 +8,9 @@ struct TileIDTests {
     /// OpenStreetMap wiki, "Slippy map tilenames": zoom 0 is one tile; Bing's documented quadkey for
     /// tile (3, 5) at zoom 3 is "213".
     @Test func publishedValues() throws {
-        #expect(try TileID(containing: Coordinate(latitude: 0, longitude: 0), zoom: 0) == TileID(x: 0, y: 0, zoom: 0))
+        #expect(
+            try TileID(containing: Coordinate(latitude: 0, longitude: 0), zoom: 0)
+                == TileID(x: 0, y: 0, zoom: 0))
         #expect(try TileID(x: 3, y: 5, zoom: 3).quadkey == "213")
         #expect(try TileID(quadkey: "213") == TileID(x: 3, y: 5, zoom: 3))
         #expect(try TileID(x: 3, y: 5, zoom: 3).tmsY == 2)
@@ -18,7 +20,9 @@ struct TileIDTests {
     @Test func badInputThrowsWithTheValue() {
         #expect(throws: GeoError.self) { try TileID(x: 4, y: 0, zoom: 2) }
         #expect(throws: GeoError.self) { try TileID(x: 0, y: 0, zoom: 31) }
-        #expect(throws: GeoError.self) { try TileID(containing: Coordinate(latitude: .nan, longitude: 0), zoom: 3) }
+        #expect(throws: GeoError.self) {
+            try TileID(containing: Coordinate(latitude: .nan, longitude: 0), zoom: 3)
+        }
         do {
             _ = try TileID(quadkey: "0124")
             Issue.record("expected an error")
@@ -34,7 +38,8 @@ struct TileIDTests {
         var rng = SplitMix64(seed: 4)
         for _ in 0..<2_000 {
             let zoom = Int(rng.uniform(0, 23))
-            let coordinate = Coordinate(latitude: rng.uniform(-85, 85), longitude: rng.uniform(-180, 180))
+            let coordinate = Coordinate(
+                latitude: rng.uniform(-85, 85), longitude: rng.uniform(-180, 180))
             let tile = try TileID(containing: coordinate, zoom: zoom)
             #expect(tile.bounds.contains(coordinate))
             #expect(tile.mapRect.contains(MapPoint(coordinate)))
@@ -49,7 +54,9 @@ struct TileIDTests {
     }
 
     @Test func coveringAMapRectAcrossTheAntimeridian() throws {
-        let region = CoordinateRegion(center: Coordinate(latitude: 0, longitude: 180), span: CoordinateSpan(latitudeDelta: 10, longitudeDelta: 10))
+        let region = CoordinateRegion(
+            center: Coordinate(latitude: 0, longitude: 180),
+            span: CoordinateSpan(latitudeDelta: 10, longitudeDelta: 10))
         let tiles = try TileID.tiles(covering: MapRect(region), zoom: 3)
         #expect(Set(tiles.map(\.x)) == [0, 7])
         #expect(Set(tiles.map(\.y)) == [3, 4])
@@ -59,7 +66,8 @@ struct TileIDTests {
 
     /// mercantile's test-suite values (web_mercator_tiles.json), dispatched on the function name.
     @Test(.requiresSharedData) func mercantileReference() throws {
-        let cases = try #require(try SharedData.json("projections/web_mercator_tiles.json")["cases"]?.arrayValue)
+        let cases = try #require(
+            try SharedData.json("projections/web_mercator_tiles.json")["cases"]?.arrayValue)
         #expect(!cases.isEmpty)
         for c in cases {
             let id = c["id"]?.stringValue ?? "?"
@@ -73,14 +81,23 @@ struct TileIDTests {
                 let values = (expected.arrayValue ?? []).map { SharedData.number($0) ?? .nan }
                 #expect(values.count == actual.count, "\(id): \(actual) vs \(values)")
                 for (a, e) in zip(actual, values) {
-                    if e.isInfinite { #expect(a == e, "\(id): \(a) vs \(e)") } else { #expect(abs(a - e) <= tolerance, "\(id): \(a) vs \(e) ± \(tolerance)") }
+                    if e.isInfinite {
+                        #expect(a == e, "\(id): \(a) vs \(e)")
+                    } else {
+                        #expect(abs(a - e) <= tolerance, "\(id): \(a) vs \(e) ± \(tolerance)")
+                    }
                 }
             }
             func tile(_ value: JSONValue?) -> TileID? {
-                guard let a = value?.arrayValue, a.count == 3, let x = a[0].intValue, let y = a[1].intValue, let z = a[2].intValue else { return nil }
+                guard let a = value?.arrayValue, a.count == 3, let x = a[0].intValue,
+                    let y = a[1].intValue, let z = a[2].intValue
+                else { return nil }
                 return try? TileID(x: x, y: y, zoom: z)
             }
-            func box() -> BoundingBox { BoundingBox(west: arg("west"), south: arg("south"), east: arg("east"), north: arg("north")) }
+            func box() -> BoundingBox {
+                BoundingBox(
+                    west: arg("west"), south: arg("south"), east: arg("east"), north: arg("north"))
+            }
             switch function {
             case "tile_upper_left_lnglat":
                 let ul = try TileID(x: int("x"), y: int("y"), zoom: int("z")).upperLeft
@@ -98,20 +115,30 @@ struct TileIDTests {
                 let c = WebMercator.unproject(Position(x: arg("x"), y: arg("y")))
                 expectNumbers([c.longitude, c.latitude])
             case "lnglat_to_unit_square":
-                let p = WebMercator.unitSquarePoint(Coordinate(latitude: arg("lat"), longitude: arg("lng")))
+                let p = WebMercator.unitSquarePoint(
+                    Coordinate(latitude: arg("lat"), longitude: arg("lng")))
                 expectNumbers([p.x, p.y])
             case "tile_containing_lnglat":
-                let t = try TileID(containing: Coordinate(latitude: arg("lat"), longitude: arg("lng")), zoom: int("z"))
+                let t = try TileID(
+                    containing: Coordinate(latitude: arg("lat"), longitude: arg("lng")),
+                    zoom: int("z"))
                 #expect(t == tile(expected), "\(id): \(t)")
             case "tiles_covering_bbox":
                 let tiles = try TileID.tiles(covering: box(), zoom: int("z"))
-                #expect(tiles == (expected.arrayValue ?? []).compactMap { tile($0) }, "\(id): \(tiles)")
+                #expect(
+                    tiles == (expected.arrayValue ?? []).compactMap { tile($0) }, "\(id): \(tiles)")
             case "tiles_covering_bbox_count":
-                #expect(try TileID.tiles(covering: box(), zoom: int("z")).count == expected.intValue, "\(id)")
+                #expect(
+                    try TileID.tiles(covering: box(), zoom: int("z")).count == expected.intValue,
+                    "\(id)")
             case "quadkey":
-                #expect(try TileID(x: int("x"), y: int("y"), zoom: int("z")).quadkey == expected.stringValue, "\(id)")
+                #expect(
+                    try TileID(x: int("x"), y: int("y"), zoom: int("z")).quadkey
+                        == expected.stringValue, "\(id)")
             case "quadkey_to_tile":
-                #expect(try TileID(quadkey: args["quadkey"]?.stringValue ?? "") == tile(expected), "\(id)")
+                #expect(
+                    try TileID(quadkey: args["quadkey"]?.stringValue ?? "") == tile(expected),
+                    "\(id)")
             case "parent":
                 let t = try TileID(x: int("x"), y: int("y"), zoom: int("z"))
                 let p = args["zoom"] == nil ? t.parent : try t.ancestor(atZoom: int("zoom"))
@@ -122,7 +149,8 @@ struct TileIDTests {
                 if args["zoom"] == nil {
                     #expect(t.children == expectedTiles, "\(id)")
                 } else {
-                    #expect(Set(try t.descendants(atZoom: int("zoom"))) == Set(expectedTiles), "\(id)")
+                    #expect(
+                        Set(try t.descendants(atZoom: int("zoom"))) == Set(expectedTiles), "\(id)")
                 }
             case "children_count":
                 let t = try TileID(x: int("x"), y: int("y"), zoom: int("z"))

@@ -24,7 +24,8 @@ struct ValidityTests {
     }
 
     @Test func holeOutsideShellAndSimplicity() throws {
-        let g = try Geometry(wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (20 20, 21 20, 21 21, 20 20))")
+        let g = try Geometry(
+            wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (20 20, 21 20, 21 21, 20 20))")
         #expect(try g.validity().reason?.contains("Hole lies outside shell") == true)
         #expect(try !Geometry(wkt: "LINESTRING (0 0, 10 10, 10 0, 0 10)").isSimple())
         #expect(try Geometry(wkt: "LINESTRING (0 0, 10 10, 20 0)").isSimple())

@@ -27,10 +27,14 @@ struct WKBTests {
     /// ISO WKB with M (type 2001) and ZM (3001): measures are dropped.
     @Test func measuresAreDropped() throws {
         var bytes: [UInt8] = [1, 0xD1, 0x07, 0, 0]  // 2001 little-endian
-        for v in [1.0, 2.0, 9.0] { bytes += withUnsafeBytes(of: v.bitPattern.littleEndian, Array.init) }
+        for v in [1.0, 2.0, 9.0] {
+            bytes += withUnsafeBytes(of: v.bitPattern.littleEndian, Array.init)
+        }
         #expect(try Geometry(wkb: bytes) == .point(x: 1, y: 2))
         var zm: [UInt8] = [1, 0xB9, 0x0B, 0, 0]  // 3001
-        for v in [1.0, 2.0, 3.0, 9.0] { zm += withUnsafeBytes(of: v.bitPattern.littleEndian, Array.init) }
+        for v in [1.0, 2.0, 3.0, 9.0] {
+            zm += withUnsafeBytes(of: v.bitPattern.littleEndian, Array.init)
+        }
         #expect(try Geometry(wkb: zm) == .point(Position(x: 1, y: 2, z: 3)))
     }
 
@@ -39,7 +43,8 @@ struct WKBTests {
         for i in 0..<1_500 {
             let geometry = generator.next()
             let order: WKBByteOrder = i % 2 == 0 ? .littleEndian : .bigEndian
-            #expect(try Geometry(wkb: geometry.wkb(byteOrder: order)) == geometry, "\(geometry.wkt)")
+            #expect(
+                try Geometry(wkb: geometry.wkb(byteOrder: order)) == geometry, "\(geometry.wkt)")
             let ewkb = try Geometry.parsingEWKB(geometry.ewkb(srid: Int32(i), byteOrder: order))
             #expect(ewkb.geometry == geometry && ewkb.srid == Int32(i))
             #expect(try Geometry(wkbHex: geometry.wkbHex(byteOrder: order)) == geometry)
@@ -70,7 +75,9 @@ struct WKBTests {
         expectError([7, 1, 0, 0, 0], offset: 0, "byte-order flag 7")
         expectError([1, 99, 0, 0, 0], offset: 1, "unknown geometry type 99")
         // A line string claiming 4 billion positions in a 13-byte buffer: rejected before allocating.
-        expectError([1, 2, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0], offset: 5, "count of 4294967295 positions")
+        expectError(
+            [1, 2, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0], offset: 5,
+            "count of 4294967295 positions")
         // A collection claiming 2³² − 1 members.
         expectError([1, 7, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF], offset: 5, "members")
         expectError(line + [0], offset: line.count, "unexpected bytes")
@@ -78,10 +85,14 @@ struct WKBTests {
         expectError([1, 4, 0, 0, 0, 1, 0, 0, 0] + line, offset: 9, "not a POINT")
         // Infinite coordinate.
         var inf: [UInt8] = [1, 1, 0, 0, 0]
-        for v in [Double.infinity, 2.0] { inf += withUnsafeBytes(of: v.bitPattern.littleEndian, Array.init) }
+        for v in [Double.infinity, 2.0] {
+            inf += withUnsafeBytes(of: v.bitPattern.littleEndian, Array.init)
+        }
         expectError(inf, offset: 5, "not finite")
         // Unclosed ring.
-        let ring = Geometry.lineString([Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1), Position(x: 0, y: 1)]).wkb()
+        let ring = Geometry.lineString([
+            Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1), Position(x: 0, y: 1),
+        ]).wkb()
         expectError([1, 3, 0, 0, 0, 1, 0, 0, 0] + ring.dropFirst(5), offset: 9, "not closed")
         #expect(throws: GeoError.self) { try Geometry(wkbHex: "01010") }
         #expect(throws: GeoError.self) { try Geometry(wkbHex: "0G") }
@@ -92,7 +103,8 @@ struct WKBTests {
         var rng = SplitMix64(seed: 9)
         var generator = GeometryGenerator(seed: 10)
         for _ in 0..<3_000 {
-            var bytes = generator.next().wkb(byteOrder: rng.next() % 2 == 0 ? .littleEndian : .bigEndian)
+            var bytes = generator.next().wkb(
+                byteOrder: rng.next() % 2 == 0 ? .littleEndian : .bigEndian)
             let edits = 1 + Int(rng.next() % 4)
             for _ in 0..<edits where !bytes.isEmpty {
                 let i = Int(rng.next() % UInt64(bytes.count))
@@ -105,7 +117,8 @@ struct WKBTests {
             _ = try? Geometry(wkb: bytes)
         }
         for _ in 0..<3_000 {
-            let bytes = (0..<Int(rng.next() % 64)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let bytes = (0..<Int(rng.next() % 64)).map { _ in UInt8(truncatingIfNeeded: rng.next())
+            }
             _ = try? Geometry(wkb: bytes)
         }
     }

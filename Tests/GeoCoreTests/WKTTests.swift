@@ -6,14 +6,37 @@ struct WKTTests {
     /// Examples from OGC 06-103r4 (Simple Features Access 1.2.1), Table 7.
     @Test(arguments: [
         ("POINT (10 10)", Geometry.point(x: 10, y: 10)),
-        ("LINESTRING (10 10, 20 20, 30 40)", .lineString([Position(x: 10, y: 10), Position(x: 20, y: 20), Position(x: 30, y: 40)])),
-        ("POLYGON ((10 10, 10 20, 20 20, 20 15, 10 10))",
-         .polygon([[Position(x: 10, y: 10), Position(x: 10, y: 20), Position(x: 20, y: 20), Position(x: 20, y: 15), Position(x: 10, y: 10)]])),
-        ("MULTIPOINT ((10 10), (20 20))", .multiPoint([Position(x: 10, y: 10), Position(x: 20, y: 20)])),
-        ("MULTILINESTRING ((10 10, 20 20), (15 15, 30 15))",
-         .multiLineString([[Position(x: 10, y: 10), Position(x: 20, y: 20)], [Position(x: 15, y: 15), Position(x: 30, y: 15)]])),
-        ("GEOMETRYCOLLECTION (POINT (10 10), POINT (30 30), LINESTRING (15 15, 20 20))",
-         .geometryCollection([.point(x: 10, y: 10), .point(x: 30, y: 30), .lineString([Position(x: 15, y: 15), Position(x: 20, y: 20)])])),
+        (
+            "LINESTRING (10 10, 20 20, 30 40)",
+            .lineString([Position(x: 10, y: 10), Position(x: 20, y: 20), Position(x: 30, y: 40)])
+        ),
+        (
+            "POLYGON ((10 10, 10 20, 20 20, 20 15, 10 10))",
+            .polygon([
+                [
+                    Position(x: 10, y: 10), Position(x: 10, y: 20), Position(x: 20, y: 20),
+                    Position(x: 20, y: 15), Position(x: 10, y: 10),
+                ]
+            ])
+        ),
+        (
+            "MULTIPOINT ((10 10), (20 20))",
+            .multiPoint([Position(x: 10, y: 10), Position(x: 20, y: 20)])
+        ),
+        (
+            "MULTILINESTRING ((10 10, 20 20), (15 15, 30 15))",
+            .multiLineString([
+                [Position(x: 10, y: 10), Position(x: 20, y: 20)],
+                [Position(x: 15, y: 15), Position(x: 30, y: 15)],
+            ])
+        ),
+        (
+            "GEOMETRYCOLLECTION (POINT (10 10), POINT (30 30), LINESTRING (15 15, 20 20))",
+            .geometryCollection([
+                .point(x: 10, y: 10), .point(x: 30, y: 30),
+                .lineString([Position(x: 15, y: 15), Position(x: 20, y: 20)]),
+            ])
+        ),
         ("POINT Z (10 10 5)", .point(Position(x: 10, y: 10, z: 5))),
         ("POINT EMPTY", .point(nil)),
         ("GEOMETRYCOLLECTION EMPTY", .geometryCollection([])),
@@ -35,7 +58,8 @@ struct WKTTests {
         #expect(try Geometry(wkt: "POINT ZM (1 2 3 4)") == .point(Position(x: 1, y: 2, z: 3)))
         #expect(try Geometry(wkt: "POINTZ (1 2 3)") == .point(Position(x: 1, y: 2, z: 3)))
         #expect(try Geometry(wkt: "POINT (1e3 -2.5E-1)") == .point(x: 1000, y: -0.25))
-        #expect(try Geometry(wkt: "MULTIPOINT (EMPTY, (1 2))") == .multiPoint([Position(x: 1, y: 2)]))
+        #expect(
+            try Geometry(wkt: "MULTIPOINT (EMPTY, (1 2))") == .multiPoint([Position(x: 1, y: 2)]))
     }
 
     /// Every randomly generated geometry reads back exactly from its WKT.
@@ -73,7 +97,9 @@ struct WKTTests {
     }
 
     @Test func deepNestingIsRejectedNotAStackOverflow() {
-        let text = String(repeating: "GEOMETRYCOLLECTION (", count: 10_000) + "POINT (1 2)" + String(repeating: ")", count: 10_000)
+        let text =
+            String(repeating: "GEOMETRYCOLLECTION (", count: 10_000) + "POINT (1 2)"
+            + String(repeating: ")", count: 10_000)
         #expect(throws: GeoError.self) { try Geometry(wkt: text) }
     }
 

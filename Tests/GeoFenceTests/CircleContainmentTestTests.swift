@@ -20,14 +20,19 @@ struct CircleContainmentTestTests {
             case 0: (latitude, longitude) = (rng.uniform(-89.99, 89.99), rng.uniform(-180, 180))
             case 1:
                 let magnitude = rng.uniform(70, 89.99)
-                (latitude, longitude) = (rng.nextUnit() < 0.5 ? magnitude : -magnitude, rng.uniform(-180, 180))
+                (latitude, longitude) = (
+                    rng.nextUnit() < 0.5 ? magnitude : -magnitude, rng.uniform(-180, 180)
+                )
             default:
                 let offset = rng.uniform(0, 1)
-                (latitude, longitude) = (rng.uniform(-80, 80), rng.nextUnit() < 0.5 ? 180 - offset : -180 + offset)
+                (latitude, longitude) = (
+                    rng.uniform(-80, 80), rng.nextUnit() < 0.5 ? 180 - offset : -180 + offset
+                )
             }
             let radius = exp(rng.uniform(log(1), log(2_000_000)))
             let center = Coordinate(latitude: latitude, longitude: longitude)
-            let test = CircleContainmentTest(try CircularGeographicCondition(center: center, radius: radius))
+            let test = CircleContainmentTest(
+                try CircularGeographicCondition(center: center, radius: radius))
             for _ in 0..<12 {
                 let u = rng.nextUnit() < 0.7 ? rng.uniform(0.9, 1.1) : rng.uniform(0, 3)
                 let point = center.coordinate(atDistance: u * radius, bearing: rng.uniform(0, 360))
@@ -35,8 +40,12 @@ struct CircleContainmentTestTests {
                 let d = test.approximateDistance(to: point)
                 if s <= radius * 9 / 8 {
                     // geod_inverse is within 15 nm of the true distance.
-                    #expect(test.lowerRatio * d <= s + 1e-7, "lower bound at \(center) r=\(radius) s=\(s) d=\(d)")
-                    #expect(s <= test.upperRatio * d + 1e-7, "upper bound at \(center) r=\(radius) s=\(s) d=\(d)")
+                    #expect(
+                        test.lowerRatio * d <= s + 1e-7,
+                        "lower bound at \(center) r=\(radius) s=\(s) d=\(d)")
+                    #expect(
+                        s <= test.upperRatio * d + 1e-7,
+                        "upper bound at \(center) r=\(radius) s=\(s) d=\(d)")
                     #expect(abs(d - s) <= test.relativeErrorBound * d + 1e-7)
                     checkedBound += 1
                 }
@@ -62,12 +71,14 @@ struct CircleContainmentTestTests {
     @Test func pointsOnTheBoundaryGoToTheExactPath() throws {
         var rng = SplitMix64(seed: 99)
         for _ in 0..<300 {
-            let center = Coordinate(latitude: rng.uniform(-85, 85), longitude: rng.uniform(-180, 180))
+            let center = Coordinate(
+                latitude: rng.uniform(-85, 85), longitude: rng.uniform(-180, 180))
             let radius = exp(rng.uniform(log(10), log(50_000)))
             let point = center.coordinate(atDistance: radius, bearing: rng.uniform(0, 360))
             let s = Geodesic.wgs84.distance(from: center, to: point)
             for r in [s, s.nextDown, s.nextUp, s - 1e-6, s + 1e-6] where r >= 0 {
-                let test = CircleContainmentTest(try CircularGeographicCondition(center: center, radius: r))
+                let test = CircleContainmentTest(
+                    try CircularGeographicCondition(center: center, radius: r))
                 #expect(test.verdict(for: point) == .undecided)
                 #expect(test.contains(point) == (s <= r))
             }
@@ -80,11 +91,14 @@ struct CircleContainmentTestTests {
         var rng = SplitMix64(seed: 7)
         var undecided = 0, total = 0
         for _ in 0..<400 {
-            let center = Coordinate(latitude: rng.uniform(-60, 60), longitude: rng.uniform(-180, 180))
+            let center = Coordinate(
+                latitude: rng.uniform(-60, 60), longitude: rng.uniform(-180, 180))
             let radius = exp(rng.uniform(log(50), log(5_000)))
-            let test = CircleContainmentTest(try CircularGeographicCondition(center: center, radius: radius))
+            let test = CircleContainmentTest(
+                try CircularGeographicCondition(center: center, radius: radius))
             for _ in 0..<50 {
-                let point = center.coordinate(atDistance: rng.uniform(0, 2) * radius, bearing: rng.uniform(0, 360))
+                let point = center.coordinate(
+                    atDistance: rng.uniform(0, 2) * radius, bearing: rng.uniform(0, 360))
                 if test.verdict(for: point) == .undecided { undecided += 1 }
                 total += 1
             }
@@ -94,25 +108,35 @@ struct CircleContainmentTestTests {
 
     /// The table of ε in `CircleContainmentTest`'s documentation.
     @Test(arguments: [
-        (100.0, 45.0, 1.8e-5), (1_000, 45, 1.8e-4), (5_000, 45, 8.9e-4), (1_000, 60, 3.1e-4), (1_000, 80, 1.0e-3),
-        (100_000, 45, 1.8e-2), (100, 0, 1.6e-10), (1_000, 0, 1.6e-8), (5_000, 0, 3.9e-7), (5_000, 80, 5.0e-3),
+        (100.0, 45.0, 1.8e-5), (1_000, 45, 1.8e-4), (5_000, 45, 8.9e-4), (1_000, 60, 3.1e-4),
+        (1_000, 80, 1.0e-3),
+        (100_000, 45, 1.8e-2), (100, 0, 1.6e-10), (1_000, 0, 1.6e-8), (5_000, 0, 3.9e-7),
+        (5_000, 80, 5.0e-3),
     ])
     func documentedEpsilon(radius: Double, latitude: Double, epsilon: Double) throws {
         let test = CircleContainmentTest(
-            try CircularGeographicCondition(center: Coordinate(latitude: latitude, longitude: 0), radius: radius))
-        #expect(abs(test.relativeErrorBound - epsilon) <= 0.06 * epsilon, "ε = \(test.relativeErrorBound)")
+            try CircularGeographicCondition(
+                center: Coordinate(latitude: latitude, longitude: 0), radius: radius))
+        #expect(
+            abs(test.relativeErrorBound - epsilon) <= 0.06 * epsilon,
+            "ε = \(test.relativeErrorBound)")
     }
 
     /// Near a pole nothing is declared outside by the cheap test (P → 0), yet the answer is exact.
     @Test func polesFallBackToTheExactPath() throws {
         let pole = Coordinate(latitude: 90, longitude: 0)
-        let test = CircleContainmentTest(try CircularGeographicCondition(center: pole, radius: 10_000))
+        let test = CircleContainmentTest(
+            try CircularGeographicCondition(center: pole, radius: 10_000))
         #expect(test.lowerRatio == 0 || test.relativeErrorBound > 0)
         for longitude in stride(from: -180.0, through: 180, by: 45) {
             let inside = Coordinate(latitude: 89.92, longitude: longitude)
             let outside = Coordinate(latitude: 89.90, longitude: longitude)
-            #expect(test.contains(inside) == (Geodesic.wgs84.distance(from: pole, to: inside) <= 10_000))
-            #expect(test.contains(outside) == (Geodesic.wgs84.distance(from: pole, to: outside) <= 10_000))
+            #expect(
+                test.contains(inside) == (Geodesic.wgs84.distance(from: pole, to: inside) <= 10_000)
+            )
+            #expect(
+                test.contains(outside)
+                    == (Geodesic.wgs84.distance(from: pole, to: outside) <= 10_000))
         }
     }
 }

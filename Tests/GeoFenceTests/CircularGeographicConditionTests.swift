@@ -10,8 +10,10 @@ struct CircularGeographicConditionTests {
     /// (`GeodSolve -i 40:38:23N 073:46:44W 01:21:33N 103:59:22E`). A circle round JFK holds Changi
     /// with a radius 1 m above that and misses it 1 m below.
     @Test func publishedDistanceDecidesContainment() throws {
-        let jfk = Coordinate(latitude: 40 + 38 / 60.0 + 23 / 3600.0, longitude: -(73 + 46 / 60.0 + 44 / 3600.0))
-        let changi = Coordinate(latitude: 1 + 21 / 60.0 + 33 / 3600.0, longitude: 103 + 59 / 60.0 + 22 / 3600.0)
+        let jfk = Coordinate(
+            latitude: 40 + 38 / 60.0 + 23 / 3600.0, longitude: -(73 + 46 / 60.0 + 44 / 3600.0))
+        let changi = Coordinate(
+            latitude: 1 + 21 / 60.0 + 33 / 3600.0, longitude: 103 + 59 / 60.0 + 22 / 3600.0)
         #expect(try CircularGeographicCondition(center: jfk, radius: 15_347_629).contains(changi))
         #expect(try !CircularGeographicCondition(center: jfk, radius: 15_347_627).contains(changi))
         let circle = try CircularGeographicCondition(center: jfk, radius: 15_000_000)
@@ -40,7 +42,9 @@ struct CircularGeographicConditionTests {
             #expect(outer.contains(point), "row \(row["row"] ?? "?")")
             #expect(!inner.contains(point) || s12 < 1e-6, "row \(row["row"] ?? "?")")
             #expect(CircleContainmentTest(outer).contains(point), "row \(row["row"] ?? "?")")
-            #expect(!CircleContainmentTest(inner).contains(point) || s12 < 1e-6, "row \(row["row"] ?? "?")")
+            #expect(
+                !CircleContainmentTest(inner).contains(point) || s12 < 1e-6,
+                "row \(row["row"] ?? "?")")
             checked += 1
         }
         #expect(checked == rows.count)
@@ -50,9 +54,12 @@ struct CircularGeographicConditionTests {
         let c = Coordinate(latitude: 10, longitude: 10)
         #expect(throws: GeoError.self) { try CircularGeographicCondition(center: c, radius: -1) }
         #expect(throws: GeoError.self) { try CircularGeographicCondition(center: c, radius: .nan) }
-        #expect(throws: GeoError.self) { try CircularGeographicCondition(center: c, radius: .infinity) }
+        #expect(throws: GeoError.self) {
+            try CircularGeographicCondition(center: c, radius: .infinity)
+        }
         do {
-            _ = try CircularGeographicCondition(center: Coordinate(latitude: 91, longitude: 0), radius: 1)
+            _ = try CircularGeographicCondition(
+                center: Coordinate(latitude: 91, longitude: 0), radius: 1)
             Issue.record("a latitude of 91 was accepted")
         } catch {
             #expect(error.kind == .invalidCoordinate)
@@ -65,7 +72,8 @@ struct CircularGeographicConditionTests {
     }
 
     @Test func codableRoundTripValidates() throws {
-        let circle = try CircularGeographicCondition(center: Coordinate(latitude: -33.86, longitude: 151.21), radius: 250)
+        let circle = try CircularGeographicCondition(
+            center: Coordinate(latitude: -33.86, longitude: 151.21), radius: 250)
         let data = try JSONEncoder().encode(circle)
         #expect(try JSONDecoder().decode(CircularGeographicCondition.self, from: data) == circle)
         let condition = GeographicCondition.circle(circle)
@@ -73,8 +81,12 @@ struct CircularGeographicConditionTests {
         #expect(String(decoding: tagged, as: UTF8.self).contains("\"type\":\"circle\""))
         #expect(try JSONDecoder().decode(GeographicCondition.self, from: tagged) == condition)
         let bad = Data(#"{"center":{"latitude":0,"longitude":0},"radius":-5}"#.utf8)
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(CircularGeographicCondition.self, from: bad) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(CircularGeographicCondition.self, from: bad)
+        }
         let unknown = Data(#"{"type":"hexagon"}"#.utf8)
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(GeographicCondition.self, from: unknown) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(GeographicCondition.self, from: unknown)
+        }
     }
 }

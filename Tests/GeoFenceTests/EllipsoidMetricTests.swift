@@ -12,9 +12,12 @@ struct EllipsoidMetricTests {
         var rng = SplitMix64(seed: 8)
         for i in 0..<3_000 {
             let latitude = i % 3 == 0 ? rng.uniform(80, 89.9) : rng.uniform(-80, 80)
-            let center = Coordinate(latitude: latitude, longitude: i % 2 == 0 ? rng.uniform(179, 180) : rng.uniform(-180, 180))
+            let center = Coordinate(
+                latitude: latitude,
+                longitude: i % 2 == 0 ? rng.uniform(179, 180) : rng.uniform(-180, 180))
             let d = exp(rng.uniform(log(1), log(500_000)))
-            let point = center.coordinate(atDistance: d * rng.uniform(0, 1), bearing: rng.uniform(0, 360))
+            let point = center.coordinate(
+                atDistance: d * rng.uniform(0, 1), bearing: rng.uniform(0, 360))
             let reach = EllipsoidMetric.reach(d, around: center.latitude)
             #expect(abs(point.latitude - center.latitude) <= reach.latitude)
             if let lon = reach.longitude {
@@ -23,7 +26,8 @@ struct EllipsoidMetricTests {
                 #expect(dLon <= lon, "centre \(center) d \(d)")
             }
             let s = Geodesic.wgs84.distance(from: center, to: point)
-            let chord = EllipsoidMetric.chordLowerBound(EllipsoidMetric.cartesian(center), EllipsoidMetric.cartesian(point))
+            let chord = EllipsoidMetric.chordLowerBound(
+                EllipsoidMetric.cartesian(center), EllipsoidMetric.cartesian(point))
             #expect(chord <= s)
             #expect(chord >= s * (1 - 1e-3) - 1e-3)  // and close to it for short lines
         }
@@ -41,8 +45,10 @@ struct EllipsoidMetricTests {
             let delta = rng.uniform(0, 0.01)
             let fast = EllipsoidMetric.extremes(around: phi, halfWidth: delta)
             let slow = EllipsoidMetric.extremes(low: phi.radians - delta, high: phi.radians + delta)
-            #expect(abs(fast.mMin / slow.mMin - 1) < 1e-13 && abs(fast.mMax / slow.mMax - 1) < 1e-13)
-            #expect(abs(fast.pMin / slow.pMin - 1) < 1e-13 && abs(fast.pMax / slow.pMax - 1) < 1e-13)
+            #expect(
+                abs(fast.mMin / slow.mMin - 1) < 1e-13 && abs(fast.mMax / slow.mMax - 1) < 1e-13)
+            #expect(
+                abs(fast.pMin / slow.pMin - 1) < 1e-13 && abs(fast.pMax / slow.pMax - 1) < 1e-13)
             #expect(fast.mMin <= fast.mMax && fast.pMin <= fast.pMax)
         }
     }

@@ -14,9 +14,13 @@ private struct Site {
     }
 
     /// A fix `distance` metres from the centre towards the east, `seconds` after the reference date.
-    func fix(at distance: Double, accuracy: Double = 0, time seconds: Double, bearing: Double = 90) -> Location {
+    func fix(
+        at distance: Double, accuracy: Double = 0, time seconds: Double, bearing: Double = 90
+    ) -> Location {
         let c = center.coordinate(atDistance: distance, bearing: bearing)
-        return Location(coordinate: c, horizontalAccuracy: accuracy, timestamp: referenceDate.addingTimeInterval(seconds))
+        return Location(
+            coordinate: c, horizontalAccuracy: accuracy,
+            timestamp: referenceDate.addingTimeInterval(seconds))
     }
 }
 
@@ -28,7 +32,8 @@ private func makeMonitor(
 ) throws -> GeofenceMonitor {
     let safe = name.filter { $0.isLetter || $0.isNumber }
     return try GeofenceMonitor(
-        name: "\(safe)-\(UUID().uuidString.prefix(8))", storage: .inMemory, configuration: configuration, clock: clock)
+        name: "\(safe)-\(UUID().uuidString.prefix(8))", storage: .inMemory,
+        configuration: configuration, clock: clock)
 }
 
 @Suite("GeofenceMonitor: semantics")
@@ -53,8 +58,10 @@ struct GeofenceMonitorTests {
         let onCircle = try makeMonitor(GeofenceConfiguration(hysteresis: 0))
         let boundary = site.center.coordinate(atDistance: 100, bearing: 33)
         let exact = Geodesic.wgs84.distance(from: site.center, to: boundary)
-        try await onCircle.add(CircularGeographicCondition(center: site.center, radius: exact), identifier: "site")
-        events = try await onCircle.process(Location(coordinate: boundary, horizontalAccuracy: 0, timestamp: referenceDate))
+        try await onCircle.add(
+            CircularGeographicCondition(center: site.center, radius: exact), identifier: "site")
+        events = try await onCircle.process(
+            Location(coordinate: boundary, horizontalAccuracy: 0, timestamp: referenceDate))
         #expect(events.map(\.state) == [.satisfied])
     }
 
@@ -68,9 +75,15 @@ struct GeofenceMonitorTests {
         #expect(try await monitor.process(site.fix(at: 115, accuracy: 20, time: 1)).isEmpty)
         #expect(await monitor.record(for: "site")?.state == .unknown)
         // 79 m from the centre with 20 m accuracy: the whole circle is inside.
-        #expect(try await monitor.process(site.fix(at: 79, accuracy: 20, time: 2)).map(\.state) == [.satisfied])
+        #expect(
+            try await monitor.process(site.fix(at: 79, accuracy: 20, time: 2)).map(\.state) == [
+                .satisfied
+            ])
         #expect(try await monitor.process(site.fix(at: 110, accuracy: 20, time: 3)).isEmpty)
-        #expect(try await monitor.process(site.fix(at: 121, accuracy: 20, time: 4)).map(\.state) == [.unsatisfied])
+        #expect(
+            try await monitor.process(site.fix(at: 121, accuracy: 20, time: 4)).map(\.state) == [
+                .unsatisfied
+            ])
         #expect(try await monitor.process(site.fix(at: 95, accuracy: 20, time: 5)).isEmpty)
         #expect(await monitor.record(for: "site")?.state == .unsatisfied)
     }
@@ -96,12 +109,19 @@ struct GeofenceMonitorTests {
         #expect(flaps.damped == 0)
         // 105.001 m exits (5 m beyond the radius); 94.999 m enters again.
         #expect(try await damped.process(site.fix(at: 104.99, time: 300)).isEmpty)
-        #expect(try await damped.process(site.fix(at: 105.001, time: 301)).map(\.state) == [.unsatisfied])
+        #expect(
+            try await damped.process(site.fix(at: 105.001, time: 301)).map(\.state) == [
+                .unsatisfied
+            ])
         #expect(try await damped.process(site.fix(at: 95.01, time: 302)).isEmpty)
-        #expect(try await damped.process(site.fix(at: 94.999, time: 303)).map(\.state) == [.satisfied])
+        #expect(
+            try await damped.process(site.fix(at: 94.999, time: 303)).map(\.state) == [.satisfied])
         // The margin adds to the accuracy: 10 m accuracy needs 115 m to exit.
         #expect(try await damped.process(site.fix(at: 114.9, accuracy: 10, time: 304)).isEmpty)
-        #expect(try await damped.process(site.fix(at: 115.1, accuracy: 10, time: 305)).map(\.state) == [.unsatisfied])
+        #expect(
+            try await damped.process(site.fix(at: 115.1, accuracy: 10, time: 305)).map(\.state) == [
+                .unsatisfied
+            ])
     }
 
     /// One dwell event after staying inside for the dwell time, at the first fix (or time advance)
@@ -118,7 +138,8 @@ struct GeofenceMonitorTests {
         #expect(dwell.first?.date == referenceDate.addingTimeInterval(61))
         #expect(try await monitor.process(site.fix(at: 25, time: 200)).isEmpty)
         // Leave, come back, stay without fixes: advance(to:) produces the dwell.
-        #expect(try await monitor.process(site.fix(at: 300, time: 300)).map(\.state) == [.unsatisfied])
+        #expect(
+            try await monitor.process(site.fix(at: 300, time: 300)).map(\.state) == [.unsatisfied])
         #expect(try await monitor.process(site.fix(at: 10, time: 400)).map(\.state) == [.satisfied])
         #expect(try await monitor.advance(to: referenceDate.addingTimeInterval(459)).isEmpty)
         let later = try await monitor.advance(to: referenceDate.addingTimeInterval(460))
@@ -156,11 +177,16 @@ struct GeofenceMonitorTests {
         // not a crossing.
         let graze = try makeMonitor()
         try await graze.add(site.condition, identifier: "site")
-        let a = site.center.coordinate(atDistance: 97, bearing: 0).coordinate(atDistance: 1_000, bearing: 270)
-        let b = site.center.coordinate(atDistance: 97, bearing: 0).coordinate(atDistance: 1_000, bearing: 90)
-        _ = try await graze.process(Location(coordinate: a, horizontalAccuracy: 0, timestamp: referenceDate))
+        let a = site.center.coordinate(atDistance: 97, bearing: 0).coordinate(
+            atDistance: 1_000, bearing: 270)
+        let b = site.center.coordinate(atDistance: 97, bearing: 0).coordinate(
+            atDistance: 1_000, bearing: 90)
+        _ = try await graze.process(
+            Location(coordinate: a, horizontalAccuracy: 0, timestamp: referenceDate))
         #expect(
-            try await graze.process(Location(coordinate: b, horizontalAccuracy: 0, timestamp: referenceDate + 100)).isEmpty)
+            try await graze.process(
+                Location(coordinate: b, horizontalAccuracy: 0, timestamp: referenceDate + 100)
+            ).isEmpty)
         // Crossings can be switched off.
         let off = try makeMonitor(GeofenceConfiguration(detectsCrossings: false))
         try await off.add(site.condition, identifier: "site")
@@ -189,7 +215,8 @@ struct GeofenceMonitorTests {
     /// Rejected fixes throw a typed error and change nothing: no event, same records, same last fix.
     @Test func invalidFixesAreRejectedWithoutChange() async throws {
         let now = referenceDate.addingTimeInterval(100)
-        let monitor = try makeMonitor(GeofenceConfiguration(fixFilter: .recommended), clock: { now })
+        let monitor = try makeMonitor(
+            GeofenceConfiguration(fixFilter: .recommended), clock: { now })
         try await monitor.add(site.condition, identifier: "site")
         let stream = await monitor.events
         _ = try await monitor.process(site.fix(at: 10, accuracy: 5, time: 90))
@@ -217,7 +244,8 @@ struct GeofenceMonitorTests {
             }
         }
         // Too old for the filter (31 s before the clock's now) but not stale.
-        let old = try makeMonitor(GeofenceConfiguration(fixFilter: FixFilter(maximumAge: 30)), clock: { now })
+        let old = try makeMonitor(
+            GeofenceConfiguration(fixFilter: FixFilter(maximumAge: 30)), clock: { now })
         try await old.add(site.condition, identifier: "site")
         await #expect(throws: GeoError.self) { try await old.process(site.fix(at: 500, time: 69)) }
         #expect(try await old.process(site.fix(at: 500, time: 70)).count == 1)
@@ -238,7 +266,8 @@ struct GeofenceMonitorTests {
         let monitor = try makeMonitor()
         try await monitor.add(site.condition, identifier: "b-site")
         try await monitor.add(
-            CircularGeographicCondition(center: site.center, radius: 1_000), identifier: "a-wide", assuming: .unsatisfied)
+            CircularGeographicCondition(center: site.center, radius: 1_000), identifier: "a-wide",
+            assuming: .unsatisfied)
         let first = await monitor.events
         let second = await monitor.events
         let returned = try await monitor.process(site.fix(at: 10, time: 0))
@@ -255,7 +284,9 @@ struct GeofenceMonitorTests {
         #expect(seen[0] == ["a-wide:satisfied", "b-site:satisfied", "b-site:unsatisfied"])
         #expect(seen[1] == seen[0])
         // Closed: every call fails, and a new stream is already finished.
-        await #expect(throws: GeoError.self) { try await monitor.process(site.fix(at: 10, time: 20)) }
+        await #expect(throws: GeoError.self) {
+            try await monitor.process(site.fix(at: 10, time: 20))
+        }
         var after = await monitor.events.makeAsyncIterator()
         #expect(await after.next() == nil)
     }
@@ -265,7 +296,8 @@ struct GeofenceMonitorTests {
         #expect(await monitor.identifiers.isEmpty)
         try await monitor.add(site.condition, identifier: "site", assuming: .satisfied)
         let square = try PolygonGeographicCondition(exterior: [
-            Coordinate(latitude: 45, longitude: 14), Coordinate(latitude: 45, longitude: 15), Coordinate(latitude: 46, longitude: 15),
+            Coordinate(latitude: 45, longitude: 14), Coordinate(latitude: 45, longitude: 15),
+            Coordinate(latitude: 46, longitude: 15),
         ])
         try await monitor.add(square, identifier: "area")
         #expect(await monitor.identifiers == ["area", "site"])
@@ -301,7 +333,8 @@ struct GeofenceMonitorTests {
         // Directory storage: the lock is a file lock, so another path to the same directory conflicts.
         let directory = try temporaryDirectory()
         let a = try GeofenceMonitor(name: "notes", storage: .directory(directory))
-        let link = directory.deletingLastPathComponent().appendingPathComponent("link-\(UUID().uuidString)")
+        let link = directory.deletingLastPathComponent().appendingPathComponent(
+            "link-\(UUID().uuidString)")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: directory)
         defer { try? FileManager.default.removeItem(at: link) }
         do {
@@ -314,13 +347,17 @@ struct GeofenceMonitorTests {
         await a.close()
         await other.close()
         _ = try GeofenceMonitor(name: "notes", storage: .directory(directory))
-        #expect(throws: GeoError.self) { try GeofenceMonitor(name: "../escape", storage: .inMemory) }
+        #expect(throws: GeoError.self) {
+            try GeofenceMonitor(name: "../escape", storage: .inMemory)
+        }
         #expect(throws: GeoError.self) { try GeofenceMonitor(name: "", storage: .inMemory) }
         #expect(throws: GeoError.self) {
-            try GeofenceMonitor(name: "x", storage: .inMemory, configuration: GeofenceConfiguration(hysteresis: -1))
+            try GeofenceMonitor(
+                name: "x", storage: .inMemory, configuration: GeofenceConfiguration(hysteresis: -1))
         }
         #expect(throws: GeoError.self) {
-            try GeofenceMonitor(name: "y", storage: .inMemory, configuration: GeofenceConfiguration(dwellTime: 0))
+            try GeofenceMonitor(
+                name: "y", storage: .inMemory, configuration: GeofenceConfiguration(dwellTime: 0))
         }
         try? FileManager.default.removeItem(at: directory)
     }

@@ -7,17 +7,23 @@ import Testing
 @Suite("GeofenceStore: persistence")
 struct GeofenceStoreTests {
     /// A monitor with some history: two fences, one entered (with a last event), a last fix.
-    private func populate(_ directory: URL, name: String = "notes") async throws -> [String: GeofenceRecord] {
+    private func populate(
+        _ directory: URL, name: String = "notes"
+    ) async throws -> [String: GeofenceRecord] {
         let monitor = try GeofenceMonitor(name: name, storage: .directory(directory))
         let center = Coordinate(latitude: 46.0569, longitude: 14.5058)
-        try await monitor.add(CircularGeographicCondition(center: center, radius: 200), identifier: "lab")
+        try await monitor.add(
+            CircularGeographicCondition(center: center, radius: 200), identifier: "lab")
         try await monitor.add(
             PolygonGeographicCondition(exterior: [
-                Coordinate(latitude: 46, longitude: 14.4), Coordinate(latitude: 46, longitude: 14.6),
+                Coordinate(latitude: 46, longitude: 14.4),
+                Coordinate(latitude: 46, longitude: 14.6),
                 Coordinate(latitude: 46.2, longitude: 14.5),
             ]), identifier: "valley", assuming: .unsatisfied)
         _ = try await monitor.process(
-            Location(coordinate: center, altitude: .nan, horizontalAccuracy: 5, timestamp: referenceDate))
+            Location(
+                coordinate: center, altitude: .nan, horizontalAccuracy: 5, timestamp: referenceDate)
+        )
         var records = [String: GeofenceRecord]()
         for id in await monitor.identifiers { records[id] = await monitor.record(for: id) }
         await monitor.close()
@@ -34,8 +40,10 @@ struct GeofenceStoreTests {
     private func same(_ a: [String: GeofenceRecord], _ b: [String: GeofenceRecord]) -> Bool {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return a.count == b.count && (try? encoder.encode(a)) == (try? encoder.encode(b)) && (try? encoder.encode(a)) != nil
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return a.count == b.count && (try? encoder.encode(a)) == (try? encoder.encode(b))
+            && (try? encoder.encode(a)) != nil
     }
 
     @Test func stateSurvivesARestart() async throws {
@@ -50,7 +58,8 @@ struct GeofenceStoreTests {
         #expect(await reopened.lastProcessedFix?.altitude.isNaN == true)
         // The restored last fix still guards the order of fixes.
         await #expect(throws: GeoError.self) {
-            try await reopened.process(Location(latitude: 46, longitude: 14.5, timestamp: referenceDate - 1))
+            try await reopened.process(
+                Location(latitude: 46, longitude: 14.5, timestamp: referenceDate - 1))
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(files == ["notes.geofences", "notes.geofences.backup", "notes.geofences.lock"])
@@ -79,7 +88,8 @@ struct GeofenceStoreTests {
             #expect(FileManager.default.contents(atPath: path) == truncated)  // not overwritten
         }
         let aside = try GeofenceMonitor.restoreBackup(name: "notes", storage: .directory(directory))
-        #expect(aside.map { FileManager.default.contents(atPath: $0) } == good.prefix(good.count - 1))
+        #expect(
+            aside.map { FileManager.default.contents(atPath: $0) } == good.prefix(good.count - 1))
         let restored = try GeofenceMonitor(name: "notes", storage: .directory(directory))
         #expect(same(await records(of: restored), saved))
         #expect(FileManager.default.contents(atPath: path) == good)
@@ -120,7 +130,8 @@ struct GeofenceStoreTests {
         let path = directory.appendingPathComponent("notes.geofences").path
         let good = try #require(FileManager.default.contents(atPath: path))
         try good.prefix(30).write(to: URL(fileURLWithPath: path))
-        try Data("meridian-geofences 2 3 00000000\n{}\n".utf8).write(to: URL(fileURLWithPath: path + ".backup"))
+        try Data("meridian-geofences 2 3 00000000\n{}\n".utf8).write(
+            to: URL(fileURLWithPath: path + ".backup"))
         do {
             _ = try GeofenceMonitor(name: "notes", storage: .directory(directory))
         } catch {
@@ -144,7 +155,8 @@ struct GeofenceStoreTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let saved = try await populate(directory)
         let path = directory.appendingPathComponent("notes.geofences").path
-        try Data("meridian-geofences 1 9999 0000".utf8).write(to: URL(fileURLWithPath: path + ".tmp"))
+        try Data("meridian-geofences 1 9999 0000".utf8).write(
+            to: URL(fileURLWithPath: path + ".tmp"))
         let reopened = try GeofenceMonitor(name: "notes", storage: .directory(directory))
         #expect(same(await records(of: reopened), saved))
         #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
@@ -159,9 +171,11 @@ struct GeofenceStoreTests {
         let monitor = try GeofenceMonitor(name: "notes", storage: .directory(directory))
         let path = directory.appendingPathComponent("notes.geofences").path
         let before = FileManager.default.contents(atPath: path)
-        try FileManager.default.createDirectory(atPath: path + ".tmp", withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            atPath: path + ".tmp", withIntermediateDirectories: false)
         do {
-            try await monitor.process(Location(latitude: 47, longitude: 15, timestamp: referenceDate + 60))
+            try await monitor.process(
+                Location(latitude: 47, longitude: 15, timestamp: referenceDate + 60))
             Issue.record("a save into a directory succeeded")
         } catch {
             #expect(error.kind == .io)
@@ -177,9 +191,13 @@ struct GeofenceStoreTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let saved = try await populate(directory)
-        try FileManager.default.removeItem(atPath: directory.appendingPathComponent("notes.geofences").path)
-        #expect(throws: GeoError.self) { try GeofenceMonitor(name: "notes", storage: .directory(directory)) }
-        #expect(try GeofenceMonitor.restoreBackup(name: "notes", storage: .directory(directory)) == nil)
+        try FileManager.default.removeItem(
+            atPath: directory.appendingPathComponent("notes.geofences").path)
+        #expect(throws: GeoError.self) {
+            try GeofenceMonitor(name: "notes", storage: .directory(directory))
+        }
+        #expect(
+            try GeofenceMonitor.restoreBackup(name: "notes", storage: .directory(directory)) == nil)
         let restored = try GeofenceMonitor(name: "notes", storage: .directory(directory))
         #expect(same(await records(of: restored), saved))
     }
@@ -189,8 +207,12 @@ struct GeofenceStoreTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         _ = try await populate(directory)
         let open = try GeofenceMonitor(name: "notes", storage: .directory(directory))
-        #expect(throws: GeoError.self) { try GeofenceMonitor.restoreBackup(name: "notes", storage: .directory(directory)) }
+        #expect(throws: GeoError.self) {
+            try GeofenceMonitor.restoreBackup(name: "notes", storage: .directory(directory))
+        }
         await open.close()
-        #expect(throws: GeoError.self) { try GeofenceMonitor.restoreBackup(name: "notes", storage: .inMemory) }
+        #expect(throws: GeoError.self) {
+            try GeofenceMonitor.restoreBackup(name: "notes", storage: .inMemory)
+        }
     }
 }

@@ -14,14 +14,18 @@ struct PolarCircleTestTests {
         var decided = 0, undecided = 0
         for i in 0..<600 {
             let magnitude = i % 10 == 0 ? 90 : rng.uniform(80, 90)
-            let center = Coordinate(latitude: rng.nextUnit() < 0.5 ? magnitude : -magnitude, longitude: rng.uniform(-180, 180))
+            let center = Coordinate(
+                latitude: rng.nextUnit() < 0.5 ? magnitude : -magnitude,
+                longitude: rng.uniform(-180, 180))
             let radius = exp(rng.uniform(log(1), log(300_000)))
             let circle = try CircularGeographicCondition(center: center, radius: radius)
             let test = try #require(PolarCircleTest(circle))
             for _ in 0..<10 {
-                let point = center.coordinate(atDistance: radius * rng.uniform(0, 2), bearing: rng.uniform(0, 360))
+                let point = center.coordinate(
+                    atDistance: radius * rng.uniform(0, 2), bearing: rng.uniform(0, 360))
                 let s = Geodesic.wgs84.distance(from: center, to: point)
-                let (u, v) = PolarCircleTest.chart(latitude: point.latitude, longitude: point.longitude, pole: test.pole)
+                let (u, v) = PolarCircleTest.chart(
+                    latitude: point.latitude, longitude: point.longitude, pole: test.pole)
                 switch test.verdict(u: u, v: v) {
                 case .inside:
                     #expect(s <= radius, "inside claimed at s=\(s) r=\(radius) centre \(center)")
@@ -45,14 +49,22 @@ struct PolarCircleTestTests {
             let circle = try CircularGeographicCondition(center: center, radius: 88_000)
             let test = try #require(PolarCircleTest(circle))
             for bearing in stride(from: 0.0, to: 360, by: 30) {
-                for (factor, expected) in [(0.998, CircleContainmentTest.Verdict.inside), (1.002, .outside)] {
+                for (factor, expected) in [
+                    (0.998, CircleContainmentTest.Verdict.inside), (1.002, .outside),
+                ] {
                     let point = center.coordinate(atDistance: 88_000 * factor, bearing: bearing)
-                    let (u, v) = PolarCircleTest.chart(latitude: point.latitude, longitude: point.longitude, pole: test.pole)
-                    #expect(test.verdict(u: u, v: v) == expected, "latitude \(latitude) bearing \(bearing)")
+                    let (u, v) = PolarCircleTest.chart(
+                        latitude: point.latitude, longitude: point.longitude, pole: test.pole)
+                    #expect(
+                        test.verdict(u: u, v: v) == expected,
+                        "latitude \(latitude) bearing \(bearing)")
                 }
             }
         }
         // Beyond 45° from the pole the chart is not used.
-        #expect(PolarCircleTest(try CircularGeographicCondition(center: Coordinate(latitude: 30, longitude: 0), radius: 10)) == nil)
+        #expect(
+            PolarCircleTest(
+                try CircularGeographicCondition(
+                    center: Coordinate(latitude: 30, longitude: 0), radius: 10)) == nil)
     }
 }

@@ -15,13 +15,17 @@ struct PolygonGeographicConditionTests {
     /// orientation-preserving, so GEOS's answer carries over).
     @Test(.requiresSharedData) func geosPointInPolygonCases() throws {
         let cases = try GEOSPointInPolygonCase.load([
-            "geos_xml/predicates/validate_TestRelatePA.xml", "geos_xml/predicates/general_TestRelatePA.xml",
+            "geos_xml/predicates/validate_TestRelatePA.xml",
+            "geos_xml/predicates/general_TestRelatePA.xml",
         ])
         #expect(cases.count >= 3)
-        func map(_ p: Position) -> Coordinate { Coordinate(latitude: p.y / 4 - 40, longitude: p.x / 2 - 90) }
+        func map(_ p: Position) -> Coordinate {
+            Coordinate(latitude: p.y / 4 - 40, longitude: p.x / 2 - 90)
+        }
         for c in cases {
             let rings = c.rings.map { $0.map(map) }
-            let polygon = try PolygonGeographicCondition(exterior: rings[0], holes: Array(rings.dropFirst()))
+            let polygon = try PolygonGeographicCondition(
+                exterior: rings[0], holes: Array(rings.dropFirst()))
             #expect(polygon.locate(map(c.point)) == c.expected, "\(c.file): \(c.description)")
             #expect(polygon.contains(map(c.point)) == (c.expected != .exterior), "\(c.description)")
         }
@@ -32,8 +36,10 @@ struct PolygonGeographicConditionTests {
         let hole = ring([(0.25, 0.25), (0.75, 0.25), (0.75, 0.75), (0.25, 0.75)])
         let polygon = try PolygonGeographicCondition(exterior: square, holes: [hole])
         #expect(polygon.locate(Coordinate(latitude: 0.1, longitude: 0.1)) == .interior)
-        #expect(polygon.locate(Coordinate(latitude: 0.5, longitude: 0.5)) == .exterior)  // in the hole
-        #expect(polygon.locate(Coordinate(latitude: 0.25, longitude: 0.5)) == .boundary)  // on the hole
+        // in the hole
+        #expect(polygon.locate(Coordinate(latitude: 0.5, longitude: 0.5)) == .exterior)
+        // on the hole
+        #expect(polygon.locate(Coordinate(latitude: 0.25, longitude: 0.5)) == .boundary)
         #expect(polygon.locate(Coordinate(latitude: 0, longitude: 0.3)) == .boundary)
         #expect(polygon.locate(Coordinate(latitude: 1, longitude: 1)) == .boundary)
         #expect(polygon.locate(Coordinate(latitude: 1.000_000_001, longitude: 0.5)) == .exterior)
@@ -54,8 +60,10 @@ struct PolygonGeographicConditionTests {
         let hole = ring([(-17, 179.5), (-17, -179.5), (-18, -179.5), (-18, 179.5)])
         let polygon = try PolygonGeographicCondition(exterior: exterior, holes: [hole])
         #expect(polygon.contains(Coordinate(latitude: -17.5, longitude: 178)))
-        #expect(polygon.contains(Coordinate(latitude: -17.5, longitude: -179.8)) == false)  // in the hole
-        #expect(polygon.contains(Coordinate(latitude: -17.5, longitude: 179.8)) == false)  // in the hole
+        // in the hole
+        #expect(polygon.contains(Coordinate(latitude: -17.5, longitude: -179.8)) == false)
+        // in the hole
+        #expect(polygon.contains(Coordinate(latitude: -17.5, longitude: 179.8)) == false)
         #expect(polygon.contains(Coordinate(latitude: -17.5, longitude: -179)))
         #expect(polygon.contains(Coordinate(latitude: -16.5, longitude: -179)))
         #expect(polygon.contains(Coordinate(latitude: -16.5, longitude: 180)))
@@ -76,10 +84,21 @@ struct PolygonGeographicConditionTests {
                 return nil
             } catch { return (error as? GeoError)?.kind }
         }
-        #expect(kind { _ = try PolygonGeographicCondition(exterior: ring([(0, 0), (1, 1)])) } == .invalidArgument)
-        #expect(kind { _ = try PolygonGeographicCondition(exterior: ring([(0, 0), (1, 1), (0, 0), (1, 1)])) } == .invalidArgument)
-        #expect(kind { _ = try PolygonGeographicCondition(exterior: ring([(0, 0), (1, .nan), (1, 1)])) } == .invalidCoordinate)
-        #expect(kind { _ = try PolygonGeographicCondition(exterior: ring([(0, 0), (0, 180), (1, 1)])) } == .invalidArgument)
+        #expect(
+            kind { _ = try PolygonGeographicCondition(exterior: ring([(0, 0), (1, 1)])) }
+                == .invalidArgument)
+        #expect(
+            kind {
+                _ = try PolygonGeographicCondition(
+                    exterior: ring([(0, 0), (1, 1), (0, 0), (1, 1)]))
+            } == .invalidArgument)
+        #expect(
+            kind {
+                _ = try PolygonGeographicCondition(exterior: ring([(0, 0), (1, .nan), (1, 1)]))
+            } == .invalidCoordinate)
+        #expect(
+            kind { _ = try PolygonGeographicCondition(exterior: ring([(0, 0), (0, 180), (1, 1)])) }
+                == .invalidArgument)
         // Around the north pole: longitudes turn through 360°.
         let cap = ring([(80, 0), (80, 90), (80, 180 - 1e-9), (80, -90)])
         #expect(kind { _ = try PolygonGeographicCondition(exterior: cap) } == .invalidArgument)
@@ -95,15 +114,18 @@ struct PolygonGeographicConditionTests {
     @Test func boundaryDistanceMatchesDenseSampling() throws {
         var rng = SplitMix64(seed: 5)
         for _ in 0..<12 {
-            let center = Coordinate(latitude: rng.uniform(-75, 75), longitude: rng.uniform(-180, 180))
+            let center = Coordinate(
+                latitude: rng.uniform(-75, 75), longitude: rng.uniform(-180, 180))
             let count = 3 + Int(rng.next() % 5)
             var vertices = [Coordinate]()
             for i in 0..<count {
                 let bearing = 360 * Double(i) / Double(count) + rng.uniform(0, 20)
-                vertices.append(center.coordinate(atDistance: rng.uniform(300, 2_000), bearing: bearing))
+                vertices.append(
+                    center.coordinate(atDistance: rng.uniform(300, 2_000), bearing: bearing))
             }
             let polygon = try PolygonGeographicCondition(exterior: vertices)
-            let p = center.coordinate(atDistance: rng.uniform(0, 3_000), bearing: rng.uniform(0, 360))
+            let p = center.coordinate(
+                atDistance: rng.uniform(0, 3_000), bearing: rng.uniform(0, 360))
             var best = Double.infinity
             for i in 0..<count {
                 let line = Geodesic.wgs84.line(from: vertices[i], to: vertices[(i + 1) % count])
@@ -116,7 +138,8 @@ struct PolygonGeographicConditionTests {
                 }
                 var s = max(0, bestS - 2)
                 while s <= min(line.length, bestS + 2) {
-                    bestHere = min(bestHere, line.position(atDistance: s).coordinate.distance(to: p))
+                    bestHere = min(
+                        bestHere, line.position(atDistance: s).coordinate.distance(to: p))
                     s += 0.002
                 }
                 best = min(best, bestHere)
@@ -131,12 +154,17 @@ struct PolygonGeographicConditionTests {
 
     @Test func codableRoundTrip() throws {
         let polygon = try PolygonGeographicCondition(
-            exterior: ring([(0, 0), (0, 2), (2, 2), (2, 0)]), holes: [ring([(0.5, 0.5), (0.5, 1), (1, 1)])])
+            exterior: ring([(0, 0), (0, 2), (2, 2), (2, 0)]),
+            holes: [ring([(0.5, 0.5), (0.5, 1), (1, 1)])])
         let data = try JSONEncoder().encode(GeographicCondition.polygon(polygon))
         let decoded = try JSONDecoder().decode(GeographicCondition.self, from: data)
         #expect(decoded == .polygon(polygon))
         #expect(decoded.contains(Coordinate(latitude: 1.5, longitude: 1.5)))
-        let bad = Data(#"{"type":"polygon","exterior":[{"latitude":0,"longitude":0},{"latitude":1,"longitude":1}]}"#.utf8)
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(GeographicCondition.self, from: bad) }
+        let bad = Data(
+            #"{"type":"polygon","exterior":[{"latitude":0,"longitude":0},{"latitude":1,"longitude":1}]}"#
+                .utf8)
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(GeographicCondition.self, from: bad)
+        }
     }
 }

@@ -26,23 +26,29 @@ struct GEOSPointInPolygonCase: CustomStringConvertible {
                 let chars = Array(pattern)
                 let location: PointLocation =
                     chars[0] == "0" ? .interior : chars[1] == "0" ? .boundary : .exterior
-                let desc = element("desc", in: caseText)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+                let desc =
+                    element("desc", in: caseText)?.trimmingCharacters(in: .whitespacesAndNewlines)
+                    ?? "?"
                 result.append(
-                    GEOSPointInPolygonCase(file: file, description: desc, point: point, rings: rings, expected: location))
+                    GEOSPointInPolygonCase(
+                        file: file, description: desc, point: point, rings: rings,
+                        expected: location))
             }
         }
         return result
     }
 
     private static func element(_ name: String, in text: String) -> String? {
-        guard let start = text.range(of: "<\(name)>"), let end = text.range(of: "</\(name)>", range: start.upperBound..<text.endIndex)
+        guard let start = text.range(of: "<\(name)>"),
+            let end = text.range(of: "</\(name)>", range: start.upperBound..<text.endIndex)
         else { return nil }
         return String(text[start.upperBound..<end.lowerBound])
     }
 
     /// The `arg3` of a `relate` op whose expected result is `true`.
     private static func relatePattern(_ text: String) -> String? {
-        for op in text.components(separatedBy: "<op").dropFirst() where op.contains("name=\"relate\"") {
+        for op in text.components(separatedBy: "<op").dropFirst()
+        where op.contains("name=\"relate\"") {
             guard let r = op.range(of: "arg3=\"") else { continue }
             let rest = op[r.upperBound...]
             guard let end = rest.firstIndex(of: "\"") else { continue }
@@ -55,7 +61,8 @@ struct GEOSPointInPolygonCase: CustomStringConvertible {
     private static func numbers(_ text: some StringProtocol) -> [Position]? {
         var result = [Position]()
         for pair in text.split(separator: ",") {
-            let xy = pair.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).compactMap { Double($0) }
+            let xy = pair.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
+                .compactMap { Double($0) }
             guard xy.count == 2 else { return nil }
             result.append(Position(x: xy[0], y: xy[1]))
         }
@@ -64,7 +71,9 @@ struct GEOSPointInPolygonCase: CustomStringConvertible {
 
     static func parsePoint(_ wkt: String) -> Position? {
         let t = wkt.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard t.hasPrefix("POINT"), let open = t.firstIndex(of: "("), let close = t.lastIndex(of: ")") else { return nil }
+        guard t.hasPrefix("POINT"), let open = t.firstIndex(of: "("),
+            let close = t.lastIndex(of: ")")
+        else { return nil }
         return numbers(t[t.index(after: open)..<close])?.first
     }
 
@@ -88,9 +97,12 @@ struct GEOSPointInPolygonCase: CustomStringConvertible {
 let referenceDate = Date(timeIntervalSince1970: 1_717_243_200)
 
 /// A fix at a coordinate, `seconds` after ``referenceDate``.
-func fix(_ latitude: Double, _ longitude: Double, accuracy: Double = 0, at seconds: Double) -> Location {
+func fix(
+    _ latitude: Double, _ longitude: Double, accuracy: Double = 0, at seconds: Double
+) -> Location {
     Location(
-        coordinate: Coordinate(latitude: latitude, longitude: longitude), horizontalAccuracy: accuracy,
+        coordinate: Coordinate(latitude: latitude, longitude: longitude),
+        horizontalAccuracy: accuracy,
         timestamp: referenceDate.addingTimeInterval(seconds))
 }
 

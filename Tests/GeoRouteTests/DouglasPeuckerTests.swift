@@ -38,10 +38,13 @@ struct DouglasPeuckerTests {
     func matchesTheExactAlgorithm(start: Coordinate, seed: Double) throws {
         var rng = SplitMix64(seed: UInt64(seed) * 7)
         for tolerance in [0.5, 3.0, 10.0, 40.0] {
-            let points = TestLines.randomWalk(count: 120, start: start, minimumStep: 2, maximumStep: 60, maximumTurn: 25, rng: &rng)
+            let points = TestLines.randomWalk(
+                count: 120, start: start, minimumStep: 2, maximumStep: 60, maximumTurn: 25,
+                rng: &rng)
             let line = try Polyline(points)
             let fast = try line.simplifiedIndices(tolerance: tolerance)
-            #expect(fast == exactDouglasPeucker(points, tolerance: tolerance), "tolerance \(tolerance)")
+            #expect(
+                fast == exactDouglasPeucker(points, tolerance: tolerance), "tolerance \(tolerance)")
         }
     }
 
@@ -50,7 +53,8 @@ struct DouglasPeuckerTests {
     @Test func twoThreadsKeepTheSameVertices() throws {
         var rng = SplitMix64(seed: 23)
         let points = TestLines.randomWalk(
-            count: 60_000, start: Coordinate(latitude: 46.05, longitude: 14.5), minimumStep: 5, maximumStep: 15,
+            count: 60_000, start: Coordinate(latitude: 46.05, longitude: 14.5), minimumStep: 5,
+            maximumStep: 15,
             maximumTurn: 40, rng: &rng)
         for tolerance in [2.0, 10.0] {
             let one = DouglasPeucker.keptIndices(points, tolerance: tolerance, maximumWorkers: 1)
@@ -64,7 +68,8 @@ struct DouglasPeuckerTests {
     @Test func droppedVerticesAreWithinTolerance() throws {
         var rng = SplitMix64(seed: 17)
         let points = TestLines.randomWalk(
-            count: 2_000, start: Coordinate(latitude: 59.3, longitude: 18.1), minimumStep: 1, maximumStep: 30, maximumTurn: 40, rng: &rng)
+            count: 2_000, start: Coordinate(latitude: 59.3, longitude: 18.1), minimumStep: 1,
+            maximumStep: 30, maximumTurn: 40, rng: &rng)
         let line = try Polyline(points)
         let tolerance = 8.0
         let kept = try line.simplifiedIndices(tolerance: tolerance)
@@ -80,14 +85,18 @@ struct DouglasPeuckerTests {
 
     @Test func straightLinesCollapseAndCornersStay() throws {
         let a = Coordinate(latitude: 0, longitude: 0)
-        let line = try Polyline((0...10).map { a.coordinate(atDistance: Double($0) * 100, bearing: 90) })
+        let line = try Polyline(
+            (0...10).map { a.coordinate(atDistance: Double($0) * 100, bearing: 90) })
         #expect(try line.simplifiedIndices(tolerance: 0.01) == [0, 10])
         let corner = line.end.coordinate(atDistance: 500, bearing: 0)
         let bent = try Polyline(line.coordinates + [corner])
         #expect(try bent.simplifiedIndices(tolerance: 1) == [0, 10, 11])
         #expect(try bent.simplifiedIndices(tolerance: .infinity) == [0, 11])
         // Tolerance 0 keeps every vertex off the line, however close.
-        let wiggle = try Polyline([a, Coordinate(latitude: 1e-7, longitude: 0.001), Coordinate(latitude: 0, longitude: 0.002)])
+        let wiggle = try Polyline([
+            a, Coordinate(latitude: 1e-7, longitude: 0.001),
+            Coordinate(latitude: 0, longitude: 0.002),
+        ])
         #expect(try wiggle.simplifiedIndices(tolerance: 0) == [0, 1, 2])
     }
 }
@@ -102,9 +111,11 @@ struct DouglasPeuckerPlaneTests {
             let phi = min(max(degrees, -90), 90) * .pi / 180
             let (s, c) = DouglasPeucker.StretchPlane.sineAndCosine(degrees: degrees)
             #expect(abs(s - sin(phi)) < 1e-15 && abs(c - max(0, cos(phi))) < 1e-15)
-            let (m, n) = DouglasPeucker.StretchPlane.radiiOfCurvature(sineSquared: sin(phi) * sin(phi))
+            let (m, n) = DouglasPeucker.StretchPlane.radiiOfCurvature(
+                sineSquared: sin(phi) * sin(phi))
             let exact = LocalPlane.radiiOfCurvature(atLatitudeRadians: phi)
-            #expect(abs(m / exact.meridional - 1) < 1e-11 && abs(n / exact.primeVertical - 1) < 1e-11)
+            #expect(
+                abs(m / exact.meridional - 1) < 1e-11 && abs(n / exact.primeVertical - 1) < 1e-11)
         }
     }
 }

@@ -54,7 +54,8 @@ struct EncodedPolylineKnownValueTests {
     /// value −179.9832104 → `` `~oia@ ``.
     @Test func googleExamples() throws {
         let points = [
-            Coordinate(latitude: 38.5, longitude: -120.2), Coordinate(latitude: 40.7, longitude: -120.95),
+            Coordinate(latitude: 38.5, longitude: -120.2),
+            Coordinate(latitude: 40.7, longitude: -120.95),
             Coordinate(latitude: 43.252, longitude: -126.453),
         ]
         #expect(try EncodedPolyline.encode(points) == "_p~iF~ps|U_ulLnnqC_mqNvxq`@")
@@ -66,13 +67,17 @@ struct EncodedPolylineKnownValueTests {
     /// 6, and a line whose rounding differs between Python 3's `round` and half-away-from-zero.
     @Test func pythonPackageCases() throws {
         let google = [
-            Coordinate(latitude: 38.5, longitude: -120.2), Coordinate(latitude: 40.7, longitude: -120.95),
+            Coordinate(latitude: 38.5, longitude: -120.2),
+            Coordinate(latitude: 40.7, longitude: -120.95),
             Coordinate(latitude: 43.252, longitude: -126.453),
         ]
-        #expect(try EncodedPolyline.encode(google, precision: 6) == "_izlhA~rlgdF_{geC~ywl@_kwzCn`{nI")
-        #expect(try EncodedPolyline.decode("_izlhA~rlgdF_{geC~ywl@_kwzCn`{nI", precision: 6) == google)
+        #expect(
+            try EncodedPolyline.encode(google, precision: 6) == "_izlhA~rlgdF_{geC~ywl@_kwzCn`{nI")
+        #expect(
+            try EncodedPolyline.decode("_izlhA~rlgdF_{geC~ywl@_kwzCn`{nI", precision: 6) == google)
         let rounding = [
-            Coordinate(latitude: 36.05322, longitude: -112.084004), Coordinate(latitude: 36.053573, longitude: -112.083914),
+            Coordinate(latitude: 36.05322, longitude: -112.084004),
+            Coordinate(latitude: 36.053573, longitude: -112.083914),
             Coordinate(latitude: 36.053845, longitude: -112.083965),
         ]
         #expect(try EncodedPolyline.encode(rounding) == "ss`{E~kbkTeAQw@J")
@@ -80,14 +85,21 @@ struct EncodedPolylineKnownValueTests {
 
     /// raphaelmor/Polyline's rounding cases: half a unit rounds away from zero.
     @Test func roundingHalfAwayFromZero() throws {
-        #expect(try EncodedPolyline.encode([Coordinate(latitude: 0.000015, longitude: 0.000015)]) == "CC")
-        #expect(try EncodedPolyline.encode([Coordinate(latitude: -0.000015, longitude: -0.000015)]) == "BB")
-        #expect(try EncodedPolyline.encode([Coordinate(latitude: 0.00016, longitude: -0.00032)]) == "_@~@")
+        #expect(
+            try EncodedPolyline.encode([Coordinate(latitude: 0.000015, longitude: 0.000015)])
+                == "CC")
+        #expect(
+            try EncodedPolyline.encode([Coordinate(latitude: -0.000015, longitude: -0.000015)])
+                == "BB")
+        #expect(
+            try EncodedPolyline.encode([Coordinate(latitude: 0.00016, longitude: -0.00032)])
+                == "_@~@")
     }
 
     @Test func malformedInputIsATypedErrorWithTheOffset() {
         let cases: [(String, Int)] = [
-            ("_p~iF~ps|U_ulLnnqC_mqNvxq", 22),  // the last longitude is cut off: offset of its value
+            // the last longitude is cut off: offset of its value
+            ("_p~iF~ps|U_ulLnnqC_mqNvxq", 22),
             ("_p~iF~ps|U_ulLnnqC_mqN", 18),  // a latitude without a longitude
             ("_p~iF ~ps|U", 5),  // a space is outside the alphabet
             ("_p~iF~ps|U\u{e9}A", 10),  // so is any non-ASCII character
@@ -107,11 +119,18 @@ struct EncodedPolylineKnownValueTests {
 
     @Test func overflowingSumsAndValuesThrowInsteadOfTrapping() throws {
         // The largest 64-bit zig-zag value, twice: the running sum overflows.
-        let big = try #require(String(bytes: [UInt8](repeating: 63 + 0x3F, count: 12) + [63 + 0x0F], encoding: .ascii))
+        let big = try #require(
+            String(bytes: [UInt8](repeating: 63 + 0x3F, count: 12) + [63 + 0x0F], encoding: .ascii))
         #expect(throws: GeoError.self) { try EncodedPolyline.decode(big + "?" + big + "?") }
-        #expect(throws: GeoError.self) { try EncodedPolyline.encode([Coordinate(latitude: .nan, longitude: 0)]) }
-        #expect(throws: GeoError.self) { try EncodedPolyline.encode([Coordinate(latitude: 1e300, longitude: 0)]) }
-        #expect(throws: GeoError.self) { try EncodedPolyline.encode([Coordinate(latitude: 90, longitude: 0)], precision: 18) }
+        #expect(throws: GeoError.self) {
+            try EncodedPolyline.encode([Coordinate(latitude: .nan, longitude: 0)])
+        }
+        #expect(throws: GeoError.self) {
+            try EncodedPolyline.encode([Coordinate(latitude: 1e300, longitude: 0)])
+        }
+        #expect(throws: GeoError.self) {
+            try EncodedPolyline.encode([Coordinate(latitude: 90, longitude: 0)], precision: 18)
+        }
         #expect(throws: GeoError.self) { try EncodedPolyline.encode(value: .infinity) }
         #expect(throws: GeoError.self) { try EncodedPolyline.decode("??", precision: -1) }
         #expect(throws: GeoError.self) { try EncodedPolyline.decode("??", precision: 23) }
@@ -143,7 +162,9 @@ struct EncodedPolylineKnownValueTests {
     @Test func randomTextNeverTraps() {
         var rng = SplitMix64(seed: 5)
         for _ in 0..<2_000 {
-            let bytes = (0..<Int(rng.uniform(0, 30))).map { _ in UInt8(rng.uniform(0, 1) < 0.9 ? rng.uniform(63, 127) : rng.uniform(0, 256)) }
+            let bytes = (0..<Int(rng.uniform(0, 30))).map { _ in
+                UInt8(rng.uniform(0, 1) < 0.9 ? rng.uniform(63, 127) : rng.uniform(0, 256))
+            }
             let text = String(decoding: bytes, as: UTF8.self)
             do {
                 _ = try EncodedPolyline.decode(text)
@@ -169,7 +190,9 @@ struct EncodedPolylineReferenceTests {
     @Test func everyDirectionKindIsPresent() {
         let directions = Set(Self.vectors.map(\.direction))
         #expect(Self.vectors.count > 10)
-        for kind in ["both", "encode", "decode", "roundtrip", "decode_check", "decode_error", "encode_value"] {
+        for kind in [
+            "both", "encode", "decode", "roundtrip", "decode_check", "decode_error", "encode_value",
+        ] {
             #expect(directions.contains(kind), "no '\(kind)' vector")
         }
     }
@@ -177,7 +200,8 @@ struct EncodedPolylineReferenceTests {
     @Test(arguments: vectors)
     func vector(_ v: PolylineVector) throws {
         switch v.direction {
-        case "both", "encode", "decode", "roundtrip", "reencode", "decode_check", "decode_error", "encode_value":
+        case "both", "encode", "decode", "roundtrip", "reencode", "decode_check", "decode_error",
+            "encode_value":
             break
         default:
             Issue.record("unknown direction \(v.direction)")
@@ -205,7 +229,9 @@ struct EncodedPolylineReferenceTests {
             // Douglas–Peucker counts from android-maps-utils' PolyUtil.simplify (tolerance in metres).
             for (tolerance, count) in v.simplify {
                 let line = try Polyline(decoded)
-                #expect(try line.simplifiedIndices(tolerance: tolerance).count == count, "tolerance \(tolerance) m")
+                #expect(
+                    try line.simplifiedIndices(tolerance: tolerance).count == count,
+                    "tolerance \(tolerance) m")
             }
         }
         if v.direction == "decode_error" {

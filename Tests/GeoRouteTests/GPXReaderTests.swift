@@ -12,7 +12,9 @@ func referenceTime(_ text: String) -> Double? {
     var zone = 0.0
     if body.hasSuffix("Z") {
         body = body.dropLast()
-    } else if body.count > 6, let sign = body.dropLast(5).last, sign == "+" || sign == "-", body.dropLast(2).last == ":" {
+    } else if body.count > 6, let sign = body.dropLast(5).last, sign == "+" || sign == "-",
+        body.dropLast(2).last == ":"
+    {
         let hours = Double(body.suffix(5).prefix(2)) ?? 0, minutes = Double(body.suffix(2)) ?? 0
         zone = (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
         body = body.dropLast(6)
@@ -21,7 +23,8 @@ func referenceTime(_ text: String) -> Double? {
     guard halves.count == 2 else { return nil }
     let date = halves[0].split(separator: "-").compactMap { Int($0) }
     let clock = halves[1].split(separator: ":")
-    guard date.count == 3, clock.count == 3, let h = Double(clock[0]), let m = Double(clock[1]), let s = Double(clock[2])
+    guard date.count == 3, clock.count == 3, let h = Double(clock[0]), let m = Double(clock[1]),
+        let s = Double(clock[2])
     else { return nil }
     var components = DateComponents()
     components.year = date[0]
@@ -37,7 +40,8 @@ func referenceTime(_ text: String) -> Double? {
 struct GPXReaderReferenceTests {
     static let files: [String] = {
         let root = SharedData.url("tracks/gpx")
-        let paths = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
+        let paths =
+            FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
         return paths.filter { $0.hasSuffix(".gpx") }.sorted()
     }()
 
@@ -54,24 +58,30 @@ struct GPXReaderReferenceTests {
     /// file's text read as `Double`); times to the microsecond.
     @Test(arguments: files)
     func matchesTheExtractedPoints(_ file: String) throws {
-        let name = (file as NSString).lastPathComponent.replacingOccurrences(of: ".gpx", with: ".csv")
+        let name = (file as NSString).lastPathComponent.replacingOccurrences(
+            of: ".gpx", with: ".csv")
         let csv = "tracks/trackpoints/" + name
         guard FileManager.default.fileExists(atPath: SharedData.url(csv).path) else { return }
         let document = try GPX.read(contentsOf: SharedData.url("tracks/gpx/" + file))
         var counters = [String: Int]()
         for row in try SharedData.csvRows(csv) {
-            let kind = try #require(row["kind"]), index = try #require(Int(row["track_or_route"] ?? ""))
+            let kind = try #require(row["kind"]),
+                index = try #require(Int(row["track_or_route"] ?? ""))
             let segment = try #require(Int(row["segment"] ?? ""))
             let key = "\(kind) \(index) \(segment)"
             let k = counters[key, default: 0]
             counters[key] = k + 1
             let fix: Location
             if kind == "trk" {
-                try #require(index < document.tracks.count && segment < document.tracks[index].segments.count)
-                try #require(k < document.tracks[index].segments[segment].count, "\(key) point \(k)")
+                try #require(
+                    index < document.tracks.count && segment < document.tracks[index].segments.count
+                )
+                try #require(
+                    k < document.tracks[index].segments[segment].count, "\(key) point \(k)")
                 fix = document.tracks[index].segments[segment][k]
             } else {
-                try #require(index < document.routes.count && k < document.routes[index].points.count)
+                try #require(
+                    index < document.routes.count && k < document.routes[index].points.count)
                 fix = document.routes[index].points[k].location
             }
             #expect(fix.coordinate.latitude == Double(row["lat"] ?? ""), "\(key) point \(k)")
@@ -83,7 +93,9 @@ struct GPXReaderReferenceTests {
             }
             if let time = row["time"], !time.isEmpty {
                 let expected = try #require(referenceTime(time))
-                #expect(abs(fix.timestamp.timeIntervalSince1970 - expected) < 1e-5, "\(key) point \(k): \(time)")
+                #expect(
+                    abs(fix.timestamp.timeIntervalSince1970 - expected) < 1e-5,
+                    "\(key) point \(k): \(time)")
             } else {
                 #expect(fix.timestamp == GPX.missingTime)
             }
@@ -92,30 +104,38 @@ struct GPXReaderReferenceTests {
         for (key, count) in counters {
             let parts = key.split(separator: " ")
             guard let index = Int(parts[1]), let segment = Int(parts[2]) else { continue }
-            if parts[0] == "trk" { #expect(document.tracks[index].segments[segment].count == count) }
+            if parts[0] == "trk" {
+                #expect(document.tracks[index].segments[segment].count == count)
+            }
         }
         let total = document.tracks.reduce(0) { $0 + $1.locations.count }
         #expect(total == counters.filter { $0.key.hasPrefix("trk") }.values.reduce(0, +))
     }
 
     @Test func formatSamples() throws {
-        let all = try GPX.read(contentsOf: SharedData.url("tracks/gpx/gpxpy/gpx1.1_with_all_fields.gpx"))
+        let all = try GPX.read(
+            contentsOf: SharedData.url("tracks/gpx/gpxpy/gpx1.1_with_all_fields.gpx"))
         #expect(all.creator == "...")
         #expect(all.name == "example name")
         #expect(all.waypoints.count == 2 && all.routes.count == 2 && all.tracks.count == 2)
         let wpt = all.waypoints[0]
         #expect(wpt.location.coordinate == Coordinate(latitude: 12.3, longitude: 45.6))
         #expect(wpt.location.altitude == 75.1 && wpt.location.hasValidAltitude)
-        #expect(wpt.name == "example name" && wpt.comment == "example cmt" && wpt.description == "example desc")
+        #expect(
+            wpt.name == "example name" && wpt.comment == "example cmt"
+                && wpt.description == "example desc")
         #expect(wpt.symbol == "example sym" && wpt.type == "example type")
-        #expect(wpt.location.timestamp.timeIntervalSince1970 == referenceTime("2013-01-02T02:03:00Z"))
+        #expect(
+            wpt.location.timestamp.timeIntervalSince1970 == referenceTime("2013-01-02T02:03:00Z"))
         #expect(!all.waypoints[1].hasTime && !all.waypoints[1].location.hasValidAltitude)
         #expect(all.routes[0].name == "example name" && all.routes[0].points.count == 3)
         #expect(all.routes[1].name == "second route")
-        #expect(all.tracks[0].name == "example name t" && all.tracks[0].segments.map(\.count) == [1, 0])
+        #expect(
+            all.tracks[0].name == "example name t" && all.tracks[0].segments.map(\.count) == [1, 0])
         #expect(all.tracks[1].segments.isEmpty)
 
-        let gpx10 = try GPX.read(contentsOf: SharedData.url("tracks/gpx/gpxpy/gpx1.0_with_all_fields.gpx"))
+        let gpx10 = try GPX.read(
+            contentsOf: SharedData.url("tracks/gpx/gpxpy/gpx1.0_with_all_fields.gpx"))
         #expect(gpx10.name == "example name")
         #expect(gpx10.tracks.first?.segments.first?.first?.coordinate.latitude == 10.1)
 
@@ -124,18 +144,25 @@ struct GPXReaderReferenceTests {
         let bom = try GPX.read(contentsOf: SharedData.url("tracks/gpx/gpxpy/unicode_with_bom.gpx"))
         #expect(bom.waypoints.first?.name == "test")
         #expect(bom.waypoints.first?.location.altitude == -14.6)
-        let offset = try GPX.read(contentsOf: SharedData.url("tracks/gpx/gpxpy/track-with-less-sec-time.gpx"))
+        let offset = try GPX.read(
+            contentsOf: SharedData.url("tracks/gpx/gpxpy/track-with-less-sec-time.gpx"))
         let times = offset.tracks[0].segments[0].map(\.timestamp.timeIntervalSince1970)
-        #expect(times == [referenceTime("2015-12-11T14:43:13Z"), referenceTime("2015-12-11T14:43:13.994Z")])
+        #expect(
+            times == [
+                referenceTime("2015-12-11T14:43:13Z"), referenceTime("2015-12-11T14:43:13.994Z"),
+            ])
     }
 }
 
 @Suite("GPX reader")
 struct GPXReaderTests {
-    private func read(_ text: String) throws(GeoError) -> GPXDocument { try GPX.read(Data(text.utf8)) }
+    private func read(_ text: String) throws(GeoError) -> GPXDocument {
+        try GPX.read(Data(text.utf8))
+    }
 
     @Test func minimalDocument() throws {
-        let doc = try read("""
+        let doc = try read(
+            """
             <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>Run</name><trkseg>
             <trkpt lat="47.5" lon="8.25"><ele>412.5</ele><time>2024-03-01T08:00:00Z</time></trkpt>
             <trkpt lat="47.501" lon="8.251"><time>2024-03-01T08:00:10.5+01:00</time><extensions><speed>3.5</speed></extensions></trkpt>
@@ -143,7 +170,9 @@ struct GPXReaderTests {
             """)
         let fixes = doc.tracks[0].segments[0]
         #expect(doc.tracks[0].name == "Run" && fixes.count == 2)
-        #expect(fixes[0].altitude == 412.5 && fixes[0].verticalAccuracy == 0 && fixes[1].verticalAccuracy == -1)
+        #expect(
+            fixes[0].altitude == 412.5 && fixes[0].verticalAccuracy == 0
+                && fixes[1].verticalAccuracy == -1)
         #expect(fixes[1].timestamp.timeIntervalSince(fixes[0].timestamp) == 10.5 - 3600)
         #expect(fixes[1].speed == 3.5 && fixes[0].speed == -1)
         #expect(fixes[0].horizontalAccuracy == 0 && fixes[0].hasValidPosition)
@@ -169,6 +198,8 @@ struct GPXReaderTests {
             }
         }
         #expect(throws: GeoError.self) { try read("") }
-        #expect(throws: GeoError.self) { try GPX.read(contentsOf: URL(fileURLWithPath: "/nonexistent/file.gpx")) }
+        #expect(throws: GeoError.self) {
+            try GPX.read(contentsOf: URL(fileURLWithPath: "/nonexistent/file.gpx"))
+        }
     }
 }

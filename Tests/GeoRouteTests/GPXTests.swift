@@ -7,10 +7,15 @@ import Testing
 @Suite("GPX")
 struct GPXTests {
     @Test func timesAndTheMissingTimeMarker() throws {
-        #expect(GPX.date(fromISO8601: "2010-08-05T14:23:59Z") == Date(timeIntervalSince1970: 1_281_018_239))
+        #expect(
+            GPX.date(fromISO8601: "2010-08-05T14:23:59Z")
+                == Date(timeIntervalSince1970: 1_281_018_239))
         #expect(GPX.date(fromISO8601: "not a time") == nil)
-        #expect(GPX.iso8601(Date(timeIntervalSince1970: 1_281_018_239.25)) == "2010-08-05T14:23:59.25Z")
-        let timeless = GPXWaypoint(location: Location(coordinate: Coordinate(latitude: 0, longitude: 0), timestamp: GPX.missingTime))
+        #expect(
+            GPX.iso8601(Date(timeIntervalSince1970: 1_281_018_239.25)) == "2010-08-05T14:23:59.25Z")
+        let timeless = GPXWaypoint(
+            location: Location(
+                coordinate: Coordinate(latitude: 0, longitude: 0), timestamp: GPX.missingTime))
         #expect(!timeless.hasTime)
         #expect(!(try GPX.write(GPXDocument(waypoints: [timeless]))).contains("<time>"))
         let broken = Track(segments: [[], [Location(latitude: .nan, longitude: 0)]])
@@ -18,7 +23,9 @@ struct GPXTests {
             _ = try GPX.write([broken])
             Issue.record("expected an error")
         } catch {
-            #expect(error.kind == .invalidCoordinate && error.message.hasPrefix("track 0 segment 1 point 0"))
+            #expect(
+                error.kind == .invalidCoordinate
+                    && error.message.hasPrefix("track 0 segment 1 point 0"))
         }
     }
 }

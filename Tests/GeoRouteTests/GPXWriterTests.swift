@@ -11,16 +11,24 @@ struct GPXWriterTests {
         var rng = SplitMix64(seed: 12)
         var segments = [[Location]]()
         for _ in 0..<3 {
-            segments.append((0..<20).map { i in
-                Location(
-                    coordinate: Coordinate(latitude: rng.uniform(-90, 90), longitude: rng.uniform(-180, 180)),
-                    altitude: i % 3 == 0 ? 0 : rng.uniform(-400, 8_000), horizontalAccuracy: 0,
-                    verticalAccuracy: i % 5 == 0 ? -1 : 0,
-                    timestamp: i % 7 == 0 ? GPX.missingTime : Date(timeIntervalSince1970: (rng.uniform(0, 2e9) * 1e3).rounded() / 1e3))
-            })
+            segments.append(
+                (0..<20).map { i in
+                    Location(
+                        coordinate: Coordinate(
+                            latitude: rng.uniform(-90, 90), longitude: rng.uniform(-180, 180)),
+                        altitude: i % 3 == 0 ? 0 : rng.uniform(-400, 8_000), horizontalAccuracy: 0,
+                        verticalAccuracy: i % 5 == 0 ? -1 : 0,
+                        timestamp: i % 7 == 0
+                            ? GPX.missingTime
+                            : Date(
+                                timeIntervalSince1970: (rng.uniform(0, 2e9) * 1e3).rounded() / 1e3))
+                })
         }
         let waypoint = GPXWaypoint(
-            location: Location(latitude: 1e-5, longitude: -2.5e-7, timestamp: Date(timeIntervalSince1970: 1_700_000_000.25)), name: "A & B <\"quoted\">", comment: "it's",
+            location: Location(
+                latitude: 1e-5, longitude: -2.5e-7,
+                timestamp: Date(timeIntervalSince1970: 1_700_000_000.25)),
+            name: "A & B <\"quoted\">", comment: "it's",
             description: "ünïcødé", symbol: "Flag", type: "poi")
         let document = GPXDocument(
             name: "Trip", waypoints: [waypoint],
@@ -31,20 +39,27 @@ struct GPXWriterTests {
         #expect(back.creator == "Meridian" && back.name == "Trip")
         #expect(back.waypoints == [waypoint])
         #expect(back.routes == document.routes)
-        #expect(back.tracks.count == 2 && back.tracks[0].name == "Day 1" && back.tracks[1].segments.isEmpty)
+        #expect(
+            back.tracks.count == 2 && back.tracks[0].name == "Day 1"
+                && back.tracks[1].segments.isEmpty)
         for (a, b) in zip(back.tracks[0].segments.joined(), segments.joined()) {
             #expect(a.coordinate == b.coordinate)
             #expect(a.hasValidAltitude == b.hasValidAltitude)
             if b.hasValidAltitude { #expect(a.altitude == b.altitude) }
-            #expect(abs(a.timestamp.timeIntervalSince(b.timestamp)) < 1e-6 || a.timestamp == b.timestamp)
+            #expect(
+                abs(a.timestamp.timeIntervalSince(b.timestamp)) < 1e-6 || a.timestamp == b.timestamp
+            )
         }
         #expect(!text.contains("e-"))  // no exponents in xsd:decimal
     }
 
     @Test(.requiresSharedData) func rewritingARealTrackKeepsEveryPoint() throws {
-        let original = try GPX.read(contentsOf: SharedData.url("tracks/gpx/gpxpy/cerknicko-jezero.gpx"))
+        let original = try GPX.read(
+            contentsOf: SharedData.url("tracks/gpx/gpxpy/cerknicko-jezero.gpx"))
         let again = try GPX.read(Data(try GPX.write(original).utf8))
-        #expect(again.waypoints.map(\.location.coordinate) == original.waypoints.map(\.location.coordinate))
+        #expect(
+            again.waypoints.map(\.location.coordinate)
+                == original.waypoints.map(\.location.coordinate))
         #expect(again.tracks.map(\.segments.count) == original.tracks.map(\.segments.count))
         for (a, b) in zip(again.tracks, original.tracks) {
             #expect(a.locations.map(\.coordinate) == b.locations.map(\.coordinate))

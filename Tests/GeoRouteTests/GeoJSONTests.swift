@@ -12,7 +12,10 @@ struct GeoJSONTests {
     }
 
     @Test func polylinePositionsAreLongitudeFirst() throws {
-        let line = try Polyline([Coordinate(latitude: 48.85, longitude: 2.35), Coordinate(latitude: 51.5, longitude: -0.12)])
+        let line = try Polyline([
+            Coordinate(latitude: 48.85, longitude: 2.35),
+            Coordinate(latitude: 51.5, longitude: -0.12),
+        ])
         let json = try roundTrip(line.geoJSON())
         #expect(json["type"] == "LineString")
         #expect(json["coordinates"] == [[2.35, 48.85], [-0.12, 51.5]])
@@ -20,7 +23,10 @@ struct GeoJSONTests {
 
     /// RFC 7946 §3.1.9: a line across the 180th meridian becomes a MultiLineString cut there.
     @Test func crossingThe180thMeridianIsCut() throws {
-        let line = try Polyline([Coordinate(latitude: -17.7, longitude: 177.4), Coordinate(latitude: -13.8, longitude: -171.8)])
+        let line = try Polyline([
+            Coordinate(latitude: -17.7, longitude: 177.4),
+            Coordinate(latitude: -13.8, longitude: -171.8),
+        ])
         let json = try roundTrip(line.geoJSON())
         #expect(json["type"] == "MultiLineString")
         #expect(json["coordinates"]?.arrayValue?.count == 2)
@@ -31,14 +37,19 @@ struct GeoJSONTests {
     @Test func trackFeatureCarriesTimesAndAltitudes() throws {
         let t0 = Date(timeIntervalSince1970: 1_600_000_000)
         let fixes = [
-            Location(coordinate: Coordinate(latitude: 1, longitude: 2), altitude: 100, verticalAccuracy: 3, timestamp: t0),
-            Location(coordinate: Coordinate(latitude: 1.1, longitude: 2.1), altitude: 110, verticalAccuracy: 3, timestamp: t0 + 60),
+            Location(
+                coordinate: Coordinate(latitude: 1, longitude: 2), altitude: 100,
+                verticalAccuracy: 3, timestamp: t0),
+            Location(
+                coordinate: Coordinate(latitude: 1.1, longitude: 2.1), altitude: 110,
+                verticalAccuracy: 3, timestamp: t0 + 60),
         ]
         let json = try roundTrip(Track(name: "Walk", locations: fixes).geoJSON())
         #expect(json["type"] == "Feature" && json["geometry"]?["type"] == "LineString")
         #expect(json["geometry"]?["coordinates"] == [[2, 1, 100], [2.1, 1.1, 110]])
         #expect(json["properties"]?["name"] == "Walk")
-        #expect(json["properties"]?["coordTimes"] == ["2020-09-13T12:26:40Z", "2020-09-13T12:27:40Z"])
+        #expect(
+            json["properties"]?["coordTimes"] == ["2020-09-13T12:26:40Z", "2020-09-13T12:27:40Z"])
         let two = try roundTrip(Track(segments: [fixes, [], fixes]).geoJSON())
         #expect(two["geometry"]?["type"] == "MultiLineString")
         #expect(two["geometry"]?["coordinates"]?.arrayValue?.count == 2)
@@ -53,11 +64,14 @@ struct GeoJSONTests {
     }
 
     @Test(.requiresSharedData) func gpxDocumentAsFeatureCollection() throws {
-        let document = try GPX.read(contentsOf: SharedData.url("tracks/gpx/gpxpy/cerknicko-jezero.gpx"))
+        let document = try GPX.read(
+            contentsOf: SharedData.url("tracks/gpx/gpxpy/cerknicko-jezero.gpx"))
         let json = try roundTrip(document.geoJSON())
         #expect(json["type"] == "FeatureCollection")
         let features = try #require(json["features"]?.arrayValue)
-        #expect(features.count == document.waypoints.count + document.routes.count + document.tracks.count)
+        #expect(
+            features.count == document.waypoints.count + document.routes.count
+                + document.tracks.count)
         #expect(features[0]["geometry"]?["type"] == "Point")
         #expect(features[0]["properties"]?["name"] == "001")
     }

@@ -29,7 +29,8 @@ struct PolylineKnownValueTests {
     @Test func lengthIsTheSumOfGeodesics() throws {
         var rng = SplitMix64(seed: 3)
         let vertices = TestLines.randomWalk(
-            count: 200, start: Coordinate(latitude: -33.9, longitude: 151.2), minimumStep: 0, maximumStep: 5_000, rng: &rng)
+            count: 200, start: Coordinate(latitude: -33.9, longitude: 151.2), minimumStep: 0,
+            maximumStep: 5_000, rng: &rng)
         let line = try Polyline(vertices)
         #expect(abs(line.length - (try Geodesic.wgs84.length(of: vertices))) < 1e-6)
         #expect(line.cumulativeDistances.count == vertices.count)
@@ -47,7 +48,8 @@ struct PolylineKnownValueTests {
     @Test func positionsLieOnTheSegments() throws {
         var rng = SplitMix64(seed: 4)
         let vertices = TestLines.randomWalk(
-            count: 50, start: Coordinate(latitude: 60, longitude: 25), minimumStep: 100, maximumStep: 100_000, rng: &rng)
+            count: 50, start: Coordinate(latitude: 60, longitude: 25), minimumStep: 100,
+            maximumStep: 100_000, rng: &rng)
         let line = try Polyline(vertices)
         for _ in 0..<200 {
             let d = rng.uniform(0, line.length)
@@ -60,7 +62,9 @@ struct PolylineKnownValueTests {
     }
 
     @Test func clampingAndNaN() throws {
-        let line = try Polyline([Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 1)])
+        let line = try Polyline([
+            Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 1),
+        ])
         #expect(line.coordinate(atDistance: -5) == line.start)
         #expect(line.coordinate(atDistance: 1e12) == line.end)
         #expect(line.coordinate(atDistance: .nan).latitude.isNaN)
@@ -70,7 +74,8 @@ struct PolylineKnownValueTests {
     }
 
     @Test func bearingSkipsZeroLengthSegments() throws {
-        let a = Coordinate(latitude: 10, longitude: 10), b = Coordinate(latitude: 10.1, longitude: 10)
+        let a = Coordinate(latitude: 10, longitude: 10),
+            b = Coordinate(latitude: 10.1, longitude: 10)
         let line = try Polyline([a, a, b, b])
         #expect(abs(line.bearing(atDistance: 0) - 0) < 1e-9)
         #expect(abs(line.bearing(atDistance: line.length) - 0) < 1e-9)
@@ -82,7 +87,9 @@ struct PolylineKnownValueTests {
     @Test func invalidInputThrows() {
         #expect(throws: GeoError.self) { try Polyline([]) }
         do {
-            _ = try Polyline([Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 91, longitude: 0)])
+            _ = try Polyline([
+                Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 91, longitude: 0),
+            ])
             Issue.record("expected an error")
         } catch {
             #expect(error.kind == .invalidCoordinate)
@@ -91,7 +98,9 @@ struct PolylineKnownValueTests {
     }
 
     @Test func codableRoundTripValidates() throws {
-        let line = try Polyline([Coordinate(latitude: 1, longitude: 2), Coordinate(latitude: 3, longitude: 4)])
+        let line = try Polyline([
+            Coordinate(latitude: 1, longitude: 2), Coordinate(latitude: 3, longitude: 4),
+        ])
         let data = try JSONEncoder().encode(line)
         #expect(try JSONDecoder().decode(Polyline.self, from: data) == line)
         let bad = Data(#"[{"latitude": 95, "longitude": 0}]"#.utf8)
@@ -105,15 +114,20 @@ struct PolylineReferenceTests {
     /// and its azimuth (to 0.1″ plus rounding).
     @Test func jfkSingaporeWaypoints() throws {
         let line = try Polyline([jfk, changi])
-        let rows = try SharedData.csvRows("geodesic/jfk_sin_waypoints.csv").filter { $0["path"] == "geodesic" }
+        let rows = try SharedData.csvRows("geodesic/jfk_sin_waypoints.csv").filter {
+            $0["path"] == "geodesic"
+        }
         #expect(!rows.isEmpty)
         for row in rows {
-            let parts = try #require(row["fraction"]?.split(separator: "/").compactMap { Double($0) })
+            let parts = try #require(
+                row["fraction"]?.split(separator: "/").compactMap { Double($0) })
             let fraction = parts[0] / parts[1]
             let expected = Coordinate(
-                latitude: try #require(Double(row["lat"] ?? "")), longitude: try #require(Double(row["lon"] ?? "")))
+                latitude: try #require(Double(row["lat"] ?? "")),
+                longitude: try #require(Double(row["lon"] ?? "")))
             let p = line.coordinate(atDistance: line.length * fraction)
-            #expect(p.isApproximatelyEqual(to: expected, toleranceMeters: 4), "fraction \(fraction)")
+            #expect(
+                p.isApproximatelyEqual(to: expected, toleranceMeters: 4), "fraction \(fraction)")
             let azimuth = try #require(Double(row["azi"] ?? ""))
             #expect(abs(line.bearing(atDistance: line.length * fraction) - azimuth) < 0.0001)
         }

@@ -8,14 +8,18 @@ import Testing
 struct ResamplingTests {
     @Test func samplesAreEvenlySpacedAlongTheLine() throws {
         var rng = SplitMix64(seed: 31)
-        let line = try Polyline(TestLines.randomWalk(
-            count: 30, start: Coordinate(latitude: 51.5, longitude: -0.1), minimumStep: 5, maximumStep: 3_000, rng: &rng))
+        let line = try Polyline(
+            TestLines.randomWalk(
+                count: 30, start: Coordinate(latitude: 51.5, longitude: -0.1), minimumStep: 5,
+                maximumStep: 3_000, rng: &rng))
         let spacing = 250.0
         let samples = try line.resampled(every: spacing)
         let expectedCount = Int((line.length / spacing).rounded(.down)) + 1 + 1
         #expect(samples.coordinates.count == expectedCount)
         for (k, c) in samples.coordinates.dropLast().enumerated() {
-            #expect(c.isApproximatelyEqual(to: line.coordinate(atDistance: Double(k) * spacing), toleranceMeters: 1e-6))
+            #expect(
+                c.isApproximatelyEqual(
+                    to: line.coordinate(atDistance: Double(k) * spacing), toleranceMeters: 1e-6))
         }
         #expect(samples.start == line.start && samples.end == line.end)
         // Cutting corners never makes the line longer.
@@ -32,7 +36,9 @@ struct ResamplingTests {
     }
 
     @Test func badSpacingThrows() throws {
-        let line = try Polyline([Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 10)])
+        let line = try Polyline([
+            Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 10),
+        ])
         for spacing in [0, -1, Double.nan, .infinity, 1e-6] {
             #expect(throws: GeoError.self) { try line.resampled(every: spacing) }
         }

@@ -6,8 +6,12 @@ import Testing
 
 @Suite("RouteProgress")
 struct RouteProgressTests {
-    private func fix(_ c: Coordinate, _ t: Double, accuracy: Double = 5, speed: Double = 5) -> Location {
-        Location(coordinate: c, horizontalAccuracy: accuracy, speed: speed, timestamp: Date(timeIntervalSince1970: t))
+    private func fix(
+        _ c: Coordinate, _ t: Double, accuracy: Double = 5, speed: Double = 5
+    ) -> Location {
+        Location(
+            coordinate: c, horizontalAccuracy: accuracy, speed: speed,
+            timestamp: Date(timeIntervalSince1970: t))
     }
 
     /// Riding the route with up to 8 m of GPS error: the progress follows the distance along the
@@ -23,18 +27,28 @@ struct RouteProgressTests {
         var t = 0.0
         for d in stride(from: 0.0, through: route.distance, by: 40) {
             let truth = route.polyline.coordinate(atDistance: d)
-            let measured = truth.coordinate(atDistance: rng.uniform(0, 8), bearing: rng.uniform(0, 360))
+            let measured = truth.coordinate(
+                atDistance: rng.uniform(0, 8), bearing: rng.uniform(0, 360))
             t += 8
             let events = progress.update(with: fix(measured, t))
             #expect(events.contains(.progressed))
             #expect(abs(progress.distanceTraveled - d) < 12, "at \(d)")
-            #expect(abs(progress.expectedTimeRemaining - 600 * progress.distanceRemaining / route.distance) < 1e-9)
-            #expect(progress.expectedArrivalDate == Date(timeIntervalSince1970: t + progress.expectedTimeRemaining))
-            if events.contains(.stepChanged), let step = progress.currentStepIndex { stepChanges.append(step) }
+            #expect(
+                abs(
+                    progress.expectedTimeRemaining - 600 * progress.distanceRemaining
+                        / route.distance) < 1e-9)
+            #expect(
+                progress.expectedArrivalDate
+                    == Date(timeIntervalSince1970: t + progress.expectedTimeRemaining))
+            if events.contains(.stepChanged), let step = progress.currentStepIndex {
+                stepChanges.append(step)
+            }
             if events.contains(.arrived) { arrivals += 1 }
             #expect(progress.snappedLocation.map { $0.coordinate.distance(to: truth) < 12 } == true)
         }
-        if progress.update(with: fix(route.polyline.end, t + 8)).contains(.arrived) { arrivals += 1 }
+        if progress.update(with: fix(route.polyline.end, t + 8)).contains(.arrived) {
+            arrivals += 1
+        }
         #expect(stepChanges == [1, 2])
         #expect(arrivals == 1 && progress.hasArrived)
         #expect(progress.currentStep?.instruction == "Turn left again")
@@ -49,8 +63,11 @@ struct RouteProgressTests {
         let onRoute = route.polyline.coordinate(atDistance: 500)
         let off = onRoute.coordinate(atDistance: 200, bearing: 0)
         #expect(progress.update(with: fix(onRoute, 0)).contains(.progressed))
-        let first = progress.update(with: fix(off, 10)), second = progress.update(with: fix(off, 20))
-        #expect(first.contains(.offRouteFix) && !first.contains(.wentOffRoute) && !second.contains(.wentOffRoute))
+        let first = progress.update(with: fix(off, 10)),
+            second = progress.update(with: fix(off, 20))
+        #expect(
+            first.contains(.offRouteFix) && !first.contains(.wentOffRoute)
+                && !second.contains(.wentOffRoute))
         #expect(!progress.isOffRoute && progress.consecutiveOffRouteFixes == 2)
         // A fix on the route in between resets the count.
         progress.update(with: fix(onRoute, 25))
@@ -71,7 +88,9 @@ struct RouteProgressTests {
         let p = route.polyline.coordinate(atDistance: 500).coordinate(atDistance: 60, bearing: 0)
         var lenient = RouteProgress(route: route, configuration: .init(offRouteFixCount: 1))
         #expect(lenient.update(with: fix(p, 0, accuracy: 20)).contains(.progressed))
-        var strict = RouteProgress(route: route, configuration: .init(offRouteFixCount: 1, includesHorizontalAccuracy: false))
+        var strict = RouteProgress(
+            route: route,
+            configuration: .init(offRouteFixCount: 1, includesHorizontalAccuracy: false))
         #expect(strict.update(with: fix(p, 0, accuracy: 20)).contains(.wentOffRoute))
     }
 
@@ -96,7 +115,8 @@ struct RouteProgressTests {
     /// A loop that ends where it starts is not arrived at the start.
     @Test func loopStartIsNotArrival() throws {
         let a = Coordinate(latitude: 10, longitude: 10)
-        let b = a.coordinate(atDistance: 500, bearing: 0), c = b.coordinate(atDistance: 500, bearing: 90)
+        let b = a.coordinate(atDistance: 500, bearing: 0),
+            c = b.coordinate(atDistance: 500, bearing: 90)
         let route = try Route(polyline: try Polyline([a, b, c, a]), expectedTravelTime: 600)
         var progress = RouteProgress(route: route)
         let events = progress.update(with: fix(a, 0))
@@ -109,6 +129,8 @@ struct RouteProgressTests {
         #expect(progress.update(with: fix(route.polyline.start, 0, accuracy: -1)) == .ignored)
         #expect(progress.update(with: fix(route.polyline.start, 0, accuracy: 500)) == .ignored)
         #expect(progress.update(with: fix(Coordinate(latitude: .nan, longitude: 0), 0)) == .ignored)
-        #expect(progress.location == nil && progress.snappedLocation == nil && progress.expectedArrivalDate == nil)
+        #expect(
+            progress.location == nil && progress.snappedLocation == nil
+                && progress.expectedArrivalDate == nil)
     }
 }

@@ -36,7 +36,9 @@ struct RouteTests {
         #expect(abs(route.expectedTravelTime(fromDistance: route.distance / 4) - 450) < 1e-9)
         #expect(route.expectedTravelTime(fromDistance: -10) == 600)
         #expect(route.expectedTravelTime(fromDistance: 1e9) == 0)
-        #expect(route.steps[1].distance == route.steps[1].range.upperBound - route.steps[1].range.lowerBound)
+        #expect(
+            route.steps[1].distance == route.steps[1].range.upperBound
+                - route.steps[1].range.lowerBound)
     }
 
     @Test func inconsistentRoutesThrow() throws {
@@ -44,16 +46,23 @@ struct RouteTests {
         #expect(throws: GeoError.self) { try Route(polyline: line, expectedTravelTime: -1) }
         #expect(throws: GeoError.self) { try Route(polyline: line, expectedTravelTime: .nan) }
         #expect(throws: GeoError.self) {
-            try Route(polyline: line, steps: [RouteStep(instruction: "x", range: 0...10_000)], expectedTravelTime: 1)
+            try Route(
+                polyline: line, steps: [RouteStep(instruction: "x", range: 0...10_000)],
+                expectedTravelTime: 1)
         }
         #expect(throws: GeoError.self) {
             try Route(
                 polyline: line,
-                steps: [RouteStep(instruction: "b", range: 100...200), RouteStep(instruction: "a", range: 0...100)],
+                steps: [
+                    RouteStep(instruction: "b", range: 100...200),
+                    RouteStep(instruction: "a", range: 0...100),
+                ],
                 expectedTravelTime: 1)
         }
         #expect(throws: GeoError.self) {
-            try Route(polyline: line, steps: [RouteStep(instruction: "x", distance: -5, range: 0...10)], expectedTravelTime: 1)
+            try Route(
+                polyline: line, steps: [RouteStep(instruction: "x", distance: -5, range: 0...10)],
+                expectedTravelTime: 1)
         }
     }
 
@@ -62,7 +71,10 @@ struct RouteTests {
         let data = try JSONEncoder().encode(route)
         #expect(try JSONDecoder().decode(Route.self, from: data) == route)
         var json = try #require(String(data: data, encoding: .utf8))
-        json = json.replacingOccurrences(of: "\"expectedTravelTime\":600", with: "\"expectedTravelTime\":-600")
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Route.self, from: Data(json.utf8)) }
+        json = json.replacingOccurrences(
+            of: "\"expectedTravelTime\":600", with: "\"expectedTravelTime\":-600")
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Route.self, from: Data(json.utf8))
+        }
     }
 }

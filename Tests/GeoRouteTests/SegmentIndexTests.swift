@@ -13,7 +13,8 @@ struct SegmentIndexTests {
         var rng = SplitMix64(seed: 88)
         for _ in 0..<200 {
             let a = Coordinate(latitude: rng.uniform(-85, 85), longitude: rng.uniform(-180, 180))
-            let b = a.coordinate(atDistance: pow(10, rng.uniform(0, 6.3)), bearing: rng.uniform(0, 360))
+            let b = a.coordinate(
+                atDistance: pow(10, rng.uniform(0, 6.3)), bearing: rng.uniform(0, 360))
             let line = try Polyline([a, b])
             let p = line.coordinate(atDistance: rng.uniform(0, line.length))
                 .coordinate(atDistance: pow(10, rng.uniform(-1, 6)), bearing: rng.uniform(0, 360))
@@ -22,15 +23,19 @@ struct SegmentIndexTests {
             let exact = Geodesic.wgs84.line(from: a, to: b).closestPoint(to: p).distance
             #expect(bound <= exact + 1e-9, "bound \(bound) exact \(exact)")
             // Tight to the spheroid margin, √(L² − c²)/2 ≈ L²/(7R), plus the millimetre of slack.
-            if exact < 1_000 { #expect(exact - bound < line.length * line.length / (6 * 6_371_000) + 0.01) }
+            if exact < 1_000 {
+                #expect(exact - bound < line.length * line.length / (6 * 6_371_000) + 0.01)
+            }
         }
     }
 
     @Test func nearestMatchesTheLinearScanOnEveryRange() throws {
         var rng = SplitMix64(seed: 89)
-        let line = try Polyline(TestLines.randomWalk(
-            count: 300, start: Coordinate(latitude: -23.5, longitude: -46.6), minimumStep: 10, maximumStep: 500,
-            maximumTurn: 120, rng: &rng))
+        let line = try Polyline(
+            TestLines.randomWalk(
+                count: 300, start: Coordinate(latitude: -23.5, longitude: -46.6), minimumStep: 10,
+                maximumStep: 500,
+                maximumTurn: 120, rng: &rng))
         for _ in 0..<40 {
             let p = TestLines.pointNear(line, maximumOffset: 3_000, rng: &rng)
             let low = Int(rng.uniform(0, 299)), high = min(298, low + Int(rng.uniform(0, 100)))

@@ -8,7 +8,9 @@ import Testing
 struct SimplificationTests {
     @Test func simplifiedKeepsTheChosenVertices() throws {
         var rng = SplitMix64(seed: 8)
-        let points = TestLines.randomWalk(count: 300, start: Coordinate(latitude: 10, longitude: 10), minimumStep: 1, maximumStep: 50, rng: &rng)
+        let points = TestLines.randomWalk(
+            count: 300, start: Coordinate(latitude: 10, longitude: 10), minimumStep: 1,
+            maximumStep: 50, rng: &rng)
         var line = try Polyline(points)
         for method in [SimplificationMethod.douglasPeucker, .visvalingamWhyatt] {
             let kept = try line.simplifiedIndices(tolerance: 5, method: method)
@@ -22,7 +24,9 @@ struct SimplificationTests {
     }
 
     @Test func badTolerancesThrow() throws {
-        let line = try Polyline([Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 1, longitude: 1)])
+        let line = try Polyline([
+            Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 1, longitude: 1),
+        ])
         for tolerance in [-1, Double.nan, -Double.infinity] {
             #expect(throws: GeoError.self) { try line.simplified(tolerance: tolerance) }
         }

@@ -22,7 +22,8 @@ struct StationaryPeriodsTests {
         let stop = here
         for _ in 0..<30 {
             t += 10
-            let jitter = stop.coordinate(atDistance: rng.uniform(0, 5), bearing: rng.uniform(0, 360))
+            let jitter = stop.coordinate(
+                atDistance: rng.uniform(0, 5), bearing: rng.uniform(0, 360))
             fixes.append(Location(coordinate: jitter, timestamp: Date(timeIntervalSince1970: t)))
         }
         for _ in 0..<60 {
@@ -41,7 +42,9 @@ struct StationaryPeriodsTests {
 
     @Test func centreAcrossThe180thMeridian() {
         let fixes = [179.9999, -179.9999].map {
-            Location(coordinate: Coordinate(latitude: 10, longitude: $0), timestamp: Date(timeIntervalSince1970: 0))
+            Location(
+                coordinate: Coordinate(latitude: 10, longitude: $0),
+                timestamp: Date(timeIntervalSince1970: 0))
         }
         let centre = Track.meanPosition(fixes[...])
         #expect(abs(abs(centre.longitude) - 180) < 1e-9 && abs(centre.latitude - 10) < 1e-6)

@@ -23,16 +23,20 @@ enum TestLines {
     }
 
     /// A point at a random distance up to `maximumOffset` metres from a random point of the line.
-    static func pointNear(_ line: Polyline, maximumOffset: Double, rng: inout SplitMix64) -> Coordinate {
+    static func pointNear(
+        _ line: Polyline, maximumOffset: Double, rng: inout SplitMix64
+    ) -> Coordinate {
         let on = line.coordinate(atDistance: rng.uniform(0, line.length))
-        return on.coordinate(atDistance: rng.uniform(0, maximumOffset), bearing: rng.uniform(0, 360))
+        return on.coordinate(
+            atDistance: rng.uniform(0, maximumOffset), bearing: rng.uniform(0, 360))
     }
 }
 
 /// The nearest point of a polyline by dense geodesic sampling: every segment is sampled at 400
 /// points, then the best sample of each segment is refined by golden-section search to 0.1 mm.
 /// Independent of the segment index and of `GeodesicLine.closestPoint`.
-func bruteForceNearest(_ line: Polyline, to point: Coordinate) -> (distance: Double, along: Double) {
+func bruteForceNearest(_ line: Polyline, to point: Coordinate) -> (distance: Double, along: Double)
+{
     var best = (distance: Double.infinity, along: 0.0)
     let geodesic = Geodesic.wgs84
     for i in 0..<max(1, line.segmentCount) {

@@ -23,7 +23,10 @@ struct TopologyPreservingSimplificationTests {
     private func distance(from point: Coordinate, to line: [Coordinate]) -> Double {
         var best = Double.infinity
         for i in 1..<line.count {
-            best = min(best, Geodesic.wgs84.line(from: line[i - 1], to: line[i]).closestPoint(to: point).distance)
+            best = min(
+                best,
+                Geodesic.wgs84.line(from: line[i - 1], to: line[i]).closestPoint(to: point).distance
+            )
         }
         return best
     }
@@ -39,11 +42,14 @@ struct TopologyPreservingSimplificationTests {
             guard try Geometry.lineString(coordinates: points).isSimple() else { continue }
             simpleOriginals += 1
             for tolerance in [15.0, 40, 120] {
-                let kept = try line.simplifiedIndices(tolerance: tolerance, method: .topologyPreserving)
+                let kept = try line.simplifiedIndices(
+                    tolerance: tolerance, method: .topologyPreserving)
                 #expect(kept.first == 0 && kept.last == points.count - 1)
                 #expect(zip(kept, kept.dropFirst()).allSatisfy { $0 < $1 })
                 let result = kept.map { points[$0] }
-                #expect(try Geometry.lineString(coordinates: result).isSimple(), "seed \(seed) tolerance \(tolerance)")
+                #expect(
+                    try Geometry.lineString(coordinates: result).isSimple(),
+                    "seed \(seed) tolerance \(tolerance)")
                 let keptSet = Set(kept)
                 for i in points.indices where !keptSet.contains(i) {
                     #expect(distance(from: points[i], to: result) <= tolerance * (1 + 1e-6) + 1e-6)
@@ -59,9 +65,14 @@ struct TopologyPreservingSimplificationTests {
     @Test func hairpinThatDouglasPeuckerBreaks() throws {
         let (m, n) = LocalPlane.radiiOfCurvature(atLatitudeRadians: 45 * .pi / 180)
         func at(_ x: Double, _ y: Double) -> Coordinate {
-            Coordinate(latitude: 45 + y / m * 180 / .pi, longitude: 7 + x / (n * cos(45 * .pi / 180)) * 180 / .pi)
+            Coordinate(
+                latitude: 45 + y / m * 180 / .pi,
+                longitude: 7 + x / (n * cos(45 * .pi / 180)) * 180 / .pi)
         }
-        let points = [at(0, 0), at(500, 30), at(1000, 0), at(1000, -50), at(600, -50), at(500, 15), at(400, -50), at(0, -50)]
+        let points = [
+            at(0, 0), at(500, 30), at(1000, 0), at(1000, -50), at(600, -50), at(500, 15),
+            at(400, -50), at(0, -50),
+        ]
         #expect(try Geometry.lineString(coordinates: points).isSimple())
         let line = try Polyline(points)
         let plain = try line.simplifiedIndices(tolerance: 35, method: .douglasPeucker)
@@ -73,11 +84,17 @@ struct TopologyPreservingSimplificationTests {
     }
 
     @Test func shortLinesAndValidation() throws {
-        let two = try Polyline([Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 0.001)])
+        let two = try Polyline([
+            Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 0.001),
+        ])
         #expect(try two.simplifiedIndices(tolerance: 10, method: .topologyPreserving) == [0, 1])
-        #expect(throws: GeoError.self) { try two.simplified(tolerance: -1, method: .topologyPreserving) }
+        #expect(throws: GeoError.self) {
+            try two.simplified(tolerance: -1, method: .topologyPreserving)
+        }
         // A straight line of many vertices collapses to its ends.
-        let straight = try Polyline((0...50).map { Coordinate(latitude: 10, longitude: 20 + Double($0) * 1e-4) })
-        #expect(try straight.simplifiedIndices(tolerance: 5, method: .topologyPreserving) == [0, 50])
+        let straight = try Polyline(
+            (0...50).map { Coordinate(latitude: 10, longitude: 20 + Double($0) * 1e-4) })
+        #expect(
+            try straight.simplifiedIndices(tolerance: 5, method: .topologyPreserving) == [0, 50])
     }
 }

@@ -25,52 +25,77 @@ struct TrackReference: Sendable, CustomTestStringConvertible {
 
 let trackReferences: [TrackReference] = [
     TrackReference(
-        file: "android-maps-utils/BrightAngel", track: 0, points: 735, length: 15323.27049107965, duration: 21391.34899997711,
-        movingTime: 20997.615999937057, movingDistance: 15147.88837600197, maximumSpeed: 1.1117820326188737,
-        gain: 62.36415000000011, loss: 1372.9924540000006, gain5: 43.636457000000064, loss5: 1359.0780970000005, stationary: 2),
+        file: "android-maps-utils/BrightAngel", track: 0, points: 735, length: 15323.27049107965,
+        duration: 21391.34899997711,
+        movingTime: 20997.615999937057, movingDistance: 15147.88837600197,
+        maximumSpeed: 1.1117820326188737,
+        gain: 62.36415000000011, loss: 1372.9924540000006, gain5: 43.636457000000064,
+        loss5: 1359.0780970000005, stationary: 2),
     TrackReference(
-        file: "gpxpy/Mojstrovka", track: 0, points: 184, length: 2700.9175307580945, duration: 0, movingTime: 0.0003437995910644531,
-        movingDistance: 10.260122406685952, maximumSpeed: 29843.323474932396, gain: 482.58984000000055, loss: 453.7557600000007,
+        file: "gpxpy/Mojstrovka", track: 0, points: 184, length: 2700.9175307580945, duration: 0,
+        movingTime: 0.0003437995910644531,
+        movingDistance: 10.260122406685952, maximumSpeed: 29843.323474932396,
+        gain: 482.58984000000055, loss: 453.7557600000007,
         gain5: 466.7402400000001, loss5: 436.47360000000026, stationary: 0),
     TrackReference(
-        file: "gpxpy/around-visnjan-with-car", track: 0, points: 104, length: 2736.000845189884, duration: 514, movingTime: 265,
-        movingDistance: 2700.621529553697, maximumSpeed: 26.01022168608242, gain: 51.41999999999999, loss: 51.900000000000006,
+        file: "gpxpy/around-visnjan-with-car", track: 0, points: 104, length: 2736.000845189884,
+        duration: 514, movingTime: 265,
+        movingDistance: 2700.621529553697, maximumSpeed: 26.01022168608242, gain: 51.41999999999999,
+        loss: 51.900000000000006,
         gain5: 37.97, loss5: 36.05000000000001, stationary: 1),
     TrackReference(
-        file: "gpxpy/cerknicko-jezero", track: 1, points: 173, length: 1913.7558292258875, duration: 2469, movingTime: 1420,
-        movingDistance: 1730.7597709304987, maximumSpeed: 2.1475671639185943, gain: 68.73388299999988, loss: 67.77270199999987,
+        file: "gpxpy/cerknicko-jezero", track: 1, points: 173, length: 1913.7558292258875,
+        duration: 2469, movingTime: 1420,
+        movingDistance: 1730.7597709304987, maximumSpeed: 2.1475671639185943,
+        gain: 68.73388299999988, loss: 67.77270199999987,
         gain5: 19.22619599999996, loss5: 18.26501499999995, stationary: 4),
     TrackReference(
-        file: "gpxpy/cerknicko-jezero", track: 4, points: 44, length: 1352.0060012594802, duration: 288, movingTime: 154,
-        movingDistance: 1315.5941360722654, maximumSpeed: 91.88348333981367, gain: 15.38134800000023, loss: 5.28759800000023,
+        file: "gpxpy/cerknicko-jezero", track: 4, points: 44, length: 1352.0060012594802,
+        duration: 288, movingTime: 154,
+        movingDistance: 1315.5941360722654, maximumSpeed: 91.88348333981367,
+        gain: 15.38134800000023, loss: 5.28759800000023,
         gain5: 6.248534999999947, loss5: 0, stationary: 0),
     TrackReference(
-        file: "gpxpy/cerknicko-jezero", track: 7, points: 21, length: 347.10773810056514, duration: 1092, movingTime: 235,
-        movingDistance: 214.043032032239, maximumSpeed: 1.1484746173292626, gain: 91.32519599999995, loss: 39.894653999999946,
+        file: "gpxpy/cerknicko-jezero", track: 7, points: 21, length: 347.10773810056514,
+        duration: 1092, movingTime: 235,
+        movingDistance: 214.043032032239, maximumSpeed: 1.1484746173292626, gain: 91.32519599999995,
+        loss: 39.894653999999946,
         gain5: 86.99926799999997, loss5: 38.933227999999986, stationary: 1),
     TrackReference(
-        file: "gpxpy/cerknicko-jezero-with-elevations-zero", track: 1, points: 173, length: 1913.7558292258875, duration: 2469,
-        movingTime: 1420, movingDistance: 1730.7597709304987, maximumSpeed: 2.1475671639185943, gain: 0, loss: 0, gain5: 0,
+        file: "gpxpy/cerknicko-jezero-with-elevations-zero", track: 1, points: 173,
+        length: 1913.7558292258875, duration: 2469,
+        movingTime: 1420, movingDistance: 1730.7597709304987, maximumSpeed: 2.1475671639185943,
+        gain: 0, loss: 0, gain5: 0,
         loss5: 0, stationary: 4),
     TrackReference(
-        file: "gpxpy/cerknicko-jezero-without-elevations", track: 7, points: 21, length: 347.10773810056514, duration: 0,
-        movingTime: 221, movingDistance: 204.12919283477177, maximumSpeed: 1.1484746173292626, gain: 0, loss: 0, gain5: 0,
+        file: "gpxpy/cerknicko-jezero-without-elevations", track: 7, points: 21,
+        length: 347.10773810056514, duration: 0,
+        movingTime: 221, movingDistance: 204.12919283477177, maximumSpeed: 1.1484746173292626,
+        gain: 0, loss: 0, gain5: 0,
         loss5: 0, stationary: 1),
     TrackReference(
-        file: "gpxpy/cerknicko-without-times", track: 1, points: 173, length: 1913.7558292258875, duration: 0, movingTime: 0,
-        movingDistance: 0, maximumSpeed: nil, gain: 68.73388299999988, loss: 67.77270199999987, gain5: 19.22619599999996,
+        file: "gpxpy/cerknicko-without-times", track: 1, points: 173, length: 1913.7558292258875,
+        duration: 0, movingTime: 0,
+        movingDistance: 0, maximumSpeed: nil, gain: 68.73388299999988, loss: 67.77270199999987,
+        gain5: 19.22619599999996,
         loss5: 18.26501499999995, stationary: 0),
     TrackReference(
-        file: "gpxpy/cerknicko-without-times", track: 7, points: 21, length: 347.10773810056514, duration: 0, movingTime: 57,
-        movingDistance: 53.100041948092155, maximumSpeed: 1.0653898705449285, gain: 91.32519599999995, loss: 39.894653999999946,
+        file: "gpxpy/cerknicko-without-times", track: 7, points: 21, length: 347.10773810056514,
+        duration: 0, movingTime: 57,
+        movingDistance: 53.100041948092155, maximumSpeed: 1.0653898705449285,
+        gain: 91.32519599999995, loss: 39.894653999999946,
         gain5: 86.99926799999997, loss5: 38.933227999999986, stationary: 0),
     TrackReference(
-        file: "gpxpy/korita-zbevnica", track: 1, points: 358, length: 8643.66762044317, duration: 0, movingTime: 0,
-        movingDistance: 0, maximumSpeed: nil, gain: 551.7971200000004, loss: 563.3330090000004, gain5: 467.2014170000001,
+        file: "gpxpy/korita-zbevnica", track: 1, points: 358, length: 8643.66762044317, duration: 0,
+        movingTime: 0,
+        movingDistance: 0, maximumSpeed: nil, gain: 551.7971200000004, loss: 563.3330090000004,
+        gain5: 467.2014170000001,
         loss5: 478.7373060000001, stationary: 0),
     TrackReference(
-        file: "gpxpy/korita-zbevnica", track: 3, points: 337, length: 3985.565989404391, duration: 8541, movingTime: 3705,
-        movingDistance: 3648.3409199965727, maximumSpeed: 1.6278672434604897, gain: 110.5502939999999, loss: 300.4106459999998,
+        file: "gpxpy/korita-zbevnica", track: 3, points: 337, length: 3985.565989404391,
+        duration: 8541, movingTime: 3705,
+        movingDistance: 3648.3409199965727, maximumSpeed: 1.6278672434604897,
+        gain: 110.5502939999999, loss: 300.4106459999998,
         gain5: 64.88891600000011, loss5: 256.6718750000001, stationary: 7),
 ]
 
@@ -94,7 +119,9 @@ struct TrackStatisticsReferenceTests {
         } else {
             #expect(s.maximumSpeed == nil)
         }
-        #expect(abs(s.elevationChange.gain - r.gain) < 1e-6 && abs(s.elevationChange.loss - r.loss) < 1e-6)
+        #expect(
+            abs(s.elevationChange.gain - r.gain) < 1e-6
+                && abs(s.elevationChange.loss - r.loss) < 1e-6)
         let hysteresis = track.elevationChange(threshold: 5)
         #expect(abs(hysteresis.gain - r.gain5) < 1e-6 && abs(hysteresis.loss - r.loss5) < 1e-6)
         #expect(track.stationaryPeriods().count == r.stationary)
@@ -104,10 +131,14 @@ struct TrackStatisticsReferenceTests {
     /// The first stationary periods of the Bright Angel trail and of the lake walk, as the Python
     /// reference finds them (segment, first and last index).
     @Test func stationaryPeriodsAreTheSameStops() throws {
-        let bright = try GPX.read(contentsOf: SharedData.url("tracks/gpx/android-maps-utils/BrightAngel.gpx")).tracks[0]
+        let bright = try GPX.read(
+            contentsOf: SharedData.url("tracks/gpx/android-maps-utils/BrightAngel.gpx")
+        ).tracks[0]
         #expect(bright.stationaryPeriods().map(\.indices) == [284...289, 520...528])
-        let lake = try GPX.read(contentsOf: SharedData.url("tracks/gpx/gpxpy/cerknicko-jezero.gpx")).tracks[1]
-        #expect(Array(lake.stationaryPeriods().map(\.indices).prefix(3)) == [0...2, 25...28, 43...46])
+        let lake = try GPX.read(contentsOf: SharedData.url("tracks/gpx/gpxpy/cerknicko-jezero.gpx"))
+            .tracks[1]
+        #expect(
+            Array(lake.stationaryPeriods().map(\.indices).prefix(3)) == [0...2, 25...28, 43...46])
     }
 }
 
@@ -115,7 +146,8 @@ struct TrackStatisticsReferenceTests {
 struct TrackStatisticsTests {
     private func fix(_ lat: Double, _ lon: Double, _ t: Double, _ ele: Double? = nil) -> Location {
         Location(
-            coordinate: Coordinate(latitude: lat, longitude: lon), altitude: ele ?? 0, verticalAccuracy: ele == nil ? -1 : 0,
+            coordinate: Coordinate(latitude: lat, longitude: lon), altitude: ele ?? 0,
+            verticalAccuracy: ele == nil ? -1 : 0,
             timestamp: Date(timeIntervalSince1970: t))
     }
 
@@ -142,7 +174,8 @@ struct TrackStatisticsTests {
             Location(coordinate: Coordinate(latitude: 0, longitude: 0), timestamp: GPX.missingTime),
             Location(coordinate: Coordinate(latitude: 0, longitude: 1), timestamp: GPX.missingTime),
         ])
-        #expect(timeless.duration == 0 && timeless.maximumSpeed == nil && timeless.averageSpeed == nil)
+        #expect(
+            timeless.duration == 0 && timeless.maximumSpeed == nil && timeless.averageSpeed == nil)
         #expect(timeless.length > 111_000)
     }
 }

@@ -7,14 +7,17 @@ import _GeoTestSupport
 
 @Suite("meridian cluster")
 struct ClusterCommandTests {
-    func run(_ arguments: [String], input: String = "") -> (code: Int32, output: String, error: String) {
+    func run(
+        _ arguments: [String], input: String = ""
+    ) -> (code: Int32, output: String, error: String) {
         let console = BufferedConsole(input: input)
         let code = MeridianCommand.run(arguments, console: console.console)
         return (code, console.output, console.errorOutput)
     }
 
     @Test func csvFromStandardInput() throws {
-        let csv = "lon,lat,category\n-178.989,0,a\n-178.99,0,a\n-178.991,0,a\n-178.992,0,a\n10,10,b\n"
+        let csv =
+            "lon,lat,category\n-178.989,0,a\n-178.99,0,a\n-178.991,0,a\n-178.992,0,a\n10,10,b\n"
         let result = run(["cluster", "--input", "-", "--zoom", "1"], input: csv)
         #expect(result.code == 0)
         let json = try JSONDecoder().decode(JSONValue.self, from: Data(result.output.utf8))
@@ -26,7 +29,9 @@ struct ClusterCommandTests {
         #expect(cluster["properties"]?["point_count_abbreviated"] == 4)
         #expect(cluster["properties"]?["category"] == "a")
         // Without categories the four points are cluster 18 of supercluster's dateline test.
-        let plain = run(["cluster", "--input", "-", "--zoom", "1", "--bbox", "179,-10,-177,10"], input: "-178.989,0\n-178.99,0\n-178.991,0\n-178.992,0\n")
+        let plain = run(
+            ["cluster", "--input", "-", "--zoom", "1", "--bbox", "179,-10,-177,10"],
+            input: "-178.989,0\n-178.99,0\n-178.991,0\n-178.992,0\n")
         let plainJSON = try JSONDecoder().decode(JSONValue.self, from: Data(plain.output.utf8))
         #expect(plainJSON["features"]?[0]?["properties"]?["cluster_id"] == 18)
     }
@@ -48,7 +53,8 @@ struct ClusterCommandTests {
             {"type":"Feature","properties":{"riders":4.5},"geometry":{"type":"Point","coordinates":[10.001,10]}},
             {"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[10.002,10]}}]}
             """
-        let result = run(["cluster", "--input", "-", "--zoom", "2", "--sum", "riders"], input: geojson)
+        let result = run(
+            ["cluster", "--input", "-", "--zoom", "2", "--sum", "riders"], input: geojson)
         #expect(result.code == 0)
         let json = try JSONDecoder().decode(JSONValue.self, from: Data(result.output.utf8))
         let cluster = try #require(json["features"]?[0]?["properties"])
@@ -63,7 +69,9 @@ struct ClusterCommandTests {
         let bad = run(["cluster", "--input", "-", "--zoom", "1"], input: "1,2\nx,y\n")
         #expect(bad.code == 1)
         #expect(bad.error.contains("line 2"))
-        #expect(run(["cluster", "--input", "-", "--zoom", "1", "--max-zoom", "31"], input: "1,2\n").code == 1)
+        #expect(
+            run(["cluster", "--input", "-", "--zoom", "1", "--max-zoom", "31"], input: "1,2\n").code
+                == 1)
         #expect(run(["cluster", "--input", "/nonexistent/file.csv", "--zoom", "1"]).code == 1)
     }
 }

@@ -5,7 +5,9 @@ import Testing
 @testable import MeridianCLI
 
 /// Runs the tool in-process and returns its exit code, standard output and standard error.
-func meridian(_ arguments: String..., input: String = "") -> (code: Int32, output: String, error: String) {
+func meridian(
+    _ arguments: String..., input: String = ""
+) -> (code: Int32, output: String, error: String) {
     let console = BufferedConsole(input: input)
     let code = MeridianCommand.run(arguments, console: console.console)
     return (code, console.output, console.errorOutput)
@@ -20,7 +22,9 @@ struct CommandLineTests {
         let object = try JSONDecoder().decode(JSONValue.self, from: Data(result.output.utf8))
         let distance = try #require(object["distance"]?.doubleValue)
         #expect(abs(distance - 5_554_908.79) < 0.01)
-        #expect(object["initialAzimuth"]?.doubleValue != nil && object["finalAzimuth"]?.doubleValue != nil)
+        #expect(
+            object["initialAzimuth"]?.doubleValue != nil
+                && object["finalAzimuth"]?.doubleValue != nil)
     }
 
     @Test func haversineModel() {

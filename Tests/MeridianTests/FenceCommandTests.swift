@@ -22,7 +22,8 @@ private func fence(_ arguments: [String]) async -> (code: Int32, output: String,
 }
 
 private func write(_ text: String, named name: String) throws -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("meridian-fence-cli-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "meridian-fence-cli-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let url = directory.appendingPathComponent(name)
     try Data(text.utf8).write(to: url)
@@ -30,7 +31,9 @@ private func write(_ text: String, named name: String) throws -> String {
 }
 
 private func objects(_ output: String) throws -> [JSONValue] {
-    try output.split(separator: "\n").map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
+    try output.split(separator: "\n").map {
+        try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8))
+    }
 }
 
 @Suite("meridian fence")
@@ -44,7 +47,8 @@ struct FenceCommandTests {
         var log = "timestamp,latitude,longitude,accuracy\n"
         var fixes = [Int: Coordinate]()
         for (i, row) in rows.enumerated() {
-            guard let time = row["time"], let lat = row["lat"], let lon = row["lon"], !time.isEmpty else { continue }
+            guard let time = row["time"], let lat = row["lat"], let lon = row["lon"], !time.isEmpty
+            else { continue }
             log += "\(time),\(lat),\(lon),4\n"
             fixes[i + 2] = Coordinate(latitude: Double(lat) ?? .nan, longitude: Double(lon) ?? .nan)
         }
@@ -61,7 +65,8 @@ struct FenceCommandTests {
             let state = event["state"]?.stringValue
             #expect(state != previous)
             previous = state
-            guard event["reason"]?.stringValue == "fix", let line = event["line"]?.intValue, let fix = fixes[line],
+            guard event["reason"]?.stringValue == "fix", let line = event["line"]?.intValue,
+                let fix = fixes[line],
                 let distance = event["distanceToBoundary"]?.doubleValue
             else { continue }
             #expect(abs(distance - (center.distance(to: fix) - 150)) < 1e-6)
@@ -76,11 +81,15 @@ struct FenceCommandTests {
         let rows = try SharedData.csvRows("tracks/trackpoints/cerknicko-jezero.csv")
         var log = "timestamp,latitude,longitude,accuracy\n"
         for row in rows {
-            guard let time = row["time"], let lat = row["lat"], let lon = row["lon"], !time.isEmpty else { continue }
+            guard let time = row["time"], let lat = row["lat"], let lon = row["lon"], !time.isEmpty
+            else { continue }
             log += "\(time),\(lat),\(lon),0\n"
         }
-        let fences = try write("45.772,14.3576,150,start\n45.7650,14.3700,300,shore\n", named: "fences.csv")
-        let fromCSV = await fence(["--fences", fences, "--locations", try write(log, named: "track.csv")])
+        let fences = try write(
+            "45.772,14.3576,150,start\n45.7650,14.3700,300,shore\n", named: "fences.csv")
+        let fromCSV = await fence([
+            "--fences", fences, "--locations", try write(log, named: "track.csv"),
+        ])
         let gpxPath = SharedData.url("tracks/gpx/gpxpy/cerknicko-jezero.gpx").path
         let fromGPX = await fence(["--fences", fences, "--locations", gpxPath])
         #expect(fromGPX.code == 0, "\(fromGPX.error)")
@@ -90,7 +99,8 @@ struct FenceCommandTests {
             #expect(x["identifier"] == y["identifier"] && x["state"] == y["state"])
             #expect(x["distanceToBoundary"] == y["distanceToBoundary"])
         }
-        let gpxLines = try SharedData.text("tracks/gpx/gpxpy/cerknicko-jezero.gpx").split(separator: "\n", omittingEmptySubsequences: false)
+        let gpxLines = try SharedData.text("tracks/gpx/gpxpy/cerknicko-jezero.gpx").split(
+            separator: "\n", omittingEmptySubsequences: false)
         for event in b where event["reason"]?.stringValue == "fix" {
             let line = try #require(event["line"]?.intValue)
             #expect(gpxLines[line - 1].contains("<trkpt"))
@@ -118,9 +128,15 @@ struct FenceCommandTests {
         let lines = try objects(result.output)
         let rejected = lines.filter { $0["type"]?.stringValue == "rejected" }
         #expect(rejected.map { $0["line"]?.intValue } == [4, 5, 6])
-        #expect(rejected.map { $0["error"]?.stringValue } == ["staleFix", "invalidCoordinate", "invalidArgument"])
+        #expect(
+            rejected.map { $0["error"]?.stringValue } == [
+                "staleFix", "invalidCoordinate", "invalidArgument",
+            ])
         let events = lines.filter { $0["type"]?.stringValue == "event" }
-        #expect(events.map { $0["state"]?.stringValue } == ["satisfied", "unsatisfied", "satisfied", "unsatisfied"])
+        #expect(
+            events.map { $0["state"]?.stringValue } == [
+                "satisfied", "unsatisfied", "satisfied", "unsatisfied",
+            ])
         #expect(events.map { $0["line"]?.intValue } == [2, 3, 8, 9])
         #expect(result.error.contains("line 7"))
     }
@@ -145,15 +161,21 @@ struct FenceCommandTests {
         let result = await fence(["--fences", fences, "--locations", locations, "--dwell", "250"])
         #expect(result.code == 0, "\(result.error)")
         let events = try objects(result.output).filter { $0["state"]?.stringValue == "satisfied" }
-        let reasons = events.map { "\($0["identifier"]?.stringValue ?? "?"):\($0["reason"]?.stringValue ?? "?")" }
+        let reasons = events.map {
+            "\($0["identifier"]?.stringValue ?? "?"):\($0["reason"]?.stringValue ?? "?")"
+        }
         #expect(reasons == ["square:crossing", "camp:fix", "camp:dwell"])
         #expect(events.first?["fromLine"]?.intValue == 1 && events.first?["toLine"]?.intValue == 2)
     }
 
     @Test func usageAndInputErrors() throws {
         #expect(meridian(["fence", "--locations", "x.csv"]).code == 64)
-        #expect(meridian(["fence", "--fences", "x.csv", "--locations", "y.csv", "--hysteresis", "-3"]).code == 64)
-        #expect(meridian(["fence", "--fences", "/nonexistent/fences.csv", "--locations", "y.csv"]).code == 1)
+        #expect(
+            meridian(["fence", "--fences", "x.csv", "--locations", "y.csv", "--hysteresis", "-3"])
+                .code == 64)
+        #expect(
+            meridian(["fence", "--fences", "/nonexistent/fences.csv", "--locations", "y.csv"]).code
+                == 1)
         let fences = try write("10,20,-5\n", named: "fences.csv")
         let bad = meridian(["fence", "--fences", fences, "--locations", fences])
         #expect(bad.code == 1 && bad.error.contains("line 1"))
@@ -174,12 +196,18 @@ struct FenceCommandTests {
         let first = try write("1000,10,20,5\n", named: "a.csv")
         let second = try write("2000,10,20.001,5\n3000,10,21,5\n", named: "b.csv")
         let storage = (fences as NSString).deletingLastPathComponent + "/state"
-        let a = await fence(["--fences", fences, "--locations", first, "--storage", storage, "--name", "replay"])
+        let a = await fence([
+            "--fences", fences, "--locations", first, "--storage", storage, "--name", "replay",
+        ])
         #expect(try objects(a.output).map { $0["state"]?.stringValue } == ["satisfied"])
-        let b = await fence(["--fences", fences, "--locations", second, "--storage", storage, "--name", "replay"])
+        let b = await fence([
+            "--fences", fences, "--locations", second, "--storage", storage, "--name", "replay",
+        ])
         #expect(try objects(b.output).map { $0["state"]?.stringValue } == ["unsatisfied"])
         // An older log is rejected against the stored last fix.
-        let c = await fence(["--fences", fences, "--locations", first, "--storage", storage, "--name", "replay"])
+        let c = await fence([
+            "--fences", fences, "--locations", first, "--storage", storage, "--name", "replay",
+        ])
         #expect(c.code == 2)
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
 import Testing
+
 @testable import MeridianCLI
 
 @Suite("meridian geometry")
 struct GeometryCommandTests {
-    func run(_ arguments: [String], input: String) -> (code: Int32, output: String, errors: String) {
+    func run(_ arguments: [String], input: String) -> (code: Int32, output: String, errors: String)
+    {
         let console = BufferedConsole(input: input)
         let code = MeridianCommand.run(["geometry"] + arguments, console: console.console)
         return (code, console.output, console.errorOutput)
@@ -16,29 +18,47 @@ struct GeometryCommandTests {
     @Test func measures() {
         #expect(run(["area"], input: Self.cell).output == "12308778361.469 m²\n")
         #expect(run(["length"], input: Self.cell).output == "443770.917 m\n")
-        #expect(run(["length", "--json"], input: "LINESTRING (0 0, 0 1)").output.hasPrefix(#"{"length":110574.388"#))
+        #expect(
+            run(["length", "--json"], input: "LINESTRING (0 0, 0 1)").output.hasPrefix(
+                #"{"length":110574.388"#))
         #expect(run(["contains", "--point", "0.5,0.5"], input: Self.cell).output == "true\n")
         #expect(run(["contains", "--point", "1.5,0.5"], input: Self.cell).output == "false\n")
-        #expect(run(["validate"], input: "POLYGON ((0 0, 10 10, 10 0, 0 10, 0 0))").output == "invalid: Self-intersection at 5 5\n")
+        #expect(
+            run(["validate"], input: "POLYGON ((0 0, 10 10, 10 0, 0 10, 0 0))").output
+                == "invalid: Self-intersection at 5 5\n")
         #expect(run(["validate"], input: Self.cell).output == "valid\n")
     }
 
     @Test func geometriesInTheInputsFormat() throws {
         let hull = run(["hull"], input: "MULTIPOINT ((0 0), (10 0), (5 1), (0 10), (10 10))")
         #expect(hull.output == "POLYGON ((0 0, 0 10, 10 10, 10 0, 0 0))\n")
-        let fixed = run(["make-valid", "--format", "geojson"], input: "POLYGON ((0 0, 10 10, 10 0, 0 10, 0 0))")
+        let fixed = run(
+            ["make-valid", "--format", "geojson"], input: "POLYGON ((0 0, 10 10, 10 0, 0 10, 0 0))")
         #expect(fixed.output.hasPrefix(#"{"type":"MultiPolygon""#))
-        let feature = #"{"type":"Feature","id":"a","geometry":{"type":"LineString","coordinates":[[0,0],[1,0.01],[2,0]]},"properties":{"name":"x"}}"#
+        let feature =
+            #"{"type":"Feature","id":"a","geometry":{"type":"LineString","coordinates":[[0,0],[1,0.01],[2,0]]},"properties":{"name":"x"}}"#
         let simplified = run(["simplify", "--tolerance", "0.1"], input: feature)
-        #expect(simplified.output == #"{"type":"Feature","id":"a","geometry":{"type":"LineString","coordinates":[[0,0],[2,0]]},"properties":{"name":"x"}}"# + "\n")
-        let collection = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[0,0]},"properties":null},{"type":"Feature","geometry":null,"properties":null}]}"#
+        #expect(
+            simplified.output
+                == #"{"type":"Feature","id":"a","geometry":{"type":"LineString","coordinates":[[0,0],[2,0]]},"properties":{"name":"x"}}"#
+                + "\n")
+        let collection =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[0,0]},"properties":null},{"type":"Feature","geometry":null,"properties":null}]}"#
         let areas = run(["buffer", "--meters", "100"], input: collection)
         #expect(areas.code == 0 && areas.output.hasPrefix(#"{"type":"FeatureCollection""#))
-        let measured = run(["area"], input: #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"cell","geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]]]},"properties":{}}]}"#)
+        let measured = run(
+            ["area"],
+            input:
+                #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"cell","geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]]]},"properties":{}}]}"#
+        )
         #expect(measured.output == "cell: 12308778361.469 m²\n")
-        let disc = run(["buffer", "--meters", "1000", "--decimals", "6"], input: "POINT (2.35 48.86)")
-        #expect(disc.output.hasPrefix("POLYGON ((2.363628 48.859999, ") && disc.output.split(separator: ",").count == 33, "\(disc.output)")
-        let concave = run(["concave-hull", "--ratio", "1"], input: "MULTIPOINT ((0 0), (10 0), (0 10))")
+        let disc = run(
+            ["buffer", "--meters", "1000", "--decimals", "6"], input: "POINT (2.35 48.86)")
+        #expect(
+            disc.output.hasPrefix("POLYGON ((2.363628 48.859999, ")
+                && disc.output.split(separator: ",").count == 33, "\(disc.output)")
+        let concave = run(
+            ["concave-hull", "--ratio", "1"], input: "MULTIPOINT ((0 0), (10 0), (0 10))")
         #expect(concave.output == "POLYGON ((0 10, 10 0, 0 0, 0 10))\n", "\(concave.output)")
     }
 

@@ -6,7 +6,9 @@ import _GeoTestSupport
 @testable import MeridianCLI
 
 /// Runs `meridian` in-process with some standard input.
-private func meridian(_ arguments: [String], input: String = "") -> (code: Int32, output: String, error: String) {
+private func meridian(
+    _ arguments: [String], input: String = ""
+) -> (code: Int32, output: String, error: String) {
     let buffered = BufferedConsole(input: input)
     let code = MeridianCommand.run(arguments, console: buffered.console)
     return (code, buffered.output, buffered.errorOutput)
@@ -46,7 +48,8 @@ struct RouteCommandTests {
         #expect(length.code == 0 && length.output.contains("\"length\":333.9"))
         let simple = meridian(["route", "simplify", "--tolerance", "5"], input: csv)
         #expect(simple.code == 0 && simple.output == "0.0,0.0\n0.0,0.003\n\n")
-        let encoded = meridian(["route", "simplify", "--tolerance", "5", "--output", "encoded"], input: csv)
+        let encoded = meridian(
+            ["route", "simplify", "--tolerance", "5", "--output", "encoded"], input: csv)
         #expect(encoded.output == "???wQ\n")
         let snap = meridian(["route", "snap", "0.001", "0.0015", "--json"], input: csv)
         #expect(snap.code == 0 && snap.output.contains("\"segment\":1"))
@@ -57,11 +60,15 @@ struct RouteCommandTests {
     @Test func inputErrorsNameTheLine() {
         let csv = meridian(["route", "length"], input: "0,0\n0,1\n91,0\n")
         #expect(csv.code == 2 && csv.error.contains("line 3"))
-        let gpx = meridian(["route", "length", "--format", "gpx"], input: "<gpx>\n<trk><trkseg><trkpt lat=\"1\"/></trkseg></trk></gpx>")
+        let gpx = meridian(
+            ["route", "length", "--format", "gpx"],
+            input: "<gpx>\n<trk><trkseg><trkpt lat=\"1\"/></trkseg></trk></gpx>")
         #expect(gpx.code == 2 && gpx.error.contains("line 2"))
         let encoded = meridian(["route", "length", "--format", "encoded"], input: "??\n?!\n")
         #expect(encoded.code == 2 && encoded.error.contains("line 2, offset 1"))
-        let json = meridian(["route", "length"], input: "{\"type\": \"LineString\", \"coordinates\": [[0, 0], [0, \"x\"]]}")
+        let json = meridian(
+            ["route", "length"],
+            input: "{\"type\": \"LineString\", \"coordinates\": [[0, 0], [0, \"x\"]]}")
         #expect(json.code == 2 && json.error.contains("coordinates[1]"))
         #expect(meridian(["route", "length", "/nonexistent/file.gpx"]).code == 1)
         #expect(meridian(["route", "fly"]).code == 64)
@@ -75,9 +82,13 @@ struct RouteCommandTests {
         #expect(stats.output.contains("\"length\":15323.27049107"))
         #expect(stats.output.contains("\"elevationLoss\":1372.99245"))
         #expect(stats.output.contains("\"stationaryPeriods\":2"))
-        let geojson = meridian(["route", "simplify", path, "--tolerance", "20", "--output", "geojson"])
+        let geojson = meridian([
+            "route", "simplify", path, "--tolerance", "20", "--output", "geojson",
+        ])
         #expect(geojson.code == 0 && geojson.output.hasPrefix("{\"features\":[{"))
         let roundTrip = meridian(["route", "length"], input: geojson.output)
-        #expect(roundTrip.code == 0 && roundTrip.output.hasSuffix("From Bright Angel Trailhead to Phantom Ranch\n"))
+        #expect(
+            roundTrip.code == 0
+                && roundTrip.output.hasSuffix("From Bright Angel Trailhead to Phantom Ranch\n"))
     }
 }

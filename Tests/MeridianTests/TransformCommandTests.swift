@@ -1,10 +1,13 @@
 import Foundation
 import Testing
+
 @testable import MeridianCLI
 
 @Suite("meridian transform")
 struct TransformCommandTests {
-    func run(_ arguments: [String], input: String = "") -> (code: Int32, output: String, errors: String) {
+    func run(
+        _ arguments: [String], input: String = ""
+    ) -> (code: Int32, output: String, errors: String) {
         let console = BufferedConsole(input: input)
         let code = MeridianCommand.run(["transform"] + arguments, console: console.console)
         return (code, console.output, console.errorOutput)
@@ -19,18 +22,27 @@ struct TransformCommandTests {
         let lines = result.output.split(separator: "\n")
         #expect(lines.count == 2)
         let first = lines.first?.split(separator: " ").compactMap { Double($0) } ?? []
-        #expect(first.count == 2 && abs(first[0] - -11_169_055.58) < 0.01 && abs(first[1] - 2_800_000.00) < 0.01, "\(result.output)")
+        #expect(
+            first.count == 2 && abs(first[0] - -11_169_055.58) < 0.01
+                && abs(first[1] - 2_800_000.00) < 0.01, "\(result.output)")
         #expect(lines.last == "0.0000 0.0000")
-        #expect(result.errors.contains("line 4:") && result.errors.contains("line 5:"), "\(result.errors)")
+        #expect(
+            result.errors.contains("line 4:") && result.errors.contains("line 5:"),
+            "\(result.errors)")
         #expect(!result.errors.contains("line 6"))
     }
 
     @Test func inverseHeightsPipelinesAndJSON() {
-        let inverse = run(["--from", "EPSG:4326", "--to", "EPSG:32633", "--inverse", "500000", "6100000"])
-        #expect(inverse.code == 0 && inverse.output.hasPrefix("15.000000000 55."), "\(inverse.output)")
+        let inverse = run([
+            "--from", "EPSG:4326", "--to", "EPSG:32633", "--inverse", "500000", "6100000",
+        ])
+        #expect(
+            inverse.code == 0 && inverse.output.hasPrefix("15.000000000 55."), "\(inverse.output)")
         let height = run(["--from", "EPSG:4979", "--to", "EPSG:4978"], input: "0 0 100\n")
-        #expect(height.output == "6378237.0000 0.0000 0.0000\n", "\(height.output)")  // 100 m above (0°, 0°)
-        let pipeline = run(["--pipeline", "+proj=utm +zone=32 +ellps=GRS80", "--json"], input: "12 56\n")
+        // 100 m above (0°, 0°)
+        #expect(height.output == "6378237.0000 0.0000 0.0000\n", "\(height.output)")
+        let pipeline = run(
+            ["--pipeline", "+proj=utm +zone=32 +ellps=GRS80", "--json"], input: "12 56\n")
         #expect(pipeline.output.hasPrefix(#"{"x":687071.439"#), "\(pipeline.output)")
     }
 
