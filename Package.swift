@@ -56,26 +56,29 @@ let package = Package(
         ),
         .executableTarget(
             name: "MeridianBench",
-            dependencies: ["Meridian", "CBaselines"],
+            dependencies: ["Meridian", "CBaselines", "GeoTestSupport"],
             path: "Benchmarks/MeridianBench"
         ),
 
         // MARK: - Examples
-        .executableTarget(name: "MeridianDemo", dependencies: ["Meridian"], path: "Examples/Demo"),
+        .executableTarget(
+            name: "MeridianDemo", dependencies: ["Meridian", "GeoTestSupport"],
+            path: "Examples/Demo"),
         .executableTarget(
             name: "FieldNotes", dependencies: ["Meridian"], path: "Examples/FieldNotes"),
         .executableTarget(
-            name: "ClusterTiles", dependencies: ["Meridian"], path: "Examples/ClusterTiles"),
+            name: "ClusterTiles", dependencies: ["Meridian", "GeoTestSupport"],
+            path: "Examples/ClusterTiles"),
 
         // MARK: - Tests
-        .target(name: "_GeoTestSupport", dependencies: ["GeoCore"]),
-        .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "_GeoTestSupport"]),
-        .testTarget(name: "GeoFenceTests", dependencies: ["GeoFence", "_GeoTestSupport"]),
-        .testTarget(name: "GeoRouteTests", dependencies: ["GeoRoute", "_GeoTestSupport"]),
-        .testTarget(name: "GeoClusterTests", dependencies: ["GeoCluster", "_GeoTestSupport"]),
+        .target(name: "GeoTestSupport", dependencies: ["GeoCore"], path: "Tests/Support"),
+        .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "GeoTestSupport"]),
+        .testTarget(name: "GeoFenceTests", dependencies: ["GeoFence", "GeoTestSupport"]),
+        .testTarget(name: "GeoRouteTests", dependencies: ["GeoRoute", "GeoTestSupport"]),
+        .testTarget(name: "GeoClusterTests", dependencies: ["GeoCluster", "GeoTestSupport"]),
         .testTarget(
             name: "MeridianTests",
-            dependencies: ["Meridian", "MeridianCLI", "_GeoTestSupport"]
+            dependencies: ["Meridian", "MeridianCLI", "GeoTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import Foundation
 import GeoCluster
 import GeoCore
+import GeoTestSupport
 
 /// `meridian-bench cluster`: building a ``ClusterIndex`` (every level and search tree) and querying
 /// it, against a faithful supercluster port (one search-tree query per record) in the same run.

@@ -2,6 +2,7 @@ import CBaselines
 import Foundation
 import GeoCore
 import GeoFence
+import GeoTestSupport
 
 /// `meridian-bench fence`: how many of 1,000,000 points lie in which of 100,000 circular fences,
 /// exactly on the WGS84 ellipsoid, with `GeofenceIndex`.

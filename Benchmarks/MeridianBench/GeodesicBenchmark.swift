@@ -1,5 +1,6 @@
 import CBaselines
 import GeoCore
+import GeoTestSupport
 
 /// `meridian-bench geodesic`: the per-call cost of Meridian's geodesic wrappers against PROJ's C
 /// functions called from C, and the speed and error of the cheaper distance models.

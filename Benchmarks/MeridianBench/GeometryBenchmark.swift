@@ -1,6 +1,7 @@
 import CBaselines
 import Foundation
 import GeoCore
+import GeoTestSupport
 
 /// `meridian-bench geometry`: point-in-polygon for many points against one polygon with
 /// `PreparedGeometry` (its exact pure-Swift point index, and a point geometry through GEOS), next to

@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import GeoRoute
+import GeoTestSupport
 
 /// `meridian-bench route`: polyline length and snapping on a 10 000-vertex line, and
 /// Douglas–Peucker, encoding and decoding on a 100 000-point noisy track, each against a baseline

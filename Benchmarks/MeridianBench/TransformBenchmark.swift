@@ -1,5 +1,6 @@
 import CBaselines
 import GeoCore
+import GeoTestSupport
 
 /// `meridian-bench transform`: batch CRS transformations per point through `CoordinateTransformer`
 /// against PROJ's `proj_trans_generic` called from C on the same points in the same run.

@@ -9,6 +9,7 @@
 // would share it between request handlers without locks.
 
 import Foundation
+import GeoTestSupport
 import Meridian
 
 func json(_ value: JSONValue) -> String {

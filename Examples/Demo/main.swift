@@ -5,6 +5,7 @@
 // Each section prints what it computed and which Earth model the numbers come from.
 
 import Foundation
+import GeoTestSupport
 import Meridian
 
 func section(_ title: String) { print("\n== \(title)") }

@@ -1,5 +1,6 @@
 import GeoCluster
 import GeoCore
+import GeoTestSupport
 import Testing
 
 @Suite("Cluster footprints")

@@ -1,8 +1,8 @@
 import Foundation
 import GeoCluster
 import GeoCore
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 /// Published values from supercluster's test suite (mapbox/supercluster `test/test.js` at 8dd72ac,
 /// ISC), typed in so that they run without the shared data.

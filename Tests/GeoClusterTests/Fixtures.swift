@@ -1,8 +1,8 @@
 import Foundation
 import GeoCluster
 import GeoCore
+import GeoTestSupport
 import Synchronization
-import _GeoTestSupport
 
 /// A GeoJSON feature of supercluster's `places.json` fixture.
 struct Place: Hashable, Sendable {
@@ -25,7 +25,7 @@ enum Fixtures {
     /// A reference file, parsed once per process.
     static func reference(_ name: String) throws -> JSONValue {
         if let cached = referenceCache.withLock({ $0[name] }) { return cached }
-        let value = try SharedData.json(directory + name)
+        let value = try ReferenceData.json(directory + name)
         referenceCache.withLock { $0[name] = value }
         return value
     }
@@ -33,7 +33,7 @@ enum Fixtures {
     private static let referenceCache = Mutex<[String: JSONValue]>([:])
 
     private static func readPlaces() throws -> [Place] {
-        let json = try SharedData.json(directory + "places.json")
+        let json = try ReferenceData.json(directory + "places.json")
         return (json["features"]?.arrayValue ?? []).map { feature in
             var coordinate: Coordinate?
             if let c = feature["geometry"]?["coordinates"], let lon = c[0]?.doubleValue,
@@ -53,7 +53,7 @@ enum Fixtures {
 
     /// A `lon,lat` CSV without header.
     static func csvPoints(_ name: String) throws -> [Coordinate] {
-        try SharedData.text(directory + name).split(whereSeparator: \.isNewline).compactMap {
+        try ReferenceData.text(directory + name).split(whereSeparator: \.isNewline).compactMap {
             line in
             let parts = line.split(separator: ",")
             guard parts.count == 2, let lon = Double(parts[0]), let lat = Double(parts[1]) else {

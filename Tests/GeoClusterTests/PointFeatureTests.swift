@@ -1,8 +1,8 @@
 import Foundation
 import GeoCluster
 import GeoCore
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 @Suite("PointFeature")
 struct PointFeatureTests {
@@ -49,8 +49,8 @@ struct PointFeatureTests {
     }
 
     /// supercluster's fixture reads as 163 features, one without geometry.
-    @Test(.requiresSharedData) func placesFixture() throws {
-        let points = try PointFeature.read(SharedData.data("points/supercluster/places.json"))
+    @Test func placesFixture() throws {
+        let points = try PointFeature.read(ReferenceData.data("points/supercluster/places.json"))
         #expect(points.count == 163)
         #expect(points.filter { $0.coordinate == nil }.count == 1)
         #expect(points[81].id == 737)

@@ -1,11 +1,11 @@
 import Foundation
 import GeoCluster
 import GeoCore
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 /// The assertions of supercluster's own test suite (`supercluster_expectations.json`), case by case.
-@Suite("supercluster test suite", .requiresSharedData)
+@Suite("supercluster test suite")
 struct SuperclusterExpectationsTests {
     let cases: [String: JSONValue]
 
@@ -25,7 +25,7 @@ struct SuperclusterExpectationsTests {
 
     @Test func tileZeroMatchesFixture() throws {
         let c = try #require(cases["tile_z0_default"])
-        let fixture = try SharedData.json(
+        let fixture = try ReferenceData.json(
             Fixtures.directory + (c["expected_file"]?.stringValue ?? ""))
         let tile = try #require(try placesIndex("tile_z0_default").tile(z: 0, x: 0, y: 0))
         let expected = fixture["features"]?.arrayValue ?? []

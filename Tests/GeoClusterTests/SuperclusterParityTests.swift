@@ -1,11 +1,11 @@
 import Foundation
 import GeoCluster
 import GeoCore
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 /// supercluster 8.0.1's outputs on its own fixture (`ref-places.json`), section by section.
-@Suite("supercluster parity: places", .requiresSharedData)
+@Suite("supercluster parity: places")
 struct PlacesParityTests {
     static let world = (west: -180.0, south: -85.0, east: 180.0, north: 85.0)
 
@@ -337,7 +337,7 @@ struct PlacesParityTests {
 
 /// supercluster 8.0.1's per-zoom counts and cluster centres on 10 000 uniform and 10 000 clustered
 /// points.
-@Suite("supercluster parity: 10k points", .requiresSharedData)
+@Suite("supercluster parity: 10k points")
 struct TenThousandPointsParityTests {
     @Test(arguments: ["ref-uniform-10k.json", "ref-clustered-10k.json"])
     func everyZoom(_ file: String) throws {

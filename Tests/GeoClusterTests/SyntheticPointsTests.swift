@@ -1,8 +1,8 @@
 import Foundation
 import GeoCluster
 import GeoCore
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 @Suite("SyntheticPoints")
 struct SyntheticPointsTests {
@@ -19,18 +19,17 @@ struct SyntheticPointsTests {
     /// The port prints byte for byte what `gen_points.py` printed for the shared 10k files, whose
     /// checksums `datasets.sha256` records.
     @Test(
-        .requiresSharedData,
         arguments: [
             ("points-10k.csv", SyntheticPoints.Kind.uniform),
             ("clustered-10k.csv", SyntheticPoints.Kind.clustered(centers: 50)),
         ])
-    func reproducesTheSharedDataSets(_ file: String, _ kind: SyntheticPoints.Kind) throws {
-        let sums = try SharedData.text(Fixtures.directory + "datasets.sha256")
+    func reproducesTheReferenceDataSets(_ file: String, _ kind: SyntheticPoints.Kind) throws {
+        let sums = try ReferenceData.text(Fixtures.directory + "datasets.sha256")
         let line = try #require(sums.split(separator: "\n").first { $0.hasSuffix("  " + file) })
         let expected = String(line.prefix(64))
         let text = SyntheticPoints.csv(kind, count: 10_000, seed: 7)
         #expect(SHA256.hex(Array(text.utf8)) == expected)
-        #expect(SHA256.hex(Array(try SharedData.data(Fixtures.directory + file))) == expected)
+        #expect(SHA256.hex(Array(try ReferenceData.data(Fixtures.directory + file))) == expected)
         let coordinates = SyntheticPoints.coordinates(kind, count: 10_000, seed: 7)
         #expect(coordinates == (try Fixtures.csvPoints(file)))
     }

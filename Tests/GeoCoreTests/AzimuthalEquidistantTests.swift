@@ -1,4 +1,5 @@
 import GeoCore
+import GeoTestSupport
 import Testing
 
 /// The local metric plane behind the `meters:` operations, checked through its observable effects:

@@ -1,4 +1,5 @@
 import GeoCore
+import GeoTestSupport
 import Testing
 
 @Suite("Convex hull")

@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 #if canImport(FoundationXML)
 import FoundationXML
@@ -14,17 +14,17 @@ import FoundationXML
 /// 1e-9, or else as equal point sets), buffers by area and boundary distance as GEOS's
 /// BufferResultMatcher does. Each file prints how many tests ran and which operations, if any, were
 /// skipped.
-@Suite("GEOS XML test suite", .requiresSharedData)
+@Suite("GEOS XML test suite")
 struct GEOSXMLTests {
     static let files: [String] = {
-        let root = SharedData.url("geos_xml")
-        guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return [] }
-        return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".xml") }.sorted()
+        ReferenceData.fileArguments(in: "geos_xml", suffix: ".xml")
     }()
+
+    @Test func everyFileIsFound() { #expect(Self.files.count >= 38) }
 
     @Test(arguments: files)
     func replay(_ file: String) throws {
-        let data = try SharedData.data("geos_xml/" + file)
+        let data = try ReferenceData.data("geos_xml/" + file)
         let document = try XMLDocument(data: data, options: [])
         let run = try #require(document.rootElement())
         let bufferMatcher =

@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 @Suite("GeoJSON (RFC 7946)")
 struct GeoJSONTests {
@@ -133,8 +133,8 @@ struct GeoJSONTests {
     }
 
     /// supercluster's places.json: 163 point features, one with `"geometry": null`.
-    @Test(.requiresSharedData) func placesFixture() throws {
-        let document = try GeoJSON(data: SharedData.data("points/supercluster/places.json"))
+    @Test func placesFixture() throws {
+        let document = try GeoJSON(data: ReferenceData.data("points/supercluster/places.json"))
         guard case .featureCollection(let collection) = document else {
             Issue.record("not a feature collection")
             return

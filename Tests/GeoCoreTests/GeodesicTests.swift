@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 /// Metres per degree of latitude (upper bound) and of longitude at a latitude, for turning angular
 /// differences into distances in tolerance checks.
@@ -124,7 +124,7 @@ struct GeodesicKnownValueTests {
     }
 }
 
-@Suite("Geodesic: reference data", .requiresSharedData)
+@Suite("Geodesic: reference data")
 struct GeodesicReferenceTests {
     /// Karney's GeodTest (short): inverse distance within 1 µm and azimuths within 1e-9° where
     /// defined; direct position within 1 µm.
@@ -137,7 +137,7 @@ struct GeodesicReferenceTests {
     /// few metres long, points metres from a pole, and the antipodal lines where m12 → 0 and every
     /// azimuth is a solution. The test prints how many comparisons needed more than 2e-9°.
     @Test func geodTestShort() throws {
-        let rows = try SharedData.csvRows("geodesic/geodtest_short.csv")
+        let rows = try ReferenceData.csvRows("geodesic/geodtest_short.csv")
         #expect(rows.count > 4000)
         let uncertainty = 5e-9, a = Geodesic.wgs84.equatorialRadius
         var worstDistance = 0.0, worstAzimuthExcess = 0.0, worstDirect = 0.0, widened = 0
@@ -176,7 +176,7 @@ struct GeodesicReferenceTests {
     /// GeographicLib's own unit-test geodesics, to its own tolerances: azimuths 1e-13°, s12 and m12
     /// 1e-8 m, a12 1e-13°, M12/M21 1e-15, S12 0.1 m².
     @Test func karneyTestCases() throws {
-        let rows = try SharedData.csvRows("geodesic/karney_testcases.csv")
+        let rows = try ReferenceData.csvRows("geodesic/karney_testcases.csv")
         #expect(!rows.isEmpty)
         for row in rows {
             func v(_ k: String) -> Double { Double(row[k] ?? "") ?? .nan }
@@ -210,15 +210,15 @@ struct GeodesicReferenceTests {
     /// GeographicLib's GeodSolve regression cases, including NaN and infinite input.
     @Test func geodSolveRegressions() throws {
         let cases = try #require(
-            try SharedData.json("geodesic/geodsolve_regression_cases.json")["cases"]?.arrayValue)
+            try ReferenceData.json("geodesic/geodsolve_regression_cases.json")["cases"]?.arrayValue)
         #expect(!cases.isEmpty)
         for c in cases {
             let id = c["id"]?.stringValue ?? "?"
             let e = try #require(c["ellipsoid"])
             let geodesic = try ellipsoid(
-                a: SharedData.number(e["a"]) ?? .nan, f: SharedData.number(e["f"]) ?? .nan)
+                a: ReferenceData.number(e["a"]) ?? .nan, f: ReferenceData.number(e["f"]) ?? .nan)
             let input = try #require(c["input"])
-            func i(_ k: String) -> Double { SharedData.number(input[k]) ?? .nan }
+            func i(_ k: String) -> Double { ReferenceData.number(input[k]) ?? .nan }
             let unroll = c["long_unroll"]?.boolValue ?? false
             var actual = [String: Double]()
             if c["type"]?.stringValue == "inverse" {
@@ -248,8 +248,8 @@ struct GeodesicReferenceTests {
             }
             for expectation in c["expected"]?.arrayValue ?? [] {
                 let field = expectation["field"]?.stringValue ?? "?"
-                let expected = SharedData.number(expectation["value"]) ?? .nan
-                let tolerance = SharedData.number(expectation["tolerance"]) ?? 0
+                let expected = ReferenceData.number(expectation["value"]) ?? .nan
+                let tolerance = ReferenceData.number(expectation["tolerance"]) ?? 0
                 var value = try #require(actual[field], "\(id): no field \(field)")
                 if expectation["compare_abs"]?.boolValue == true { value = abs(value) }
                 if expected.isNaN {
@@ -266,7 +266,7 @@ struct GeodesicReferenceTests {
     /// Vincenty's (1975) test lines on the Bessel and International ellipsoids, within 1 mm and the
     /// published azimuth precision (0.00001″; 0.001″ for the nearly antipodal line d).
     @Test func vincentyLines() throws {
-        let rows = try SharedData.csvRows("geodesic/vincenty1975_lines.csv")
+        let rows = try ReferenceData.csvRows("geodesic/vincenty1975_lines.csv")
         #expect(!rows.isEmpty)
         for row in rows {
             func v(_ k: String) -> Double { Double(row[k] ?? "") ?? .nan }
@@ -292,10 +292,10 @@ struct GeodesicReferenceTests {
     /// Published distances (GeographicLib man pages, Geoscience Australia, Veness), geodesic and rhumb.
     @Test func knownDistances() throws {
         let cases = try #require(
-            try SharedData.json("geodesic/known_distances.json")["cases"]?.arrayValue)
+            try ReferenceData.json("geodesic/known_distances.json")["cases"]?.arrayValue)
         #expect(!cases.isEmpty)
         for c in cases {
-            func v(_ k: String) -> Double { SharedData.number(c[k]) ?? .nan }
+            func v(_ k: String) -> Double { ReferenceData.number(c[k]) ?? .nan }
             let id = c["id"]?.stringValue ?? "?"
             let geodesic = try ellipsoid(a: v("a_m"), f: 1 / v("inv_flattening"))
             let p1 = Coordinate(latitude: v("lat1"), longitude: v("lon1"))
@@ -321,7 +321,7 @@ struct GeodesicReferenceTests {
     /// GeographicLib's JFK → SIN waypoints: the geodesic at tenths of its length and the rhumb line
     /// every 2000 km, published to 0.1″.
     @Test func jfkSingaporeWaypoints() throws {
-        let rows = try SharedData.csvRows("geodesic/jfk_sin_waypoints.csv")
+        let rows = try ReferenceData.csvRows("geodesic/jfk_sin_waypoints.csv")
         #expect(!rows.isEmpty)
         let jfk = Coordinate(
             latitude: 40 + 38 / 60.0 + 23 / 3600.0, longitude: -(73 + 46 / 60.0 + 44 / 3600.0))

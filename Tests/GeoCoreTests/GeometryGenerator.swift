@@ -1,4 +1,5 @@
 import GeoCore
+import GeoTestSupport
 
 /// Seeded random geometries of every type for round-trip properties.
 struct GeometryGenerator {

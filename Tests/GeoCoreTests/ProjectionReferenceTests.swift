@@ -1,11 +1,11 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 /// CoordinateTransformer against PROJ's own gie test cases, the EPSG Guidance Note 7-2 worked examples
 /// and the IOGP GIGS conversion and transformation test data.
-@Suite("CoordinateTransformer: reference data", .requiresSharedData)
+@Suite("CoordinateTransformer: reference data")
 struct ProjectionReferenceTests {
     /// Metres per degree at the equator on WGS84, to turn gie's metre tolerances into degrees (as the
     /// data's README advises).
@@ -15,7 +15,7 @@ struct ProjectionReferenceTests {
 
     @Test func gieCases() throws {
         let cases = try #require(
-            SharedData.json("projections/proj_gie_cases.json")["cases"]?.arrayValue)
+            ReferenceData.json("projections/proj_gie_cases.json")["cases"]?.arrayValue)
         var transformers = [String: CoordinateTransformer]()
         var creationErrors = [String: GeoError]()
         var run = 0, skipped = [String]()
@@ -58,7 +58,7 @@ struct ProjectionReferenceTests {
             }
             let direction: CoordinateTransformer.Direction =
                 c["direction"]?.stringValue == "inverse" ? .inverse : .forward
-            let accept = (c["accept"]?.arrayValue ?? []).compactMap { SharedData.number($0) }
+            let accept = (c["accept"]?.arrayValue ?? []).compactMap { ReferenceData.number($0) }
             guard accept.count >= 2 else {
                 Issue.record("\(id): accept has \(accept.count) values")
                 continue
@@ -81,7 +81,7 @@ struct ProjectionReferenceTests {
                 Issue.record("\(id) \(operation): expected a failure, got \(result.position)")
                 continue
             }
-            let expect = (c["expect"]?.arrayValue ?? []).compactMap { SharedData.number($0) }
+            let expect = (c["expect"]?.arrayValue ?? []).compactMap { ReferenceData.number($0) }
             var ex = expect[0], ey = expect[1]
             if Self.northFirst(outAxes) { swap(&ex, &ey) }
             let tolerance = c["tolerance_m"]?.doubleValue ?? 0.0005
@@ -122,15 +122,15 @@ struct ProjectionReferenceTests {
 
     @Test func guidanceNoteExamples() throws {
         let examples = try #require(
-            SharedData.json("projections/epsg_gn7_2_examples.json")["examples"]?.arrayValue)
+            ReferenceData.json("projections/epsg_gn7_2_examples.json")["examples"]?.arrayValue)
         #expect(examples.count >= 1)
         for e in examples {
             let id = e["id"]?.stringValue ?? "?"
-            let lat = try #require(SharedData.number(e["lat"])),
-                lon = try #require(SharedData.number(e["lon"]))
-            let easting = try #require(SharedData.number(e["easting"])),
-                northing = try #require(SharedData.number(e["northing"]))
-            let tolerance = SharedData.number(e["tolerance_m"]) ?? 0.01
+            let lat = try #require(ReferenceData.number(e["lat"])),
+                lon = try #require(ReferenceData.number(e["lon"]))
+            let easting = try #require(ReferenceData.number(e["easting"])),
+                northing = try #require(ReferenceData.number(e["northing"]))
+            let tolerance = ReferenceData.number(e["tolerance_m"]) ?? 0.01
             var transformers = [CoordinateTransformer]()
             if let source = e["crs_src"]?.stringValue, let target = e["crs_dst"]?.stringValue {
                 transformers.append(try CoordinateTransformer(source: source, target: target))
@@ -284,14 +284,14 @@ struct ProjectionReferenceTests {
     }
 
     @Test func gigsConversionsAndTransformations() throws {
-        let directory = SharedData.url("projections/gigs")
+        let directory = ReferenceData.url("projections/gigs")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
             $0.hasSuffix(".txt")
         }.sorted()
         #expect(names.count >= 20)
         var checked = 0
         for name in names {
-            let file = Self.parseGIGS(try SharedData.text("projections/gigs/\(name)"))
+            let file = Self.parseGIGS(try ReferenceData.text("projections/gigs/\(name)"))
             guard let first = file.fields.first else {
                 Issue.record("\(name): no fields")
                 continue

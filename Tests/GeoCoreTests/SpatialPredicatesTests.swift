@@ -1,4 +1,5 @@
 import GeoCore
+import GeoTestSupport
 import Testing
 
 @Suite("Spatial predicates and DE-9IM")

@@ -1,4 +1,5 @@
 import GeoCore
+import GeoTestSupport
 import Testing
 
 /// Many tasks share one transformer, one prepared geometry and the GEOS context pool; every result

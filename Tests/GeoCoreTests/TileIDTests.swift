@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 @Suite("TileID")
 struct TileIDTests {
@@ -65,20 +65,20 @@ struct TileIDTests {
     }
 
     /// mercantile's test-suite values (web_mercator_tiles.json), dispatched on the function name.
-    @Test(.requiresSharedData) func mercantileReference() throws {
+    @Test func mercantileReference() throws {
         let cases = try #require(
-            try SharedData.json("projections/web_mercator_tiles.json")["cases"]?.arrayValue)
+            try ReferenceData.json("projections/web_mercator_tiles.json")["cases"]?.arrayValue)
         #expect(!cases.isEmpty)
         for c in cases {
             let id = c["id"]?.stringValue ?? "?"
             let function = c["function"]?.stringValue ?? ""
             let args = c["args"] ?? .null
-            func arg(_ k: String) -> Double { SharedData.number(args[k]) ?? .nan }
+            func arg(_ k: String) -> Double { ReferenceData.number(args[k]) ?? .nan }
             func int(_ k: String) -> Int { args[k]?.intValue ?? -1 }
             let expected = c["expected"] ?? .null
-            let tolerance = SharedData.number(c["tolerance"]) ?? 0
+            let tolerance = ReferenceData.number(c["tolerance"]) ?? 0
             func expectNumbers(_ actual: [Double]) {
-                let values = (expected.arrayValue ?? []).map { SharedData.number($0) ?? .nan }
+                let values = (expected.arrayValue ?? []).map { ReferenceData.number($0) ?? .nan }
                 #expect(values.count == actual.count, "\(id): \(actual) vs \(values)")
                 for (a, e) in zip(actual, values) {
                     if e.isInfinite {

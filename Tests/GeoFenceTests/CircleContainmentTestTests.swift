@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import GeoFence
+import GeoTestSupport
 import Testing
 
 @Suite("CircleContainmentTest: the proven bound of the cheap test")

@@ -1,8 +1,8 @@
 import Foundation
 import GeoCore
 import GeoFence
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 @Suite("CircularGeographicCondition")
 struct CircularGeographicConditionTests {
@@ -23,8 +23,8 @@ struct CircularGeographicConditionTests {
     /// Karney's GeodTest: a circle of radius s12 ± 1 µm round point 1 contains point 2 exactly when
     /// the radius is the larger one, for every category (short lines, near the poles, nearly
     /// antipodal); the cheap test of the index agrees.
-    @Test(.requiresSharedData) func geodTestDistancesDecideContainment() throws {
-        let rows = try SharedData.csvRows("geodesic/geodtest_short.csv")
+    @Test func geodTestDistancesDecideContainment() throws {
+        let rows = try ReferenceData.csvRows("geodesic/geodtest_short.csv")
         #expect(rows.count > 1_000)
         var checked = 0
         for row in rows {

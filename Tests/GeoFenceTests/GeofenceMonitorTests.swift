@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import GeoFence
+import GeoTestSupport
 import Testing
 
 /// A circle of 100 m round a point on the equator-free mid latitudes, and helpers to put fixes at a

@@ -1,8 +1,8 @@
 import Foundation
 import GeoCore
 import GeoFence
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 private func ring(_ pairs: [(Double, Double)]) -> [Coordinate] {
     pairs.map { Coordinate(latitude: $0.0, longitude: $0.1) }
@@ -13,7 +13,7 @@ struct PolygonGeographicConditionTests {
     /// GEOS's point/polygon `relate` cases (interior, boundary at vertices and edges, holes, concave
     /// rings), mapped into longitude/latitude by x/2 − 90, y/4 − 40 (exact for these coordinates and
     /// orientation-preserving, so GEOS's answer carries over).
-    @Test(.requiresSharedData) func geosPointInPolygonCases() throws {
+    @Test func geosPointInPolygonCases() throws {
         let cases = try GEOSPointInPolygonCase.load([
             "geos_xml/predicates/validate_TestRelatePA.xml",
             "geos_xml/predicates/general_TestRelatePA.xml",

@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 /// Point-in-polygon cases from GEOS's XML test suite: a `POINT` against a `POLYGON` with the DE-9IM
 /// `relate` pattern GEOS expects.
@@ -17,7 +17,7 @@ struct GEOSPointInPolygonCase: CustomStringConvertible {
     static func load(_ files: [String]) throws -> [GEOSPointInPolygonCase] {
         var result = [GEOSPointInPolygonCase]()
         for file in files {
-            let text = try SharedData.text(file)
+            let text = try ReferenceData.text(file)
             for caseText in text.components(separatedBy: "<case>").dropFirst() {
                 guard let a = element("a", in: caseText), let b = element("b", in: caseText),
                     let point = parsePoint(a), let rings = parsePolygon(b)

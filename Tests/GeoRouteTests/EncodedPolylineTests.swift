@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 @testable import GeoRoute
 
@@ -21,7 +21,7 @@ struct PolylineVector: CustomTestStringConvertible, Sendable {
     var testDescription: String { "\(id) (\(direction))" }
 
     static func all() throws -> [PolylineVector] {
-        let json = try SharedData.json("tracks/polyline_vectors.json")
+        let json = try ReferenceData.json("tracks/polyline_vectors.json")
         return (json["vectors"]?.arrayValue ?? []).map { v in
             func coordinate(_ value: JSONValue?) -> Coordinate? {
                 guard let pair = value?.arrayValue, pair.count >= 2,
@@ -183,7 +183,7 @@ struct EncodedPolylineKnownValueTests {
     }
 }
 
-@Suite("EncodedPolyline: reference vectors", .requiresSharedData)
+@Suite("EncodedPolyline: reference vectors")
 struct EncodedPolylineReferenceTests {
     static let vectors = (try? PolylineVector.all()) ?? []
 

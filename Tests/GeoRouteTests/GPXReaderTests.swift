@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 @testable import GeoRoute
 
@@ -36,35 +36,43 @@ func referenceTime(_ text: String) -> Double? {
     return midnight.timeIntervalSince1970 + h * 3600 + m * 60 + s - zone
 }
 
-@Suite("GPX reader: reference data", .requiresSharedData)
+@Suite("GPX reader: reference data")
 struct GPXReaderReferenceTests {
     static let files: [String] = {
-        let root = SharedData.url("tracks/gpx")
-        let paths =
-            FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
-        return paths.filter { $0.hasSuffix(".gpx") }.sorted()
+        ReferenceData.fileArguments(in: "tracks/gpx", suffix: ".gpx")
     }()
 
-    @Test func everyFileIsFound() { #expect(Self.files.count >= 10) }
+    /// The GPX files whose points were also extracted to CSV (`tracks/trackpoints/`).
+    static let extractedFiles: [String] = files.filter {
+        FileManager.default.fileExists(atPath: ReferenceData.url(extractedCSV(of: $0)).path)
+    }
+
+    static func extractedCSV(of file: String) -> String {
+        "tracks/trackpoints/"
+            + (file as NSString).lastPathComponent.replacingOccurrences(of: ".gpx", with: ".csv")
+    }
+
+    @Test func everyFileIsFound() throws {
+        #expect(Self.files.count >= 20)
+        let extracted = try ReferenceData.files(in: "tracks/trackpoints", suffix: ".csv")
+        #expect(Self.extractedFiles.count == extracted.count)
+    }
 
     /// Every sample GPX file parses.
     @Test(arguments: files)
     func parses(_ file: String) throws {
-        _ = try GPX.read(contentsOf: SharedData.url("tracks/gpx/" + file))
+        _ = try GPX.read(contentsOf: ReferenceData.url("tracks/gpx/" + file))
     }
 
     /// Every point of every real track matches the CSV extracted from the same file: the same
     /// count per track, route and segment; coordinates and elevations to the bit (both are the
     /// file's text read as `Double`); times to the microsecond.
-    @Test(arguments: files)
+    @Test(arguments: extractedFiles)
     func matchesTheExtractedPoints(_ file: String) throws {
-        let name = (file as NSString).lastPathComponent.replacingOccurrences(
-            of: ".gpx", with: ".csv")
-        let csv = "tracks/trackpoints/" + name
-        guard FileManager.default.fileExists(atPath: SharedData.url(csv).path) else { return }
-        let document = try GPX.read(contentsOf: SharedData.url("tracks/gpx/" + file))
+        let csv = Self.extractedCSV(of: file)
+        let document = try GPX.read(contentsOf: ReferenceData.url("tracks/gpx/" + file))
         var counters = [String: Int]()
-        for row in try SharedData.csvRows(csv) {
+        for row in try ReferenceData.csvRows(csv) {
             let kind = try #require(row["kind"]),
                 index = try #require(Int(row["track_or_route"] ?? ""))
             let segment = try #require(Int(row["segment"] ?? ""))
@@ -114,7 +122,7 @@ struct GPXReaderReferenceTests {
 
     @Test func formatSamples() throws {
         let all = try GPX.read(
-            contentsOf: SharedData.url("tracks/gpx/gpxpy/gpx1.1_with_all_fields.gpx"))
+            contentsOf: ReferenceData.url("tracks/gpx/gpxpy/gpx1.1_with_all_fields.gpx"))
         #expect(all.creator == "...")
         #expect(all.name == "example name")
         #expect(all.waypoints.count == 2 && all.routes.count == 2 && all.tracks.count == 2)
@@ -135,17 +143,18 @@ struct GPXReaderReferenceTests {
         #expect(all.tracks[1].segments.isEmpty)
 
         let gpx10 = try GPX.read(
-            contentsOf: SharedData.url("tracks/gpx/gpxpy/gpx1.0_with_all_fields.gpx"))
+            contentsOf: ReferenceData.url("tracks/gpx/gpxpy/gpx1.0_with_all_fields.gpx"))
         #expect(gpx10.name == "example name")
         #expect(gpx10.tracks.first?.segments.first?.first?.coordinate.latitude == 10.1)
 
-        let cdata = try GPX.read(contentsOf: SharedData.url("tracks/gpx/gpxpy/unicode2.gpx"))
+        let cdata = try GPX.read(contentsOf: ReferenceData.url("tracks/gpx/gpxpy/unicode2.gpx"))
         #expect(cdata.tracks.first?.name == "test™")
-        let bom = try GPX.read(contentsOf: SharedData.url("tracks/gpx/gpxpy/unicode_with_bom.gpx"))
+        let bom = try GPX.read(
+            contentsOf: ReferenceData.url("tracks/gpx/gpxpy/unicode_with_bom.gpx"))
         #expect(bom.waypoints.first?.name == "test")
         #expect(bom.waypoints.first?.location.altitude == -14.6)
         let offset = try GPX.read(
-            contentsOf: SharedData.url("tracks/gpx/gpxpy/track-with-less-sec-time.gpx"))
+            contentsOf: ReferenceData.url("tracks/gpx/gpxpy/track-with-less-sec-time.gpx"))
         let times = offset.tracks[0].segments[0].map(\.timestamp.timeIntervalSince1970)
         #expect(
             times == [

@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 @testable import GeoRoute
 
@@ -53,9 +53,9 @@ struct GPXWriterTests {
         #expect(!text.contains("e-"))  // no exponents in xsd:decimal
     }
 
-    @Test(.requiresSharedData) func rewritingARealTrackKeepsEveryPoint() throws {
+    @Test func rewritingARealTrackKeepsEveryPoint() throws {
         let original = try GPX.read(
-            contentsOf: SharedData.url("tracks/gpx/gpxpy/cerknicko-jezero.gpx"))
+            contentsOf: ReferenceData.url("tracks/gpx/gpxpy/cerknicko-jezero.gpx"))
         let again = try GPX.read(Data(try GPX.write(original).utf8))
         #expect(
             again.waypoints.map(\.location.coordinate)

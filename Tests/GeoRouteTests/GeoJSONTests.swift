@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 @testable import GeoRoute
 
@@ -63,9 +63,9 @@ struct GeoJSONTests {
         #expect(json["properties"]?["steps"]?.arrayValue?.count == 3)
     }
 
-    @Test(.requiresSharedData) func gpxDocumentAsFeatureCollection() throws {
+    @Test func gpxDocumentAsFeatureCollection() throws {
         let document = try GPX.read(
-            contentsOf: SharedData.url("tracks/gpx/gpxpy/cerknicko-jezero.gpx"))
+            contentsOf: ReferenceData.url("tracks/gpx/gpxpy/cerknicko-jezero.gpx"))
         let json = try roundTrip(document.geoJSON())
         #expect(json["type"] == "FeatureCollection")
         let features = try #require(json["features"]?.arrayValue)

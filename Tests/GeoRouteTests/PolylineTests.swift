@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 @testable import GeoRoute
 
@@ -108,13 +108,13 @@ struct PolylineKnownValueTests {
     }
 }
 
-@Suite("Polyline: reference data", .requiresSharedData)
+@Suite("Polyline: reference data")
 struct PolylineReferenceTests {
     /// Every published geodesic waypoint of GeodSolve's JFK–Singapore example (to 0.1″, about 3 m)
     /// and its azimuth (to 0.1″ plus rounding).
     @Test func jfkSingaporeWaypoints() throws {
         let line = try Polyline([jfk, changi])
-        let rows = try SharedData.csvRows("geodesic/jfk_sin_waypoints.csv").filter {
+        let rows = try ReferenceData.csvRows("geodesic/jfk_sin_waypoints.csv").filter {
             $0["path"] == "geodesic"
         }
         #expect(!rows.isEmpty)

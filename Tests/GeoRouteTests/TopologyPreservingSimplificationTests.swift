@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import GeoRoute
+import GeoTestSupport
 import Testing
 
 @Suite("Topology-preserving simplification")

@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 @testable import GeoRoute
 
@@ -99,11 +99,11 @@ let trackReferences: [TrackReference] = [
         gain5: 64.88891600000011, loss5: 256.6718750000001, stationary: 7),
 ]
 
-@Suite("Track statistics: real GPX tracks", .requiresSharedData)
+@Suite("Track statistics: real GPX tracks")
 struct TrackStatisticsReferenceTests {
     @Test(arguments: trackReferences)
     func matchesIndependentFigures(_ r: TrackReference) throws {
-        let document = try GPX.read(contentsOf: SharedData.url("tracks/gpx/\(r.file).gpx"))
+        let document = try GPX.read(contentsOf: ReferenceData.url("tracks/gpx/\(r.file).gpx"))
         let track = document.tracks[r.track]
         #expect(track.locations.count == r.points)
         let s = track.statistics()
@@ -132,11 +132,13 @@ struct TrackStatisticsReferenceTests {
     /// reference finds them (segment, first and last index).
     @Test func stationaryPeriodsAreTheSameStops() throws {
         let bright = try GPX.read(
-            contentsOf: SharedData.url("tracks/gpx/android-maps-utils/BrightAngel.gpx")
+            contentsOf: ReferenceData.url("tracks/gpx/android-maps-utils/BrightAngel.gpx")
         ).tracks[0]
         #expect(bright.stationaryPeriods().map(\.indices) == [284...289, 520...528])
-        let lake = try GPX.read(contentsOf: SharedData.url("tracks/gpx/gpxpy/cerknicko-jezero.gpx"))
-            .tracks[1]
+        let lake = try GPX.read(
+            contentsOf: ReferenceData.url("tracks/gpx/gpxpy/cerknicko-jezero.gpx")
+        )
+        .tracks[1]
         #expect(
             Array(lake.stationaryPeriods().map(\.indices).prefix(3)) == [0...2, 25...28, 43...46])
     }

@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 @testable import MeridianCLI
 
@@ -36,12 +36,12 @@ struct ClusterCommandTests {
         #expect(plainJSON["features"]?[0]?["properties"]?["cluster_id"] == 18)
     }
 
-    @Test(.requiresSharedData) func tileMatchesSuperclusterFixture() throws {
-        let path = SharedData.url("points/supercluster/places.json").path
+    @Test func tileMatchesSuperclusterFixture() throws {
+        let path = ReferenceData.url("points/supercluster/places.json").path
         let result = run(["cluster", "--input", path, "--tile", "0/0/0"])
         #expect(result.code == 0)
         let tile = try JSONDecoder().decode(JSONValue.self, from: Data(result.output.utf8))
-        let fixture = try SharedData.json("points/supercluster/places-z0-0-0.json")
+        let fixture = try ReferenceData.json("points/supercluster/places-z0-0-0.json")
         #expect(tile == fixture)
     }
 

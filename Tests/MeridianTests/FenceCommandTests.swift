@@ -1,7 +1,7 @@
 import Foundation
+import GeoTestSupport
 import Meridian
 import Testing
-import _GeoTestSupport
 
 @testable import MeridianCLI
 
@@ -42,8 +42,8 @@ struct FenceCommandTests {
     /// start: every event's distance is the geodesic distance to the centre minus the radius at the
     /// fix of the line it names, and the states alternate with enters only inside and exits only
     /// outside (beyond the 5 m margin).
-    @Test(.requiresSharedData) func replaysARealTrack() async throws {
-        let rows = try SharedData.csvRows("tracks/trackpoints/cerknicko-jezero.csv")
+    @Test func replaysARealTrack() async throws {
+        let rows = try ReferenceData.csvRows("tracks/trackpoints/cerknicko-jezero.csv")
         var log = "timestamp,latitude,longitude,accuracy\n"
         var fixes = [Int: Coordinate]()
         for (i, row) in rows.enumerated() {
@@ -77,8 +77,8 @@ struct FenceCommandTests {
 
     /// The same track read from its GPX file gives the same events as from its CSV extraction, and
     /// each event names the line of its `<trkpt>` element.
-    @Test(.requiresSharedData) func replaysAGPXTrack() async throws {
-        let rows = try SharedData.csvRows("tracks/trackpoints/cerknicko-jezero.csv")
+    @Test func replaysAGPXTrack() async throws {
+        let rows = try ReferenceData.csvRows("tracks/trackpoints/cerknicko-jezero.csv")
         var log = "timestamp,latitude,longitude,accuracy\n"
         for row in rows {
             guard let time = row["time"], let lat = row["lat"], let lon = row["lon"], !time.isEmpty
@@ -90,7 +90,7 @@ struct FenceCommandTests {
         let fromCSV = await fence([
             "--fences", fences, "--locations", try write(log, named: "track.csv"),
         ])
-        let gpxPath = SharedData.url("tracks/gpx/gpxpy/cerknicko-jezero.gpx").path
+        let gpxPath = ReferenceData.url("tracks/gpx/gpxpy/cerknicko-jezero.gpx").path
         let fromGPX = await fence(["--fences", fences, "--locations", gpxPath])
         #expect(fromGPX.code == 0, "\(fromGPX.error)")
         let a = try objects(fromCSV.output), b = try objects(fromGPX.output)
@@ -99,7 +99,7 @@ struct FenceCommandTests {
             #expect(x["identifier"] == y["identifier"] && x["state"] == y["state"])
             #expect(x["distanceToBoundary"] == y["distanceToBoundary"])
         }
-        let gpxLines = try SharedData.text("tracks/gpx/gpxpy/cerknicko-jezero.gpx").split(
+        let gpxLines = try ReferenceData.text("tracks/gpx/gpxpy/cerknicko-jezero.gpx").split(
             separator: "\n", omittingEmptySubsequences: false)
         for event in b where event["reason"]?.stringValue == "fix" {
             let line = try #require(event["line"]?.intValue)

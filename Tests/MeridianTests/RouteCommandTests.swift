@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
-import _GeoTestSupport
 
 @testable import MeridianCLI
 
@@ -74,8 +74,8 @@ struct RouteCommandTests {
         #expect(meridian(["route", "fly"]).code == 64)
     }
 
-    @Test(.requiresSharedData) func statsOfARealTrack() {
-        let path = SharedData.url("tracks/gpx/android-maps-utils/BrightAngel.gpx").path
+    @Test func statsOfARealTrack() {
+        let path = ReferenceData.url("tracks/gpx/android-maps-utils/BrightAngel.gpx").path
         let stats = meridian(["route", "stats", path, "--json"])
         #expect(stats.code == 0)
         // Length and elevation figures as Scripts/track_reference.py computes them with GeographicLib.
