@@ -1,20 +1,21 @@
 import Foundation
+import GeoCore
 
 /// supercluster's spherical Mercator projection onto the unit square (x east from −180°, y south
-/// from the north edge), with its float32 storage of input points.
+/// from the north edge): the kernel's projection, whose operation order is supercluster's, clamped
+/// as supercluster clamps it.
 @usableFromInline
 enum SuperclusterProjection {
     /// `lng / 360 + 0.5`, not wrapped.
     @inlinable
     static func x(longitude: Double) -> Double {
-        longitude / 360 + 0.5
+        WGS84.unitSquareX(longitude: longitude)
     }
 
     /// `0.5 − ln((1 + sin φ) / (1 − sin φ)) / (4π)`, clamped to [0, 1] (the poles map to 0 and 1).
     @inlinable
     static func y(latitude: Double) -> Double {
-        let s = sin(latitude * Double.pi / 180)
-        let y = 0.5 - 0.25 * log((1 + s) / (1 - s)) / Double.pi
+        let y = WGS84.unitSquareY(latitude: latitude)
         return y < 0 ? 0 : (y > 1 ? 1 : y)
     }
 
@@ -24,7 +25,8 @@ enum SuperclusterProjection {
         (x - 0.5) * 360
     }
 
-    /// The latitude of a y.
+    /// The latitude of a y, by supercluster's own inverse formula in its operation order (not the
+    /// kernel's), so that output coordinates match supercluster's to the last bit where libm agrees.
     @inlinable
     static func latitude(y: Double) -> Double {
         let y2 = (180 - y * 360) * Double.pi / 180

@@ -23,10 +23,10 @@ import GeoCore
 /// 3. A path of length s from a point stays in the band φ ± s / M₀, so its longitude changes by at
 ///    most s / P_lo of that band.
 enum EllipsoidMetric {
-    /// WGS84 semi-major axis a in metres (NIMA TR8350.2).
-    static let equatorialRadius = 6_378_137.0
-    /// WGS84 first eccentricity squared e² = f (2 − f), f = 1 / 298.257 223 563.
-    static let eccentricitySquared = (1 / 298.257_223_563) * (2 - 1 / 298.257_223_563)
+    /// WGS84 semi-major axis a in metres (the kernel's).
+    static let equatorialRadius = WGS84.equatorialRadius
+    /// WGS84 first eccentricity squared e² = f (2 − f) (the kernel's).
+    static let eccentricitySquared = WGS84.eccentricitySquared
 
     /// M₀ = a (1 − e²), the smallest meridional radius (at the equator), lowered by a relative 1e-12 so
     /// that bounds built on it survive rounding.
@@ -43,13 +43,13 @@ enum EllipsoidMetric {
     /// The meridional radius M in metres at a latitude in radians.
     @inline(__always)
     static func meridionalRadius(atLatitudeRadians phi: Double) -> Double {
-        LocalPlane.radiiOfCurvature(atLatitudeRadians: phi).meridional
+        WGS84.radiiOfCurvature(atLatitudeRadians: phi).meridional
     }
 
     /// The radius of the parallel P = N cos φ in metres at a latitude in radians; 0 at the poles.
     @inline(__always)
     static func parallelRadius(atLatitudeRadians phi: Double) -> Double {
-        max(0, LocalPlane.radiiOfCurvature(atLatitudeRadians: phi).primeVertical * cos(phi))
+        max(0, WGS84.radiiOfCurvature(atLatitudeRadians: phi).primeVertical * cos(phi))
     }
 
     /// The smallest and largest M and P on the latitude band [low, high] (radians, clamped to the
@@ -89,9 +89,8 @@ enum EllipsoidMetric {
     /// M and P in metres from the sine and cosine of a latitude.
     @inline(__always)
     static func radii(sin s: Double, cos c: Double) -> (m: Double, p: Double) {
-        let w = 1 - eccentricitySquared * s * s
-        let n = equatorialRadius / w.squareRoot()
-        return (n * (1 - eccentricitySquared) / w, max(0, n * c))
+        let (m, n) = WGS84.radiiOfCurvature(sineSquared: s * s)
+        return (m, max(0, n * c))
     }
 
     /// ``extremes(low:high:)`` for the band [φ − δ, φ + δ], from φ's sine and cosine.
@@ -156,12 +155,7 @@ enum EllipsoidMetric {
 
     /// Earth-centred, Earth-fixed coordinates in metres of a point on the ellipsoid's surface.
     static func cartesian(_ c: Coordinate) -> SIMD3<Double> {
-        let phi = c.latitude * (.pi / 180), lambda = c.longitude * (.pi / 180)
-        let s = sin(phi)
-        let n = equatorialRadius / (1 - eccentricitySquared * s * s).squareRoot()
-        return SIMD3(
-            n * cos(phi) * cos(lambda), n * cos(phi) * sin(lambda),
-            n * (1 - eccentricitySquared) * s)
+        WGS84.earthCentered(c)
     }
 
     /// The straight-line (chord) distance in metres between two surface points: a lower bound of

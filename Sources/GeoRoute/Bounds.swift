@@ -20,7 +20,7 @@ extension Polyline {
         // The extremes are always vertices (longitude is monotonic along a geodesic): keep their own
         // longitudes, free of the rounding of the unrolled sum.
         var westLongitude = unrolled, eastLongitude = unrolled
-        let f = 1 / 298.257_223_563  // WGS84 flattening
+        let f = WGS84.flattening
         for (i, c) in coordinates.enumerated() {
             south = min(south, c.latitude)
             north = max(north, c.latitude)

@@ -21,7 +21,9 @@ import GeoCore
 ///
 /// ### Snapping
 /// A fix is snapped to the nearest point of the route in the stretch from the last snapped position
-/// to ``Configuration-swift.struct/lookahead`` metres ahead of it; if that is not close enough, in
+/// to ``Configuration-swift.struct/lookahead`` metres ahead of it (where that stretch passes the
+/// fix's place twice, the earlier pass wins when the two are within ``tieTolerance`` of each
+/// other); if that is not close enough, in
 /// the ``Configuration-swift.struct/backtrack`` metres behind it; if that is not close enough
 /// either, anywhere on the route. So a route that passes the same place twice (an out-and-back, a
 /// figure of eight, a loop that starts where it ends) is followed in order, GPS noise does not move
@@ -99,6 +101,11 @@ public struct RouteProgress: Sendable {
 
     /// The route being followed.
     public let route: Route
+
+    /// How much farther, in metres, a point earlier on the stretch ahead may be than the nearest one
+    /// and still be preferred to it: 1 cm, so that places the route passes twice are taken in order
+    /// however rounding orders their distances.
+    public static let tieTolerance = 0.01
     /// The thresholds in use; may be changed between updates.
     public var configuration: Configuration
 
@@ -189,6 +196,17 @@ public struct RouteProgress: Sendable {
         // not move the traveller backwards; then just behind; then anywhere.
         var projection = polyline.closestPoint(
             to: fix.coordinate, alongDistances: distanceTraveled...(distanceTraveled + ahead))
+        // Where the window passes the same place twice, the two candidates are equally near (to
+        // rounding): the earlier one ahead is the one being travelled.
+        for _ in 0..<8 where projection.distanceAlong - 1 > distanceTraveled {
+            let earlier = polyline.closestPoint(
+                to: fix.coordinate,
+                alongDistances: distanceTraveled...(projection.distanceAlong - 1))
+            guard earlier.distance <= projection.distance + RouteProgress.tieTolerance else {
+                break
+            }
+            projection = earlier
+        }
         if !(projection.distance <= tolerance) {
             let low = max(0, distanceTraveled - max(0, configuration.backtrack))
             let behind = polyline.closestPoint(

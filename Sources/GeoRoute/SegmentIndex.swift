@@ -38,22 +38,12 @@ final class SegmentIndex: Sendable {
     private let azimuths: [Double]
     private let lengths: [Double]
 
-    /// The WGS84 semi-major axis in metres (NIMA TR8350.2).
-    static let equatorialRadius = 6_378_137.0
-    /// The WGS84 first eccentricity squared, f(2 − f) with 1/f = 298.257 223 563.
-    static let eccentricitySquared = (1 / 298.257_223_563) * (2 - 1 / 298.257_223_563)
-
     /// Earth-centred, Earth-fixed Cartesian coordinates in metres of a point on the WGS84 ellipsoid
     /// (height 0).
     @inline(__always)
     static func ecef(_ c: Coordinate) -> (x: Double, y: Double, z: Double) {
-        let phi = c.latitude * (.pi / 180), lambda = c.longitude * (.pi / 180)
-        let sinPhi = sin(phi), cosPhi = cos(phi)
-        let n = equatorialRadius / (1 - eccentricitySquared * sinPhi * sinPhi).squareRoot()
-        return (
-            n * cosPhi * cos(lambda), n * cosPhi * sin(lambda),
-            n * (1 - eccentricitySquared) * sinPhi
-        )
+        let p = WGS84.earthCentered(c)
+        return (p.x, p.y, p.z)
     }
 
     init(coordinates: [Coordinate], cumulativeDistances: [Double], azimuths: [Double]) {
@@ -237,14 +227,10 @@ final class SegmentIndex: Sendable {
 
     /// The exact nearest point of one segment.
     ///
-    /// The foot of the geodesic perpendicular is found by Newton's method on the distance along the
-    /// segment, started from the foot of the perpendicular on the chord (which is within millimetres
-    /// of it for the segments and offsets of routes and tracks): from a candidate, the geodesic to
-    /// the point leaves at an angle θ to the segment, and the along-track correction is the spherical
-    /// `atan(tan(d/R)·cos θ)·R`. At the answer θ = 90°, where the geodesic distance is stationary, so
-    /// the converged point is exact whatever sphere steered the steps. Segments over 500 km and
-    /// points over 500 km away use `GeodesicLine.closestPoint(to:)`, which also compares
-    /// both ends.
+    /// The foot of the geodesic perpendicular (`GeodesicLine.foot`), started from the foot of the
+    /// perpendicular on the chord, which is within millimetres of it for the segments and offsets of
+    /// routes and tracks. Segments over 500 km and points over 500 km away use
+    /// `GeodesicLine.closestPoint(to:)`, which also compares both ends.
     func exactNearest(
         onSegment i: Int, to point: Coordinate, _ px: Double, _ py: Double, _ pz: Double
     ) -> Hit {
@@ -273,34 +259,28 @@ final class SegmentIndex: Sendable {
             distance: foot.distance)
     }
 
-    /// The point of a geodesic segment nearest to a point: Newton's method on the distance along the
-    /// segment from a first guess (see ``exactNearest(onSegment:to:_:_:_:)``), or
-    /// `GeodesicLine.closestPoint(to:)` for segments or points over 500 km away.
+    /// The point of a geodesic segment nearest to a point: the foot of the geodesic perpendicular
+    /// from a first guess (`GeodesicLine.foot`), or `GeodesicLine.closestPoint(to:)` for segments
+    /// or points over 500 km away, where the ends must be compared too.
     static func foot(
         onSegmentFrom start: Coordinate, azimuth: Double, length: Double, to end: Coordinate,
         nearest point: Coordinate,
         startingAt guess: Double
     ) -> (coordinate: Coordinate, distanceAlong: Double, distance: Double) {
         let geodesic = Geodesic.wgs84
-        func fallback() -> (coordinate: Coordinate, distanceAlong: Double, distance: Double) {
-            let p = geodesic.line(from: start, to: end).closestPoint(to: point)
-            return (p.coordinate, p.distanceAlong, p.distance)
+        if length <= 500_000,
+            let foot = GeodesicLine.foot(
+                of: point, alongSegmentOfLength: length, startingAt: guess, geodesic: geodesic,
+                position: { s in
+                    let here = geodesic.direct(from: start, azimuth: azimuth, distance: s)
+                    return GeodesicLine.Point(
+                        coordinate: here.coordinate, azimuth: here.finalAzimuth)
+                }), foot.distance <= 500_000
+        {
+            return (foot.coordinate, foot.distanceAlong, foot.distance)
         }
-        guard length <= 500_000 else { return fallback() }
-        let radius = 6_371_008.8  // only steers the iteration; the answer is ellipsoidal
-        var s = min(max(guess.isNaN ? 0 : guess, 0), length)
-        for _ in 0..<12 {
-            let here = geodesic.direct(from: start, azimuth: azimuth, distance: s)
-            let toPoint = geodesic.inverse(from: here.coordinate, to: point)
-            if toPoint.distance > 500_000 { break }
-            if toPoint.distance == 0 { return (here.coordinate, s, 0) }
-            let theta = (toPoint.initialAzimuth - here.finalAzimuth) * (.pi / 180)
-            let sigma = toPoint.distance / radius
-            let next = min(max(s + atan(tan(sigma) * cos(theta)) * radius, 0), length)
-            if abs(next - s) < 1e-4 { return (here.coordinate, s, toPoint.distance) }
-            s = next
-        }
-        return fallback()
+        let p = geodesic.line(from: start, to: end).closestPoint(to: point)
+        return (p.coordinate, p.distanceAlong, p.distance)
     }
 
     /// The point a distance along a segment, with its distance from another point.

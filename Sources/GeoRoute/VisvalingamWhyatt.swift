@@ -68,7 +68,7 @@ enum VisvalingamWhyatt {
         let db = (v.east * v.east + v.north * v.north).squareRoot()
         let size = max(da, db)
         let phi = m.latitude * (.pi / 180)
-        let positionError = size * size * (1 + abs(tan(phi))) / (2 * 6_371_008.8)
+        let positionError = size * size * (1 + abs(tan(phi))) / (2 * WGS84.meanRadius)
         let band = positionError * 2 * (da + db) + threshold * 1e-9
         guard abs(planar - threshold) <= band else { return planar }
         return (try? Geodesic.wgs84.measure(exterior: [a, m, b]).area) ?? planar

@@ -2,9 +2,9 @@ import Foundation
 
 /// Great-circle distances on a sphere, by the haversine formula.
 ///
-/// The default radius is the IUGG mean Earth radius R₁ = (2a + b) / 3 = 6 371 008.8 m of the GRS80
-/// ellipsoid (H. Moritz, *Geodetic Reference System 1980*, Bulletin Géodésique 54 (1980) 395–405;
-/// WGS84 gives the same value to 0.1 mm).
+/// The default radius is the IUGG mean Earth radius R₁ = (2a + b) / 3 of the GRS80 ellipsoid,
+/// 6 371 008.8 m as published (H. Moritz, *Geodetic Reference System 1980*, Bulletin Géodésique 54
+/// (1980) 395–405; WGS84's axes give the same to 0.1 mm).
 ///
 /// ### Error bound
 /// Against the exact WGS84 geodesic, the relative error of a haversine distance lies between
@@ -19,7 +19,7 @@ import Foundation
 /// distances in hot loops.
 public enum Haversine {
     /// The IUGG mean Earth radius R₁ in metres (Moritz 1980).
-    public static let meanEarthRadius = 6_371_008.8
+    public static let meanEarthRadius = WGS84.meanRadius
 
     /// The great-circle distance between two coordinates in metres.
     ///

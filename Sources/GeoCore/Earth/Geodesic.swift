@@ -34,12 +34,13 @@ public struct Geodesic: Sendable, Hashable {
 
     /// The WGS84 ellipsoid: a = 6 378 137 m, 1/f = 298.257 223 563 (NIMA TR8350.2, 3rd ed., 2000).
     public static let wgs84 = Geodesic(
-        uncheckedEquatorialRadius: 6_378_137, flattening: 1 / 298.257_223_563)
+        uncheckedEquatorialRadius: WGS84.equatorialRadius, flattening: WGS84.flattening)
 
     /// The GRS80 ellipsoid: a = 6 378 137 m, 1/f = 298.257 222 101 (Moritz, *Geodetic Reference
     /// System 1980*, Bulletin Géodésique 54, 1980).
     public static let grs80 = Geodesic(
-        uncheckedEquatorialRadius: 6_378_137, flattening: 1 / 298.257_222_101)
+        uncheckedEquatorialRadius: WGS84.equatorialRadius,
+        flattening: 1 / WGS84.grs80InverseFlattening)
 
     /// Creates a geodesic calculator for a custom ellipsoid.
     ///

@@ -299,8 +299,8 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The coordinate of the north-west corner of tile (x, y) at a zoom, for any x, y in 0...2^zoom.
     private static func corner(x: Int, y: Int, zoom: Int) -> Coordinate {
         let n = Double(sign: .plus, exponent: zoom, significand: 1)
-        return Coordinate(
-            latitude: Angle.degrees(atan(sinh(.pi * (1 - 2 * Double(y) / n)))),
-            longitude: Double(x) / n * 360 - 180)
+        // x / n and y / n are exact: n is a power of two.
+        let corner = WGS84.unitSquareMercatorInverse(x: Double(x) / n, y: Double(y) / n)
+        return Coordinate(latitude: corner.latitude, longitude: corner.longitude)
     }
 }

@@ -25,18 +25,17 @@ public struct MapPoint: Hashable, Sendable, Codable {
         let world = MapSize.world.width
         let latitude = max(
             -WebMercator.maximumLatitude, min(WebMercator.maximumLatitude, coordinate.latitude))
-        let s = sin(Angle.radians(latitude))
-        x = (coordinate.longitude + 180) / 360 * world
-        y = (0.5 - log((1 + s) / (1 - s)) / (4 * .pi)) * world
+        let unit = WGS84.unitSquareMercator(latitude: latitude, longitude: coordinate.longitude)
+        x = unit.x * world
+        y = unit.y * world
     }
 
     /// The coordinate at this map point (the inverse of ``init(_:)``; x beyond the world gives
     /// longitudes beyond ±180°).
     public var coordinate: Coordinate {
         let world = MapSize.world.width
-        let longitude = x / world * 360 - 180
-        let latitude = Angle.degrees(atan(sinh(.pi * (1 - 2 * y / world))))
-        return Coordinate(latitude: latitude, longitude: longitude)
+        let unit = WGS84.unitSquareMercatorInverse(x: x / world, y: y / world)
+        return Coordinate(latitude: unit.latitude, longitude: unit.longitude)
     }
 
     /// The distance in metres to another map point, along the WGS84 geodesic between their

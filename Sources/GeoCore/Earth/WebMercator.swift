@@ -28,7 +28,7 @@ public struct ProjectedBounds: Hashable, Sendable, Codable {
 /// ±``maximumLatitude``. For other projections use `CoordinateTransformer` (PROJ).
 public enum WebMercator {
     /// The sphere radius: the WGS84 semi-major axis, 6 378 137 m.
-    public static let radius = 6_378_137.0
+    public static let radius = WGS84.equatorialRadius
 
     /// The latitude at which the map becomes square, atan(sinh π) ≈ 85.051 128 779 806 6°.
     public static let maximumLatitude = 85.051_128_779_806_59
@@ -63,9 +63,6 @@ public enum WebMercator {
     /// The position of a coordinate in the unit square of the map: x from 0 (180° W) to 1 (180° E),
     /// y from 0 (north edge) to 1 (south edge). Not clamped; NaN at the poles.
     public static func unitSquarePoint(_ coordinate: Coordinate) -> (x: Double, y: Double) {
-        let x = coordinate.longitude / 360 + 0.5
-        let s = sin(Angle.radians(coordinate.latitude))
-        let y = 0.5 - 0.25 * log((1 + s) / (1 - s)) / .pi
-        return (x, y)
+        WGS84.unitSquareMercator(latitude: coordinate.latitude, longitude: coordinate.longitude)
     }
 }

@@ -57,6 +57,12 @@ public struct GeodesicLine: Sendable {
         public var coordinate: Coordinate
         /// The forward azimuth of the geodesic there, in degrees.
         public var azimuth: Double
+
+        /// Creates a point.
+        public init(coordinate: Coordinate, azimuth: Double) {
+            self.coordinate = coordinate
+            self.azimuth = azimuth
+        }
     }
 
     /// The point a distance along the geodesic from ``start``; negative or beyond ``length`` extends the
@@ -77,43 +83,36 @@ public struct GeodesicLine: Sendable {
         public var distanceAlong: Double
         /// The geodesic distance in metres from the given point to ``coordinate``.
         public var distance: Double
+
+        /// Creates a projection.
+        public init(coordinate: Coordinate, distanceAlong: Double, distance: Double) {
+            self.coordinate = coordinate
+            self.distanceAlong = distanceAlong
+            self.distance = distance
+        }
     }
 
     /// The point of the segment from ``start`` over ``length`` metres nearest to a point, on the
     /// ellipsoid.
     ///
-    /// The foot of the perpendicular is found by Newton's method on the along-track distance: from a
-    /// candidate point the geodesic to `point` leaves at an angle θ to the line, and the along-track
-    /// offset is the spherical `atan(tan(d/R)·cos θ)·R`, which converges in a few steps to the
-    /// foot, where θ = 90°. The foot is clamped to the segment's ends. Accurate to well under a
-    /// millimetre for segments up to a few thousand kilometres with the point within a few hundred
-    /// kilometres of them; for a point more than a quarter of the Earth away the nearest point can be
-    /// ambiguous and the better end or foot is returned.
+    /// Both ends are candidates, and so is the foot of the geodesic perpendicular found from the
+    /// better end (see ``foot(of:alongSegmentOfLength:startingAt:geodesic:position:)``); the nearest
+    /// of them is returned. Accurate to well under a millimetre for segments up to a few thousand
+    /// kilometres with the point within a few hundred kilometres of them; for a point more than a
+    /// quarter of the Earth away the nearest point can be ambiguous and the better end or foot is
+    /// returned.
     ///
     /// - Complexity: O(1): typically 2–5 geodesic inverse solutions (a few µs).
     public func closestPoint(to point: Coordinate) -> Projection {
-        let radius = 6_371_008.8  // only steers the iteration; the answer is ellipsoidal
         var best = candidate(atDistance: 0, for: point)
         let endCandidate = candidate(atDistance: length, for: point)
         if endCandidate.distance < best.distance { best = endCandidate }
         guard length > 0, point.isValid else { return best }
-
-        // Start from the better of the two ends and slide along the line.
-        var s = best.distanceAlong
-        for _ in 0..<30 {
-            let here = position(atDistance: s)
-            let toPoint = geodesic.inverse(from: here.coordinate, to: point)
-            if toPoint.distance == 0 { s = min(max(s, 0), length); break }
-            let theta = (toPoint.initialAzimuth - here.azimuth) * (.pi / 180)
-            let sigma = toPoint.distance / radius
-            let step =
-                sigma < .pi / 2
-                ? atan(tan(sigma) * cos(theta)) * radius : toPoint.distance * cos(theta)
-            let next = min(max(s + step, 0), length)
-            if abs(next - s) < 1e-9 { s = next; break }
-            s = next
-        }
-        let foot = candidate(atDistance: s, for: point)
+        guard
+            let foot = GeodesicLine.foot(
+                of: point, alongSegmentOfLength: length, startingAt: best.distanceAlong,
+                geodesic: geodesic, position: position(atDistance:))
+        else { return best }
         return foot.distance < best.distance ? foot : best
     }
 
@@ -121,6 +120,58 @@ public struct GeodesicLine: Sendable {
         let at = position(atDistance: s).coordinate
         return Projection(
             coordinate: at, distanceAlong: s, distance: geodesic.distance(from: at, to: point))
+    }
+
+    /// When the foot iteration stops: a step shorter than this, in metres along the segment.
+    ///
+    /// Newton's method converges quadratically here, so the foot found is far closer than this to
+    /// the true one; its distance from the point is off by (1 µm)² / (2d) at worst.
+    package static let footTolerance = 1e-6
+
+    /// The foot of the geodesic perpendicular from a point to a geodesic segment: the one place
+    /// Meridian finds the nearest point of a geodesic segment (``closestPoint(to:)``, polyline
+    /// snapping and Douglas–Peucker use it).
+    ///
+    /// Newton's method on the distance s along the segment: from a candidate, the geodesic to the
+    /// point leaves at an angle θ to the segment, and the along-track correction is the spherical
+    /// `atan(tan(d/R) · cos θ) · R` (R the mean radius; `d · cos θ` beyond a quarter of the Earth).
+    /// At the answer θ = 90°, where the geodesic distance is stationary, so the converged point is
+    /// exact on the ellipsoid whatever sphere steered the steps. The foot is clamped to
+    /// [0, `length`]; the iteration stops when a step is below ``footTolerance``.
+    ///
+    /// - Parameters:
+    ///   - point: The point to project.
+    ///   - length: The segment's length in metres.
+    ///   - guess: Where along the segment to start, in metres.
+    ///   - geodesic: The ellipsoid.
+    ///   - position: The segment's point and forward azimuth at a distance from its start.
+    /// - Returns: The foot, or `nil` when 30 steps do not settle (a point so far away that the
+    ///   nearest point is ambiguous); callers then compare the ends.
+    package static func foot(
+        of point: Coordinate, alongSegmentOfLength length: Double, startingAt guess: Double,
+        geodesic: Geodesic, position: (Double) -> Point
+    ) -> Projection? {
+        let radius = WGS84.meanRadius  // only steers the iteration; the answer is ellipsoidal
+        var s = min(max(guess.isNaN ? 0 : guess, 0), length)
+        for _ in 0..<30 {
+            let here = position(s)
+            let toPoint = geodesic.inverse(from: here.coordinate, to: point)
+            if toPoint.distance == 0 {
+                return Projection(coordinate: here.coordinate, distanceAlong: s, distance: 0)
+            }
+            let theta = (toPoint.initialAzimuth - here.azimuth) * (.pi / 180)
+            let sigma = toPoint.distance / radius
+            let step =
+                sigma < .pi / 2
+                ? atan(tan(sigma) * cos(theta)) * radius : toPoint.distance * cos(theta)
+            let next = min(max(s + step, 0), length)
+            if abs(next - s) < footTolerance {
+                return Projection(
+                    coordinate: here.coordinate, distanceAlong: s, distance: toPoint.distance)
+            }
+            s = next
+        }
+        return nil
     }
 
     /// The C state of `geod_inverseline`/`geod_directline`; immutable after initialisation.

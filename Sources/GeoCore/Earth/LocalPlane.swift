@@ -50,11 +50,6 @@ public enum LocalPlane {
     public static func radiiOfCurvature(
         atLatitudeRadians phi: Double
     ) -> (meridional: Double, primeVertical: Double) {
-        let a = 6_378_137.0
-        let e2 = (1 / 298.257_223_563) * (2 - 1 / 298.257_223_563)
-        let s = sin(phi)
-        let w = 1 - e2 * s * s
-        let n = a / w.squareRoot()
-        return (n * (1 - e2) / w, n)
+        WGS84.radiiOfCurvature(atLatitudeRadians: phi)
     }
 }
