@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 
 /// One record of a cluster level (supercluster's stride-6 record, less the zoom and parent slots,
 /// which the greedy pass keeps elsewhere): 16 bytes. A cluster's double centre, which supercluster
@@ -130,7 +131,7 @@ struct CellIndex {
             if abs(cx) >= 1 << 29 || abs(cy) >= 1 << 29 { extreme = true }
         }
         var order = [UInt32]()
-        RadixSort.sort(keys: &keys, payload: &order, bits: 64)
+        RadixSort.sort(&keys, order: &order)
         entries = order.map { cells[Int($0)] }
         self.keys = keys.map { Int64(bitPattern: $0 ^ (1 << 63)) }
     }
@@ -519,62 +520,6 @@ extension Array {
         } else if count < n {
             reserveHugeCapacity(n)
             append(contentsOf: repeatElement(filler, count: n - count))
-        }
-    }
-}
-
-/// Least-significant-digit radix sort of 64-bit keys with a payload of original positions.
-enum RadixSort {
-    /// Sorts `keys` ascending (stable) and sets `payload[i]` to the original position of the i-th key.
-    ///
-    /// - Parameter bits: How many low bits of the keys can be non-zero.
-    static func sort(keys: inout [UInt64], payload: inout [UInt32], bits: Int) {
-        let n = keys.count
-        payload = (0..<n).map { UInt32($0) }
-        guard n > 1, bits > 0 else { return }
-        let digitBits = 11
-        let passes = (bits + digitBits - 1) / digitBits
-        let radix = 1 << digitBits
-        let mask = UInt64(radix - 1)
-        var counts = [Int](repeating: 0, count: radix * passes)
-        for key in keys {
-            for pass in 0..<passes {
-                counts[pass * radix + Int((key >> UInt64(pass * digitBits)) & mask)] &+= 1
-            }
-        }
-        var scratchKeys = [UInt64](repeating: 0, count: n)
-        var scratchPayload = [UInt32](repeating: 0, count: n)
-        for pass in 0..<passes {
-            let base = pass * radix
-            // Skip a pass whose digit is the same for every key.
-            if counts[base..<base + radix].contains(n) { continue }
-            var sum = 0
-            for d in 0..<radix {
-                let c = counts[base + d]
-                counts[base + d] = sum
-                sum += c
-            }
-            let shift = UInt64(pass * digitBits)
-            keys.withUnsafeBufferPointer { keys in
-                payload.withUnsafeBufferPointer { payload in
-                    scratchKeys.withUnsafeMutableBufferPointer { outKeys in
-                        scratchPayload.withUnsafeMutableBufferPointer { outPayload in
-                            counts.withUnsafeMutableBufferPointer { counts in
-                                for i in 0..<n {
-                                    let key = keys[i]
-                                    let d = base + Int((key >> shift) & mask)
-                                    let to = counts[d]
-                                    counts[d] = to + 1
-                                    outKeys[to] = key
-                                    outPayload[to] = payload[i]
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            swap(&keys, &scratchKeys)
-            swap(&payload, &scratchPayload)
         }
     }
 }

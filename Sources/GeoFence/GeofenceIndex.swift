@@ -248,9 +248,7 @@ public struct GeofenceIndex: Sendable {
             let x =
                 FenceGrid.frameX(centres[i].longitude, origin: layout.origin) / max(extentX, 1e-12)
             let y = (centres[i].latitude - layout.south) / max(extentY, 1e-12)
-            let qx = UInt32(max(0, min(65_535, x * 65_535))),
-                qy = UInt32(max(0, min(65_535, y * 65_535)))
-            return UInt64(HilbertCurve.index(x: qx, y: qy)) << 32 | UInt64(i)
+            return UInt64(HilbertCurve.index(unitX: x, unitY: y)) << 32 | UInt64(i)
         }
         var circleKeys = [UInt64](), chartKeys = [UInt64](), polygonKeys = [UInt64](),
             large = [Int]()
@@ -265,9 +263,9 @@ public struct GeofenceIndex: Sendable {
                 polygonKeys.append(key(i))
             }
         }
-        RadixSort.sortByHighHalf(&circleKeys)
-        RadixSort.sortByHighHalf(&chartKeys)
-        RadixSort.sortByHighHalf(&polygonKeys)
+        RadixSort.sort(&circleKeys, bits: 32..<64)
+        RadixSort.sort(&chartKeys, bits: 32..<64)
+        RadixSort.sort(&polygonKeys, bits: 32..<64)
         var fenceOfSlot = [Int32]()
         fenceOfSlot.reserveCapacity(n)
         for k in circleKeys { fenceOfSlot.append(Int32(truncatingIfNeeded: k & 0xFFFF_FFFF)) }

@@ -60,18 +60,13 @@ extension GeofenceIndex {
         if parts == 1 {
             return try count(latitudes, longitudes, 0..<n)
         }
-        // Each part writes its own slot; the join orders the writes before the reads.
-        var results = [Result<ContainmentStatistics, GeoError>?](repeating: nil, count: parts)
-        results.withUnsafeMutableBufferPointer { results in
-            guard let base = results.baseAddress else { return }
-            let slots = WorkerSlots(base: base)
-            DispatchQueue.concurrentPerform(iterations: parts) { part in
-                let range = (n * part / parts)..<(n * (part + 1) / parts)
-                do throws(GeoError) {
-                    slots.base[part] = .success(try self.count(latitudes, longitudes, range))
-                } catch {
-                    slots.base[part] = .failure(error)
-                }
+        let results = WorkerSlots<Result<ContainmentStatistics, GeoError>>.collect(parts: parts) {
+            part in
+            let range = (n * part / parts)..<(n * (part + 1) / parts)
+            do throws(GeoError) {
+                return .success(try self.count(latitudes, longitudes, range))
+            } catch {
+                return .failure(error)
             }
         }
         var total = ContainmentStatistics()
@@ -79,7 +74,6 @@ extension GeofenceIndex {
             switch result {
             case .success(let part): total.add(part)
             case .failure(let error): throw error
-            case nil: break
             }
         }
         return total
@@ -269,9 +263,4 @@ extension GeofenceIndex {
             from: circleCenters[slot], to: Coordinate(latitude: latitude, longitude: longitude))
             <= circleRadii[slot]
     }
-}
-
-/// The slots of a buffer that concurrent workers fill, each worker only its own.
-private struct WorkerSlots<Element>: @unchecked Sendable {
-    let base: UnsafeMutablePointer<Element>
 }

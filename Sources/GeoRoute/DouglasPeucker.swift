@@ -126,14 +126,8 @@ enum DouglasPeucker {
                 loads[worker] += stretch.1 - stretch.0
             }
             let work = shares
-            // Each worker writes its own slot; the join orders the writes before the reads.
-            var lists = [[Int]](repeating: [], count: workers)
-            lists.withUnsafeMutableBufferPointer { lists in
-                guard let base = lists.baseAddress else { return }
-                let slots = WorkerSlots(base: base)
-                DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                    slots.base[worker] = simplify(work[worker])
-                }
+            let lists = WorkerSlots<[Int]>.collect(parts: workers) { worker in
+                simplify(work[worker])
             }
             for list in lists { for i in list { keep[i] = true } }
         }
@@ -389,9 +383,4 @@ enum DouglasPeucker {
             return (index, largest)
         }
     }
-}
-
-/// The slots of a buffer that concurrent workers fill, each worker only its own.
-private struct WorkerSlots<Element>: @unchecked Sendable {
-    let base: UnsafeMutablePointer<Element>
 }

@@ -94,21 +94,6 @@ struct GridSweepTests {
         }
     }
 
-    @Test func radixSortSortsStably() {
-        var rng = SplitMix64(seed: 5)
-        for bits in [1, 11, 12, 40, 64] {
-            var keys = (0..<1000).map { _ in
-                bits == 64 ? rng.next() : rng.next() & ((1 << UInt64(bits)) - 1)
-            }
-            let original = keys
-            var order = [UInt32]()
-            RadixSort.sort(keys: &keys, payload: &order, bits: bits)
-            let expected = original.indices.sorted { (original[$0], $0) < (original[$1], $1) }
-            #expect(order.map(Int.init) == expected)
-            #expect(keys == expected.map { original[$0] })
-        }
-    }
-
     /// Levels large enough for the build's parallel paths (projection in parts, neighbours swept in
     /// two halves, trees sorted and ranked on several threads) give the hierarchy of a build on one
     /// thread, for clustered and uniform synthetic points.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import GeoFence
+@testable import GeoCore
 
 @Suite("HilbertCurve")
 struct HilbertCurveTests {
