@@ -136,7 +136,7 @@ enum ClusterBenchmark {
             let times = Bench.measure(runs: baselineRuns, warmUp: false) {
                 reference = nil
                 reference = makeIndex(
-                    ClusterBuildOptions(maximumThreads: 1, neighbourSearch: .treeQueries))
+                    ClusterBuildOptions(maximumThreads: 1, neighborSearch: .treeQueries))
             }
             let matches = reference.map { counts($0) == ours } ?? false
             baseline = [

@@ -9,10 +9,10 @@ import GeoTestSupport
 ///
 /// Options:
 /// - `--generate uniform|clustered|world` (default `uniform`): seeded workloads. `uniform`: fence
-///   centres and points uniform in a 1,000 km × 1,000 km latitude/longitude box round `--center`
-///   (default `46,8`), radii log-uniform in 50–5,000 m. `clustered`: 100 city centres uniform in the
+///   centers and points uniform in a 1,000 km × 1,000 km latitude/longitude box round `--center`
+///   (default `46,8`), radii log-uniform in 50–5,000 m. `clustered`: 100 city centers uniform in the
 ///   box; fences and points round a random city at a normal offset (σ 5 km for fences, 8 km for
-///   points), so fences overlap heavily. `world`: centres and points uniform over the sphere's area,
+///   points), so fences overlap heavily. `world`: centers and points uniform over the sphere's area,
 ///   poles and the 180th meridian included.
 /// - `--fences FILE` (CSV `latitude,longitude,radius_m`, header optional) and `--points FILE` (CSV
 ///   `latitude,longitude`) instead of a generator.
@@ -88,8 +88,8 @@ enum FenceBenchmark {
         let updates = walks(updateCount, from: workload, seed: 7)
         var evaluation = GeofenceEvaluation(transitions: [], rejections: [])
         let evaluateTimes = Bench.measure(runs: 1, warmUp: false) {
-            var copy = index
-            evaluation = copy.evaluate(updates, now: Date(timeIntervalSince1970: 2e9))
+            guard var devices = try? GeofenceEvaluator(index: index) else { return }
+            evaluation = devices.evaluate(updates, now: Date(timeIntervalSince1970: 2e9))
         }
 
         // Baseline: every pair of a subset of points with geod_inverse, from C.
@@ -231,7 +231,7 @@ enum FenceBenchmark {
     ) throws -> Workload {
         var rng = SplitMix64(seed: seed)
         var w = Workload(description: "")
-        // The 1,000 km × 1,000 km box: ±500 km along the meridian and the parallel of the centre.
+        // The 1,000 km × 1,000 km box: ±500 km along the meridian and the parallel of the center.
         let phi = center.latitude * .pi / 180
         let radii = LocalPlane.radiiOfCurvature(atLatitudeRadians: phi)
         let halfLat = 500_000 / (radii.meridional * .pi / 180)
@@ -256,7 +256,7 @@ enum FenceBenchmark {
             Coordinate(
                 latitude: asin(rng.uniform(-1, 1)) * 180 / .pi, longitude: rng.uniform(-180, 180))
         }
-        let box = "1000 km x 1000 km box centred at \(center.latitude), \(center.longitude)"
+        let box = "1000 km x 1000 km box centered at \(center.latitude), \(center.longitude)"
         switch kind {
         case "uniform":
             w.description =
@@ -391,7 +391,7 @@ enum FenceBenchmark {
                 let m = (a + b) / 2
                 if lat[m] < lo { a = m + 1 } else { b = m }
             }
-            let centre = Coordinate(latitude: clat, longitude: clon)
+            let center = Coordinate(latitude: clat, longitude: clon)
             var i = a
             while i < lat.count && lat[i] <= hi {
                 var d = abs(lon[i] - clon)
@@ -399,7 +399,7 @@ enum FenceBenchmark {
                 if d <= dLon {
                     calls += 1
                     if Geodesic.wgs84.distance(
-                        from: centre, to: Coordinate(latitude: lat[i], longitude: lon[i])) <= r
+                        from: center, to: Coordinate(latitude: lat[i], longitude: lon[i])) <= r
                     {
                         pairs += 1
                     }

@@ -41,7 +41,7 @@ do {
         Coordinate(latitude: -21.1789, longitude: -175.1982),  // Tonga
     ])
     print(
-        "Fiji, Samoa and Tonga fit a region \(fmt(pacific.span.longitudeDelta, 2))° wide centred on \(fmt(pacific.center.longitude, 2))°"
+        "Fiji, Samoa and Tonga fit a region \(fmt(pacific.span.longitudeDelta, 2))° wide centered on \(fmt(pacific.center.longitude, 2))°"
     )
     print("Its map rect spans the 180th meridian: \(MapRect(pacific).spans180thMeridian)")
     let tile = try TileID(containing: lhr, zoom: 14)
@@ -61,7 +61,7 @@ do {
     )
 
     // MARK: Geometry
-    section("Geometry (GEOS) in metres")
+    section("Geometry (GEOS) in meters")
     let zone = try Geometry.point(coordinate: eiffel).buffer(
         meters: 500, style: BufferStyle(quadrantSegments: 64))
     let area = try zone.geodesicArea()
@@ -108,7 +108,7 @@ do {
             timestamp: start.addingTimeInterval(Double(step) * 600))
         for event in try await monitor.process(fix) {
             print(
-                "\(event.identifier) \(event.state.rawValue) at km \(fmt(along / 1000, 1)) (exact geodesic distance to the centre \(fmt(depot.distance(to: fix.coordinate) / 1000, 2)) km)"
+                "\(event.identifier) \(event.state.rawValue) at km \(fmt(along / 1000, 1)) (exact geodesic distance to the center \(fmt(depot.distance(to: fix.coordinate) / 1000, 2)) km)"
             )
         }
     }

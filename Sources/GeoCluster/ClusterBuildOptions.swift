@@ -1,7 +1,7 @@
 /// How a ``ClusterIndex`` is built. The result is the same either way; only the time differs.
 public struct ClusterBuildOptions: Hashable, Sendable {
-    /// How the neighbours of each record are found while the levels are built.
-    public enum NeighbourSearch: Hashable, Sendable {
+    /// How the neighbors of each record are found while the levels are built.
+    public enum NeighborSearch: Hashable, Sendable {
         /// A sweep over a grid of cells about the size of the radius (fast; the default).
         case gridSweep
         /// One search-tree query per record, as supercluster does (slow; a reference).
@@ -11,16 +11,16 @@ public struct ClusterBuildOptions: Hashable, Sendable {
     /// How many threads share the build's work (at least 1; default 2, for two cores).
     ///
     /// With 1, the build runs on the calling thread alone. With `n` > 1, each zoom's search tree is
-    /// built on a Dispatch worker thread while the calling thread finds the next level's neighbours,
+    /// built on a Dispatch worker thread while the calling thread finds the next level's neighbors,
     /// and each of those jobs is split into at most `n` parts that run concurrently; the index is the
     /// same either way.
     public var maximumThreads: Int
-    /// How neighbours are found.
-    public var neighbourSearch: NeighbourSearch
+    /// How neighbors are found.
+    public var neighborSearch: NeighborSearch
 
     /// Creates build options.
-    public init(maximumThreads: Int = 2, neighbourSearch: NeighbourSearch = .gridSweep) {
+    public init(maximumThreads: Int = 2, neighborSearch: NeighborSearch = .gridSweep) {
         self.maximumThreads = maximumThreads
-        self.neighbourSearch = neighbourSearch
+        self.neighborSearch = neighborSearch
     }
 }

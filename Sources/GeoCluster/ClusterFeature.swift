@@ -10,7 +10,7 @@ public struct Cluster: Hashable, Sendable, Codable {
     /// encodes the zoom and position the cluster was formed at; it stays the same at every zoom
     /// where the cluster is shown unchanged.
     public var id: Int
-    /// The centre: the point-count-weighted mean of the members in projected (Web-Mercator)
+    /// The center: the point-count-weighted mean of the members in projected (Web-Mercator)
     /// coordinates, in degrees.
     public var coordinate: Coordinate
     /// The number of points in the cluster (at least 2 with the default options).

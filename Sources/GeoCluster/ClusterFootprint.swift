@@ -13,7 +13,7 @@ extension ClusterIndex {
     /// The footprint of a cluster for drawing: the convex or concave hull of its points, through GEOS.
     ///
     /// Hulls are taken in longitude/latitude (the plane a map draws in before projection). Longitudes
-    /// are unrolled around the cluster's centre, so a cluster across the 180th meridian gets a narrow
+    /// are unrolled around the cluster's center, so a cluster across the 180th meridian gets a narrow
     /// outline rather than one spanning the globe; such outlines have longitudes slightly beyond ±180,
     /// which map renderers draw continuously. Two distinct points give a line, coincident points a
     /// point.
@@ -32,7 +32,7 @@ extension ClusterIndex {
         guard let first = leaves.first else {
             throw GeoError(.notFound, "cluster \(id) has no points")
         }
-        // Unroll longitudes continuously from the first point, then centre them on the cluster.
+        // Unroll longitudes continuously from the first point, then center them on the cluster.
         var unrolled = leaves.map { c -> Position in
             var dLon = (c.longitude - first.longitude).truncatingRemainder(dividingBy: 360)
             if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }

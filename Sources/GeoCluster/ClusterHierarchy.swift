@@ -123,7 +123,7 @@ struct ClusterHierarchy: Sendable {
     }
 
     /// Calls `body` with each entity inside a west/south/east/north box at a zoom, in supercluster's
-    /// order (the box normalised as supercluster normalises it).
+    /// order (the box normalized as supercluster normalizes it).
     @inlinable
     func forEachEntity(
         west: Double, south: Double, east: Double, north: Double, zoom: Double,
@@ -150,14 +150,14 @@ struct ClusterHierarchy: Sendable {
         }
     }
 
-    /// supercluster's longitude normalisation, `((lng + 180) % 360 + 360) % 360 − 180`.
+    /// supercluster's longitude normalization, `((lng + 180) % 360 + 360) % 360 − 180`.
     @usableFromInline
     static func wrap(_ longitude: Double) -> Double {
         fmod(fmod(longitude + 180, 360) + 360, 360) - 180
     }
 
     /// The projected query box of a west/south/east/north box that does not cross the 180th meridian
-    /// after normalisation; `nil` when it does.
+    /// after normalization; `nil` when it does.
     @usableFromInline
     static func projectedBox(
         west: Double, south: Double, east: Double, north: Double

@@ -2,7 +2,7 @@ import Foundation
 import GeoCore
 
 /// Hierarchical map-marker clustering with supercluster 8.0.1's results: the same clusters, ids,
-/// centres and result order.
+/// centers and result order.
 ///
 /// Build the index once from your elements and a coordinate accessor; it is immutable afterwards
 /// (and `Sendable` when `Element` is), so any number of threads can query it.
@@ -64,7 +64,7 @@ public struct ClusterIndex<Element> {
     ///   - aggregation: How each cluster's ``Cluster/aggregate`` is folded from its elements
     ///     (supercluster's `map`/`reduce`); omit it for none. For typed values computed on demand see
     ///     ``aggregates(map:reduce:)``.
-    ///   - build: Threads and neighbour search used while building; they do not change the result.
+    ///   - build: Threads and neighbor search used while building; they do not change the result.
     /// - Throws: `GeoError.Kind.invalidArgument` for invalid options (see
     ///   ``ClusterOptions/validated()``) or more than 2³¹ elements.
     /// - Complexity: O(n log n) per zoom level.

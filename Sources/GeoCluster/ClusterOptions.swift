@@ -16,7 +16,7 @@ public struct ClusterOptions: Hashable, Sendable, Codable {
     /// point on its own.
     public var maxZoom: Int
     /// The least number of points a cluster holds (default 2). Above 2, a point with too few
-    /// neighbours claims them so that they stay unclustered at that zoom, as in supercluster.
+    /// neighbors claims them so that they stay unclustered at that zoom, as in supercluster.
     public var minPoints: Int
     /// The leaf size of the per-zoom search trees (default 64, clamped to 2...65535). It changes the
     /// order of query results, never their content when ``minPoints`` is 2.

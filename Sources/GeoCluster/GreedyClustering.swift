@@ -5,7 +5,7 @@ import Synchronization
 extension ClusterHierarchy {
     /// Builds every level as supercluster's `load` does: project the points to float32, then, from
     /// `maxZoom` down to `minZoom`, visit the previous level's records in order and merge each
-    /// unvisited record with its unvisited neighbours within the zoom's radius (supercluster §5).
+    /// unvisited record with its unvisited neighbors within the zoom's radius (supercluster §5).
     ///
     /// - Parameters:
     ///   - coordinates: The coordinate of each input element, NaN for one without (it keeps its
@@ -47,7 +47,7 @@ extension ClusterHierarchy {
             trees = [PackedTree](repeating: PackedTree(makeTree(level)), count: zoomCount)
             return
         }
-        switch build.neighbourSearch {
+        switch build.neighborSearch {
         case .treeQueries:
             buildWithTreeQueries(level)
         case .gridSweep:
@@ -95,23 +95,23 @@ extension ClusterHierarchy {
         let stamp = Int8(zoom)
         var next = [UInt32]()
         next.reserveCapacity(level.count)
-        var neighbours = [UInt32]()
+        var neighbors = [UInt32]()
         for (index, p) in level.enumerated() {
             if marks[Int(p)] <= stamp { continue }
             marks[Int(p)] = stamp
             let (px, py) = position(p)
-            neighbours.removeAll(keepingCapacity: true)
+            neighbors.removeAll(keepingCapacity: true)
             tree.within(x: px, y: py, radius: r) { item in
-                if marks[Int(item.ref)] > stamp { neighbours.append(item.ref) }
+                if marks[Int(item.ref)] > stamp { neighbors.append(item.ref) }
             }
             let n0 = count(p)
             var total = n0
-            for q in neighbours { total += count(q) }
+            for q in neighbors { total += count(q) }
             if total > n0 && total >= options.minPoints {
                 let id = (index << 5) + (zoom + 1) + inputCount
                 let c = Int32(clusterID.count)
                 var wx = px * Double(n0), wy = py * Double(n0)
-                for q in neighbours {
+                for q in neighbors {
                     marks[Int(q)] = stamp
                     let (qx, qy) = position(q)
                     let k = Double(count(q))
@@ -130,7 +130,7 @@ extension ClusterHierarchy {
             } else {
                 next.append(p)
                 if total > 1 {
-                    for q in neighbours {
+                    for q in neighbors {
                         marks[Int(q)] = stamp
                         next.append(q)
                     }
@@ -253,19 +253,19 @@ struct LevelTree: Sendable {
 }
 
 extension ClusterHierarchy {
-    /// Calls `body` with the double centres of the records: the cluster table as it is now.
-    func withCentres<R>(_ body: (Centres) -> R) -> R {
+    /// Calls `body` with the double centers of the records: the cluster table as it is now.
+    func withCenters<R>(_ body: (Centers) -> R) -> R {
         clusterX.withUnsafeBufferPointer { x in
             clusterY.withUnsafeBufferPointer { y in
-                body(Centres(inputCount: inputCount, x: x, y: y))
+                body(Centers(inputCount: inputCount, x: x, y: y))
             }
         }
     }
 
-    /// Builds the levels with ``NeighbourTable`` (a grid sweep) instead of tree queries. The tree of
+    /// Builds the levels with ``NeighborTable`` (a grid sweep) instead of tree queries. The tree of
     /// each level is built on another thread (its subtrees on both cores) while the next level's
-    /// neighbours are found (large levels in two halves); the greedy pass then only needs that
-    /// tree's visit ranks, to sum centroids (and, above `minPoints` 2, emit claimed neighbours) in
+    /// neighbors are found (large levels in two halves); the greedy pass then only needs that
+    /// tree's visit ranks, to sum centroids (and, above `minPoints` 2, emit claimed neighbors) in
     /// supercluster's order. Working buffers are reused from level to level.
     fileprivate mutating func buildWithGridSweep(_ points: [UInt32], threads: Int) {
         var level = points.map { ref in
@@ -290,34 +290,34 @@ extension ClusterHierarchy {
         let empty = PackedTree(refs: [], nodeSize: nodeSize, bounds: .empty)
         trees = [PackedTree](repeating: empty, count: options.maxZoom + 2 - options.minZoom)
         var pending = startTree(level)
-        var cells = withCentres { centres in
+        var cells = withCenters { centers in
             CellIndex(
                 level: level, radius: options.projectedRadius(atZoom: options.maxZoom),
-                centres: centres)
+                centers: centers)
         }
         // Buffers reused from level to level: a build allocates its working memory once, and the
         // allocator never has to hand pages back and fault them in again.
         var pass = GreedyPass()
-        var neighbours = NeighbourTable()
+        var neighbors = NeighborTable()
         // The level size the buffers were made for; they are let go (and their pages handed back)
         // when the levels shrink below three quarters of it, so that the memory a build holds
         // follows the level size down.
         var bufferSize = level.count
         HeapTrim.releaseFreePages()  // the first sort's temporary buffers
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
-            withCentres { centres in
-                cells.neighbours(
-                    level: level, radius: options.projectedRadius(atZoom: zoom), centres: centres,
+            withCenters { centers in
+                cells.neighbors(
+                    level: level, radius: options.projectedRadius(atZoom: zoom), centers: centers,
                     threads: threads,
-                    into: &neighbours)
+                    into: &neighbors)
             }
             var levelTree = pending.value() ?? LevelTree(level, nodeSize: nodeSize)
             trees[zoom + 1 - options.minZoom] = levelTree.tree
             // The tree's copy of the level is the level itself; dropping it leaves one reference.
             levelTree.level = []
             let start = clusterID.count
-            neighbours.gatherRanks(levelTree.ranks)
-            greedyPass(level, neighbours: neighbours, zoom: zoom, into: &pass)
+            neighbors.gatherRanks(levelTree.ranks)
+            greedyPass(level, neighbors: neighbors, zoom: zoom, into: &pass)
             clusterRanges[zoom - options.minZoom] = start..<clusterID.count
             if pass.changed {
                 swap(&level, &pass.next)
@@ -330,15 +330,15 @@ extension ClusterHierarchy {
                 pending = Pending(async: false) { tree }
             }
             if zoom > options.minZoom {
-                withCentres { centres in
+                withCenters { centers in
                     cells.advance(
                         to: level, newPosition: pass.newPosition, clusters: pass.clusters,
-                        radius: options.projectedRadius(atZoom: zoom - 1), centres: centres)
+                        radius: options.projectedRadius(atZoom: zoom - 1), centers: centers)
                 }
             }
             if level.count < bufferSize / 4 * 3 && bufferSize >= 1 << 16 {
                 pass = GreedyPass()
-                neighbours = NeighbourTable()
+                neighbors = NeighborTable()
                 treeBuffers = ([], [])
                 cells.releaseSpareBuffers()
                 bufferSize = level.count
@@ -365,12 +365,12 @@ extension ClusterHierarchy {
         var processed: [Bool] = []
     }
 
-    /// supercluster's greedy pass over a level with precomputed neighbour lists.
+    /// supercluster's greedy pass over a level with precomputed neighbor lists.
     ///
     /// Writes the next level, where each record went and the positions of the new clusters into
     /// `pass`, and whether anything changed.
     private mutating func greedyPass(
-        _ level: [LevelRecord], neighbours: NeighbourTable, zoom: Int, into pass: inout GreedyPass
+        _ level: [LevelRecord], neighbors: NeighborTable, zoom: Int, into pass: inout GreedyPass
     ) {
         let n = level.count
         var processed = pass.processed
@@ -392,12 +392,12 @@ extension ClusterHierarchy {
         var formed = [(x: Double, y: Double, origin: UInt32, count: UInt32)]()  // the new clusters
         var formedIDs = [Int]()
         var parents = [(UInt32, Int32)]()
-        withCentres { centres in
+        withCenters { centers in
             level.withUnsafeBufferPointer { level in
-                neighbours.withBuffers { offsets, targets, targetRecords, targetRanks in
+                neighbors.withBuffers { offsets, targets, targetRecords, targetRanks in
                     processed.withUnsafeMutableBufferPointer { processed in
                         newPosition.withUnsafeMutableBufferPointer { newPosition in
-                            // Records without later neighbours that nothing absorbed are copied in
+                            // Records without later neighbors that nothing absorbed are copied in
                             // runs.
                             var run = 0
                             for p in 0..<n {
@@ -424,7 +424,7 @@ extension ClusterHierarchy {
                                 for k in lo..<hi {
                                     // Every earlier record has been visited, including the copied
                                     // runs, which are not marked. Members are kept as indices
-                                    // into the neighbour table.
+                                    // into the neighbor table.
                                     let q = targets[k]
                                     if Int(q) > p && !processed[Int(q)] {
                                         members.append(UInt32(k))
@@ -442,13 +442,13 @@ extension ClusterHierarchy {
                                 changed = true
                                 if total >= minPoints {
                                     let c = Int32(firstCluster + formed.count)
-                                    let (ox, oy) = centres.of(origin)
+                                    let (ox, oy) = centers.of(origin)
                                     var wx = ox * Double(n0), wy = oy * Double(n0)
                                     for m in members {
                                         let member = targetRecords[Int(m)]
                                         processed[Int(targets[Int(m)])] = true
                                         let k = Double(member.count)
-                                        let (mx, my) = centres.of(member)
+                                        let (mx, my) = centers.of(member)
                                         wx += mx * k
                                         wy += my * k
                                         parents.append((member.ref, c))

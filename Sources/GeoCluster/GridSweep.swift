@@ -2,8 +2,8 @@ import Foundation
 import GeoCore
 
 /// One record of a cluster level (supercluster's stride-6 record, less the zoom and parent slots,
-/// which the greedy pass keeps elsewhere): 16 bytes. A cluster's double centre, which supercluster
-/// also keeps in the record, is in the cluster table (see ``Centres``).
+/// which the greedy pass keeps elsewhere): 16 bytes. A cluster's double center, which supercluster
+/// also keeps in the record, is in the cluster table (see ``Centers``).
 struct LevelRecord: Sendable, Equatable {
     /// The float32 coordinates the level's search tree stores (a point's projection exactly).
     var fx: Float
@@ -17,7 +17,7 @@ struct LevelRecord: Sendable, Equatable {
 /// The double coordinates supercluster keeps in a record: a point's float32 projection, a
 /// cluster's centroid from the cluster table. Read-only views, valid while the table is not
 /// appended to.
-struct Centres: @unchecked Sendable {
+struct Centers: @unchecked Sendable {
     let inputCount: Int
     let x: UnsafeBufferPointer<Double>
     let y: UnsafeBufferPointer<Double>
@@ -41,10 +41,10 @@ struct CellEntry: Sendable, Equatable {
     @inline(__always) var position: UInt32 { tagged & ~CellEntry.inexact }
     @inline(__always) var isExact: Bool { tagged & CellEntry.inexact == 0 }
 
-    init(_ record: LevelRecord, position: UInt32, centres: Centres) {
+    init(_ record: LevelRecord, position: UInt32, centers: Centers) {
         fx = record.fx
         fy = record.fy
-        let (x, y) = centres.of(record)
+        let (x, y) = centers.of(record)
         let exact = Double(fx) == x && Double(fy) == y
         tagged = position | (exact ? 0 : CellEntry.inexact)
     }
@@ -59,7 +59,7 @@ struct CellEntry: Sendable, Equatable {
 /// The records of a level sorted by square grid cell, kept from one zoom to the next.
 ///
 /// Cells are at least as wide as the clustering radius plus the largest float32 rounding of a record,
-/// so a neighbour is never more than one cell away. Going one zoom down doubles the radius; the cells
+/// so a neighbor is never more than one cell away. Going one zoom down doubles the radius; the cells
 /// then double too, and the new order follows from the old one by merging pairs of rows (cell
 /// coordinates halve) and merging in the new clusters, with no full sort.
 struct CellIndex {
@@ -69,7 +69,7 @@ struct CellIndex {
     private(set) var keys: [Int64] = []
     /// Cells are 2^-shift wide.
     private(set) var shift = 0
-    /// The buffers the next ``advance(to:newPosition:clusters:radius:centres:)`` writes into.
+    /// The buffers the next ``advance(to:newPosition:clusters:radius:centers:)`` writes into.
     private var spareEntries: [CellEntry] = []
     private var spareKeys: [Int64] = []
     /// The new position of each entry's record, gathered before the move.
@@ -103,24 +103,24 @@ struct CellIndex {
     }
 
     /// Sorts a whole level into cells for a radius.
-    init(level: [LevelRecord], radius r: Double, centres: Centres) {
-        for record in level { widenRounding(record, centres) }
-        rebuild(level, radius: r, centres: centres)
+    init(level: [LevelRecord], radius r: Double, centers: Centers) {
+        for record in level { widenRounding(record, centers) }
+        rebuild(level, radius: r, centers: centers)
     }
 
     /// Makes ``rounding`` cover a record's float32 copy.
-    private mutating func widenRounding(_ record: LevelRecord, _ centres: Centres) {
-        let (x, y) = centres.of(record)
+    private mutating func widenRounding(_ record: LevelRecord, _ centers: Centers) {
+        let (x, y) = centers.of(record)
         rounding = max(rounding, abs(Double(record.fx) - x), abs(Double(record.fy) - y))
     }
 
-    private mutating func rebuild(_ level: [LevelRecord], radius r: Double, centres: Centres) {
+    private mutating func rebuild(_ level: [LevelRecord], radius r: Double, centers: Centers) {
         shift = CellIndex.shift(forReach: r + rounding)
         let scale = Double(sign: .plus, exponent: shift, significand: 1)
         let n = level.count
         var keys = [UInt64](repeating: 0, count: n)
         let cells = level.enumerated().map {
-            CellEntry($0.element, position: UInt32($0.offset), centres: centres)
+            CellEntry($0.element, position: UInt32($0.offset), centers: centers)
         }
         extreme = false
         for (i, entry) in cells.enumerated() {
@@ -149,19 +149,19 @@ struct CellIndex {
     /// records, and `r` the next zoom's radius.
     mutating func advance(
         to level: [LevelRecord], newPosition: [UInt32], clusters: [UInt32], radius r: Double,
-        centres: Centres
+        centers: Centers
     ) {
-        for p in clusters { widenRounding(level[Int(p)], centres) }
+        for p in clusters { widenRounding(level[Int(p)], centers) }
         let wanted = CellIndex.shift(forReach: r + rounding)
         guard wanted == shift - 1 && !extreme else {
-            rebuild(level, radius: r, centres: centres)
+            rebuild(level, radius: r, centers: centers)
             return
         }
         shift = wanted
         let scale = Double(sign: .plus, exponent: shift, significand: 1)
         // The new clusters, sorted by their cells.
         var added = clusters.map { p in
-            (key: Int64(0), entry: CellEntry(level[Int(p)], position: p, centres: centres))
+            (key: Int64(0), entry: CellEntry(level[Int(p)], position: p, centers: centers))
         }
         for i in added.indices { added[i].key = CellIndex.key(added[i].entry, scale: scale) }
         added.sort { $0.key < $1.key }
@@ -287,23 +287,23 @@ struct CellIndex {
     /// those of supercluster's `within(record.x, record.y, r)` that come after it in the level. The
     /// greedy pass needs no more: when it reaches a record, every earlier one has been visited.
     ///
-    /// Each cell is paired with itself, its east neighbour and the three cells of the next row, found
-    /// by pointers that only move forward. Each candidate pair is tested once, centred on its earlier
+    /// Each cell is paired with itself, its east neighbor and the three cells of the next row, found
+    /// by pointers that only move forward. Each candidate pair is tested once, centered on its earlier
     /// record, with supercluster's exact test `(fx_q − x_p)² + (fy_q − y_p)² ≤ r²` in double (not
-    /// symmetric for clusters: double centre, float32 tree copy). A cluster's double centre is read
+    /// symmetric for clusters: double center, float32 tree copy). A cluster's double center is read
     /// from the level only when its float32 copy leaves the outcome in doubt.
     ///
     /// - Complexity: O(n + m) for m candidate pairs.
     /// - Parameter threads: With more than one, the two halves of a large level are swept
     ///   concurrently.
-    func neighbours(
-        level: [LevelRecord], radius r: Double, centres: Centres, threads: Int = 1,
-        into table: inout NeighbourTable
+    func neighbors(
+        level: [LevelRecord], radius r: Double, centers: Centers, threads: Int = 1,
+        into table: inout NeighborTable
     ) {
         var parts = table.pairParts
         table.pairParts = []
         for i in parts.indices { parts[i].removeAll(keepingCapacity: true) }
-        // A cluster's centre is within √2 · rounding of its float32 copy.
+        // A cluster's center is within √2 · rounding of its float32 copy.
         let margin = 1.5 * rounding
         let sure = max(0, r - margin), unsure = r + margin
         let test = PairTest(
@@ -314,12 +314,12 @@ struct CellIndex {
                     let count = sorted.count
                     guard threads > 1 && count >= 1 << 16 else {
                         CellIndex.sweep(
-                            sorted, keys, level, centres, runsFrom: 0, to: count, test: test,
+                            sorted, keys, level, centers, runsFrom: 0, to: count, test: test,
                             into: &parts[0])
                         return
                     }
                     // The second half starts at a cell's first entry; each half sweeps the cells
-                    // that start in it, reading past its end where a cell's neighbours are.
+                    // that start in it, reading past its end where a cell's neighbors are.
                     var middle = count / 2
                     while middle < count && keys[middle] == keys[middle - 1] { middle += 1 }
                     let buffers = SweepBuffers(sorted: sorted, keys: keys, level: level)
@@ -331,7 +331,7 @@ struct CellIndex {
                         let shared = KDTree.SharedBuffer(base: base)
                         DispatchQueue.concurrentPerform(iterations: 2) { half in
                             CellIndex.sweep(
-                                buffers.sorted, buffers.keys, buffers.level, centres,
+                                buffers.sorted, buffers.keys, buffers.level, centers,
                                 runsFrom: bounds[half].0,
                                 to: bounds[half].1, test: test, into: &shared.base[half])
                         }
@@ -347,7 +347,7 @@ struct CellIndex {
     struct PairTest {
         var r2: Double
         /// Below this squared distance between float32 copies, a pair is within the radius whatever
-        /// the double centre; above `reject`, it is not.
+        /// the double center; above `reject`, it is not.
         var accept: Double
         var reject: Double
     }
@@ -360,16 +360,16 @@ struct CellIndex {
     }
 
     /// Appends the pairs of every cell whose first entry is in `from ..< to` (see
-    /// ``neighbours(level:radius:centres:threads:into:)``).
+    /// ``neighbors(level:radius:centers:threads:into:)``).
     private static func sweep(
         _ sorted: UnsafeBufferPointer<CellEntry>, _ keys: UnsafeBufferPointer<Int64>,
-        _ level: UnsafeBufferPointer<LevelRecord>, _ centres: Centres, runsFrom from: Int, to: Int,
+        _ level: UnsafeBufferPointer<LevelRecord>, _ centers: Centers, runsFrom from: Int, to: Int,
         test t: PairTest,
         into pairs: inout [(UInt32, UInt32)]
     ) {
         let count = sorted.count
         let r2 = t.r2, accept = t.accept, reject = t.reject
-        /// supercluster's test with `p` as the query centre.
+        /// supercluster's test with `p` as the query center.
         @inline(__always)
         func within(_ p: CellEntry, _ q: CellEntry) -> Bool {
             var dx = Double(q.fx) - Double(p.fx)
@@ -378,9 +378,9 @@ struct CellIndex {
             if p.isExact { return d2 <= r2 }
             if d2 <= accept { return true }
             if d2 > reject { return false }
-            let centre = centres.of(level[Int(p.position)])
-            dx = Double(q.fx) - centre.x
-            dy = Double(q.fy) - centre.y
+            let center = centers.of(level[Int(p.position)])
+            dx = Double(q.fx) - center.x
+            dy = Double(q.fy) - center.y
             return dx * dx + dy * dy <= r2
         }
         @inline(__always)
@@ -429,8 +429,8 @@ struct CellIndex {
 
 /// For every record of a level, the later records within the clustering radius of it, as adjacency
 /// lists, in buffers reused from level to level.
-struct NeighbourTable {
-    /// `targets[offsets[p] ..< offsets[p + 1]]` are the later neighbours of record `p`, in no
+struct NeighborTable {
+    /// `targets[offsets[p] ..< offsets[p + 1]]` are the later neighbors of record `p`, in no
     /// particular order.
     var offsets: [Int32] = []
     var targets: [UInt32] = []
@@ -439,7 +439,7 @@ struct NeighbourTable {
     /// level's tree is in) its visit rank.
     var targetRecords: [LevelRecord] = []
     var targetRanks: [UInt32] = []
-    /// The directed pairs (record, neighbour) the lists are made from, in two parts (one per half
+    /// The directed pairs (record, neighbor) the lists are made from, in two parts (one per half
     /// of a sweep; the second is empty when the sweep ran as one).
     var pairParts: [[(UInt32, UInt32)]] = [[], []]
     private var fill: [Int32] = []

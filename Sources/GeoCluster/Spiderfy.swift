@@ -6,11 +6,11 @@ import GeoCore
 public struct SpiderfyLayout: Hashable, Sendable, Codable {
     /// Up to this many points go on one circle; more go on a spiral (default 8).
     public var circleLimit: Int
-    /// The distance between neighbouring points on the circle, in screen points (default 25).
+    /// The distance between neighboring points on the circle, in screen points (default 25).
     public var circleSpacing: Double
-    /// The distance between neighbouring points along the spiral, in screen points (default 28).
+    /// The distance between neighboring points along the spiral, in screen points (default 28).
     public var spiralSpacing: Double
-    /// The spiral's distance from the centre where it starts, in screen points (default 11).
+    /// The spiral's distance from the center where it starts, in screen points (default 11).
     public var spiralStart: Double
     /// How far the spiral moves out per turn, in screen points (default 30).
     public var spiralGrowthPerTurn: Double
@@ -31,10 +31,10 @@ public struct SpiderfyLayout: Hashable, Sendable, Codable {
         self.tileSize = tileSize
     }
 
-    /// The offsets of `count` points from the centre, in screen points (x east, y south).
+    /// The offsets of `count` points from the center, in screen points (x east, y south).
     ///
     /// Up to ``circleLimit`` points sit on a circle whose circumference gives each ``circleSpacing``
-    /// (with room for two more, so that two points do not sit on top of the centre); more points
+    /// (with room for two more, so that two points do not sit on top of the center); more points
     /// follow an Archimedean spiral `r = spiralStart + spiralGrowthPerTurn · θ / 2π`, one every
     /// ``spiralSpacing`` of arc.
     public func offsets(count: Int) -> [(x: Double, y: Double)] {
@@ -63,8 +63,8 @@ public struct SpiderfyLayout: Hashable, Sendable, Codable {
 public struct SpiderfyLeg<Element> {
     /// The point, with its true coordinate.
     public var point: ClusterPoint<Element>
-    /// Where to draw it: displaced from the cluster's centre on a circle or spiral. Draw a line from
-    /// the cluster's centre to here.
+    /// Where to draw it: displaced from the cluster's center on a circle or spiral. Draw a line from
+    /// the cluster's center to here.
     public var coordinate: Coordinate
 
     /// Creates a leg.
@@ -79,12 +79,12 @@ extension SpiderfyLeg: Equatable where Element: Equatable {}
 extension SpiderfyLeg: Hashable where Element: Hashable {}
 
 extension ClusterIndex {
-    /// Lays the points of a cluster out around its centre so that each can be seen and tapped: the
+    /// Lays the points of a cluster out around its center so that each can be seen and tapped: the
     /// usual answer to a cluster that never splits because its points share one location (its
     /// ``expansionZoom(of:)`` is `maxZoom + 1`).
     ///
     /// Points keep ``leaves(of:limit:offset:)`` order; the displaced coordinates are the offsets of
-    /// ``SpiderfyLayout/offsets(count:)`` from the cluster's centre at `zoom`, so they sit the same
+    /// ``SpiderfyLayout/offsets(count:)`` from the cluster's center at `zoom`, so they sit the same
     /// number of screen points away at that zoom.
     ///
     /// - Throws: `GeoError.Kind.notFound` for an unknown id;
@@ -112,7 +112,7 @@ extension ClusterIndex {
         }
     }
 
-    /// The centre of a cluster.
+    /// The center of a cluster.
     func clusterCenter(_ id: Int) -> Coordinate? {
         guard let (partition, local) = locate(id),
             let c = partition.hierarchy.cluster(withID: local)

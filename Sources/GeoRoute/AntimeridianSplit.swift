@@ -6,7 +6,7 @@ extension Polyline {
     ///
     /// Drawn in plain longitude and latitude, a segment from 179° to −179° would run the long way
     /// across the whole map. This cuts each such segment at the exact point where its geodesic meets
-    /// the 180th meridian (found by bisection on the segment to a micrometre) and starts a new piece
+    /// the 180th meridian (found by bisection on the segment to a micrometer) and starts a new piece
     /// there, so within every piece consecutive longitudes differ by less than 180° and no segment
     /// wraps. The piece that arrives at the meridian from the east ends at longitude −180 and the next
     /// starts at 180, and vice versa; a vertex exactly on the meridian takes the sign of the side its
@@ -117,8 +117,8 @@ extension Polyline {
             let point = geodesic.direct(
                 from: start, azimuth: azimuth, distance: middle, unrollingLongitude: true)
             latitude = point.coordinate.latitude
-            let travelled = point.coordinate.longitude - start.longitude
-            if (travelled - target) * (target >= 0 ? 1 : -1) < 0 {
+            let traveled = point.coordinate.longitude - start.longitude
+            if (traveled - target) * (target >= 0 ? 1 : -1) < 0 {
                 low = middle
             } else {
                 high = middle

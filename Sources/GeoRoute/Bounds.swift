@@ -56,7 +56,7 @@ extension Polyline {
     }
 
     /// The smallest region that contains the whole line, geodesic segments included (see
-    /// ``boundingBox``); centred on the 180th meridian side for lines that cross it.
+    /// ``boundingBox``); centered on the 180th meridian side for lines that cross it.
     /// - Complexity: O(n).
     public var boundingRegion: CoordinateRegion {
         let box = boundingBox

@@ -5,9 +5,9 @@ extension Polyline {
     public struct Projection: Hashable, Sendable, Codable {
         /// The nearest point of the line.
         public var coordinate: Coordinate
-        /// Its distance in metres along the line from the first vertex, in [0, ``Polyline/length``].
+        /// Its distance in meters along the line from the first vertex, in [0, ``Polyline/length``].
         public var distanceAlong: Double
-        /// The geodesic distance in metres from the query point to ``coordinate``: how far the point
+        /// The geodesic distance in meters from the query point to ``coordinate``: how far the point
         /// is from the line.
         public var distance: Double
         /// The segment that holds ``coordinate``: the one from vertex `segmentIndex` to
@@ -29,8 +29,8 @@ extension Polyline {
     ///
     /// The answer is the exact geodesic foot of the perpendicular on the nearest segment
     /// (`GeodesicLine.closestPoint(to:)`), the same a scan over every segment would give,
-    /// to well under a millimetre for points within a few hundred kilometres of the line. A segment
-    /// index built with the polyline (bounding boxes in Earth-centred coordinates, see the
+    /// to well under a millimeter for points within a few hundred kilometers of the line. A segment
+    /// index built with the polyline (bounding boxes in Earth-centered coordinates, see the
     /// ``Polyline`` overview) rules out all but a few segments, so a query on a 10 000-vertex line
     /// touches a handful of them. When two segments are equally near, the first found is returned.
     ///
@@ -49,11 +49,11 @@ extension Polyline {
     /// stretch of a route it is on when the route passes the same place twice. The answer lies within
     /// the range: on the segments at its ends only their part inside it is searched (where the
     /// distance from the point grows steadily away from the foot of the perpendicular, which holds
-    /// for segments and points within a few thousand kilometres of each other).
+    /// for segments and points within a few thousand kilometers of each other).
     ///
     /// - Parameters:
     ///   - point: Any coordinate; NaN gives a projection of NaNs.
-    ///   - distances: Metres along the line; clamped to [0, ``length``].
+    ///   - distances: Meters along the line; clamped to [0, ``length``].
     /// - Complexity: As ``closestPoint(to:)``, with only the segments in the range considered.
     public func closestPoint(
         to point: Coordinate, alongDistances distances: ClosedRange<Double>
@@ -112,7 +112,7 @@ extension Polyline {
         var along = min(max(hit.distanceAlong, 0), segmentLength)
         var coordinate = hit.coordinate
         // The segment's end points are returned as the vertices themselves, not as points a few
-        // nanometres away computed along the geodesic (whose length may differ in the last bit).
+        // nanometers away computed along the geodesic (whose length may differ in the last bit).
         if along <= 1e-9 {
             (along, coordinate) = (0, coordinates[i])
         } else if along >= segmentLength - 1e-9 {

@@ -2,14 +2,14 @@ import Foundation
 import GeoCore
 
 /// Douglas–Peucker line simplification (Ramer 1972; Douglas & Peucker 1973) with the tolerance in
-/// metres on the WGS84 ellipsoid.
+/// meters on the WGS84 ellipsoid.
 ///
 /// A stretch of the line from vertex `a` to vertex `b` is replaced by its end points if every vertex
 /// in between lies within the tolerance of the geodesic from `a` to `b`; otherwise the vertex
 /// farthest from it is kept and both halves are simplified in turn. Distances are from a vertex to
 /// the geodesic *segment* (not the infinite line), so a vertex beyond an end is measured to that end.
 ///
-/// ### Speed without giving up the metre
+/// ### Speed without giving up the meter
 /// Solving every vertex-to-segment distance on the ellipsoid would cost microseconds each. Instead
 /// each stretch is measured in a local plane at its mean latitude (longitudes scaled by the
 /// parallel's radius N cos φ, latitudes by the meridian radius M, both of WGS84), which needs no
@@ -30,7 +30,7 @@ enum DouglasPeucker {
     ///
     /// - Parameters:
     ///   - coordinates: Valid coordinates.
-    ///   - tolerance: Metres, not negative (may be infinite).
+    ///   - tolerance: Meters, not negative (may be infinite).
     ///   - maximumWorkers: Threads a long line may use (the result does not depend on it). Lines of
     ///     20 000 vertices or more are split into independent stretches that two threads finish.
     /// - Complexity: O(n log n) typically, O(n²) in the worst case; no allocation per vertex.
@@ -264,7 +264,7 @@ enum DouglasPeucker {
             lengthSquared > 0 ? scaled / lengthSquared : scaled
         }
 
-        /// The WGS84 meridional radius M and prime-vertical radius N in metres from sin²φ, by the
+        /// The WGS84 meridional radius M and prime-vertical radius N in meters from sin²φ, by the
         /// binomial series of N = a(1 − e² sin²φ)^(−1/2) and M = a(1 − e²)(1 − e² sin²φ)^(−3/2) to
         /// the fifth power of e² sin²φ (relative error below 3e-12; no square root or division).
         /// The kernel's closed form (`WGS84.radiiOfCurvature`) gives the same to 3e-12 but costs a

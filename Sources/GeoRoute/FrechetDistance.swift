@@ -1,7 +1,7 @@
 import GeoCore
 
 extension Polyline {
-    /// The discrete Fréchet distance to another line in metres: how far apart two walkers must be
+    /// The discrete Fréchet distance to another line in meters: how far apart two walkers must be
     /// able to stay if each steps along their own line's vertices, forwards only, at their own pace.
     ///
     /// Unlike the Hausdorff distance it respects the order of the vertices, so a line and its reverse
@@ -10,7 +10,7 @@ extension Polyline {
     /// CD-TR 94/64, 1994), with geodesic distances between vertices on WGS84. It is an upper bound of
     /// the continuous Fréchet distance; resample both lines (``resampled(every:)``) to approach it.
     ///
-    /// - Returns: Metres; 0 exactly when the vertex sequences coincide up to repeated vertices.
+    /// - Returns: Meters; 0 exactly when the vertex sequences coincide up to repeated vertices.
     /// - Complexity: O(n·m) time (one inverse geodesic, about 1 µs, per pair of vertices) and O(m)
     ///   memory.
     public func discreteFrechetDistance(to other: Polyline) -> Double {

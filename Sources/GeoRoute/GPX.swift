@@ -18,7 +18,7 @@ import GeoCore
 /// (with a vertical accuracy of 0 when present, −1 when absent, so
 /// `Location.hasValidAltitude` tells); its timestamp from `<time>`, or ``missingTime``
 /// when the point has none; its speed and course from `<speed>` and `<course>` (GPX 1.0, or any
-/// extension element of those names), −1 when absent. GPX has no horizontal accuracy in metres, so
+/// extension element of those names), −1 when absent. GPX has no horizontal accuracy in meters, so
 /// it is 0 (valid, unknown). Extensions are otherwise skipped, and unknown elements ignored.
 public enum GPX {
     /// The timestamp of a point that has no `<time>`: `Date.distantPast`. The writer omits `<time>`

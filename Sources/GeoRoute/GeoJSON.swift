@@ -30,7 +30,7 @@ extension Polyline {
 extension Route {
     /// The route as a GeoJSON `Feature`: its polyline as the geometry, and `distance` (m),
     /// `expectedTravelTime` (s), `transportType` and `steps` (each with `instruction`, `distance`,
-    /// `start` and `end` in metres along the route) as properties.
+    /// `start` and `end` in meters along the route) as properties.
     public func geoJSON() -> JSONValue {
         let stepValues: [JSONValue] = steps.map {
             [

@@ -1,7 +1,7 @@
 import GeoCore
 
 extension Polyline {
-    /// The largest distance in metres from a vertex of this line to the other line (the directed
+    /// The largest distance in meters from a vertex of this line to the other line (the directed
     /// discrete Hausdorff distance).
     ///
     /// Each vertex is measured to the nearest point of the other line's geodesic segments, not just
@@ -15,7 +15,7 @@ extension Polyline {
         return largest
     }
 
-    /// The discrete Hausdorff distance to another line in metres: the largest distance from a vertex
+    /// The discrete Hausdorff distance to another line in meters: the largest distance from a vertex
     /// of either line to the other line.
     ///
     /// Two lines are within this distance of each other everywhere their vertices are; it ignores the
@@ -24,13 +24,13 @@ extension Polyline {
     /// segments, as JTS's `DiscreteHausdorffDistance` measures. It is a lower bound of the
     /// continuous Hausdorff distance; ``hausdorffDistance(to:maximumSpacing:)`` approaches it.
     ///
-    /// - Returns: Metres; 0 when each line's vertices lie on the other line.
+    /// - Returns: Meters; 0 when each line's vertices lie on the other line.
     /// - Complexity: O(n + m) nearest-point queries, each sublinear in the other line's size.
     public func discreteHausdorffDistance(to other: Polyline) -> Double {
         max(directedHausdorffDistance(to: other), other.directedHausdorffDistance(to: self))
     }
 
-    /// The Hausdorff distance to another line in metres, approximated by measuring from points no
+    /// The Hausdorff distance to another line in meters, approximated by measuring from points no
     /// more than `maximumSpacing` apart along each line (its vertices included) to the other line.
     ///
     /// The result is at most the true (continuous) Hausdorff distance and within `maximumSpacing / 2`

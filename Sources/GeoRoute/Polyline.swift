@@ -15,7 +15,7 @@ import GeoCore
 ///     Coordinate(latitude: 50.8503, longitude: 4.3517),   // Brussels
 ///     Coordinate(latitude: 52.3676, longitude: 4.9041),   // Amsterdam
 /// ])
-/// line.length                                   // metres on WGS84
+/// line.length                                   // meters on WGS84
 /// line.coordinate(atDistance: 100_000)          // 100 km from Paris
 /// line.closestPoint(to: lille).distanceAlong    // where Lille is along the line
 /// ```
@@ -25,7 +25,7 @@ import GeoCore
 public struct Polyline: Sendable {
     /// The vertices, in order.
     public let coordinates: [Coordinate]
-    /// The distance in metres along the line from the first vertex to each vertex; the first is 0 and
+    /// The distance in meters along the line from the first vertex to each vertex; the first is 0 and
     /// the last is ``length``.
     public let cumulativeDistances: [Double]
     /// The initial azimuth of each segment in degrees, as the inverse geodesic problem gives it
@@ -81,7 +81,7 @@ public struct Polyline: Sendable {
             coordinates: coordinates, cumulativeDistances: distances, azimuths: azimuths)
     }
 
-    /// The total length in metres along the WGS84 geodesics between the vertices.
+    /// The total length in meters along the WGS84 geodesics between the vertices.
     public var length: Double { cumulativeDistances[cumulativeDistances.count - 1] }
 
     /// The number of segments: one less than the number of vertices.
@@ -134,7 +134,7 @@ extension Polyline {
         let direct = Geodesic.wgs84.direct(
             from: coordinates[i], azimuth: segmentAzimuths[i], distance: offset)
         if offset >= segmentLength {
-            // Land exactly on the vertex rather than a few nanometres beside it.
+            // Land exactly on the vertex rather than a few nanometers beside it.
             return (coordinates[i + 1], direct.finalAzimuth)
         }
         return (direct.coordinate, direct.finalAzimuth)
@@ -142,7 +142,7 @@ extension Polyline {
 
     /// The point a distance along the line from its start.
     ///
-    /// - Parameter distance: Metres from the first vertex; values below 0 give the first vertex and
+    /// - Parameter distance: Meters from the first vertex; values below 0 give the first vertex and
     ///   values beyond ``length`` the last. NaN gives a coordinate of NaNs.
     /// - Returns: The point on the geodesic segment that holds the distance; a vertex exactly at a
     ///   vertex's cumulative distance.

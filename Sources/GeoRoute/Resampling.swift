@@ -7,12 +7,12 @@ extension Polyline {
 
     /// Points at a fixed spacing along the line, as a new polyline.
     ///
-    /// The result has a vertex at 0, `spacing`, `2 × spacing`, … metres along this line, each on its
+    /// The result has a vertex at 0, `spacing`, `2 × spacing`, … meters along this line, each on its
     /// geodesic segment, and the last vertex of this line at the end (unless the last sample already
     /// falls on it). Corners between samples are cut, so the result is a little shorter than this
     /// line where it bends.
     ///
-    /// - Parameter spacing: Metres between samples; finite and positive.
+    /// - Parameter spacing: Meters between samples; finite and positive.
     /// - Throws: `GeoError.Kind.invalidArgument` if `spacing` is not finite
     ///   and positive, or would give more than ``maximumResampledCount`` points.
     /// - Complexity: O(n + m) for m samples: one direct geodesic per sample and one inverse per

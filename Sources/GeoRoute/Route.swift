@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
 
-/// How a route is travelled (`MKDirectionsTransportType`, with cycling).
+/// How a route is traveled (`MKDirectionsTransportType`, with cycling).
 public enum TransportType: String, Hashable, Sendable, Codable, CaseIterable {
     /// By car or other road vehicle.
     case automobile
@@ -17,18 +17,18 @@ public enum TransportType: String, Hashable, Sendable, Codable, CaseIterable {
 public struct RouteStep: Hashable, Sendable, Codable {
     /// The instruction shown or spoken, such as "Turn left onto Rue de Rivoli".
     public var instruction: String
-    /// The step's length in metres as the directions service reports it (usually the length of
+    /// The step's length in meters as the directions service reports it (usually the length of
     /// ``range``).
     public var distance: Double
-    /// Where the step lies on the route: metres along the route's polyline from its start.
+    /// Where the step lies on the route: meters along the route's polyline from its start.
     public var range: ClosedRange<Double>
 
     /// Creates a step.
     ///
     /// - Parameters:
     ///   - instruction: What to do.
-    ///   - distance: Metres; by default the length of `range`.
-    ///   - range: Metres along the route's polyline.
+    ///   - distance: Meters; by default the length of `range`.
+    ///   - range: Meters along the route's polyline.
     public init(instruction: String, distance: Double? = nil, range: ClosedRange<Double>) {
         self.instruction = instruction
         self.distance = distance ?? (range.upperBound - range.lowerBound)
@@ -36,7 +36,7 @@ public struct RouteStep: Hashable, Sendable, Codable {
     }
 }
 
-/// A route to follow: its line, its steps, how it is travelled and how long that is expected to take
+/// A route to follow: its line, its steps, how it is traveled and how long that is expected to take
 /// (`MKRoute`).
 ///
 /// ```swift
@@ -51,7 +51,7 @@ public struct Route: Hashable, Sendable, Codable {
     public let polyline: Polyline
     /// The manoeuvres, in order along the route; may be empty.
     public let steps: [RouteStep]
-    /// How the route is travelled.
+    /// How the route is traveled.
     public let transportType: TransportType
     /// The expected travel time for the whole route in seconds.
     public let expectedTravelTime: TimeInterval
@@ -61,8 +61,8 @@ public struct Route: Hashable, Sendable, Codable {
     /// - Parameters:
     ///   - polyline: The line to follow.
     ///   - steps: The manoeuvres, ordered along the route; their ranges must lie within the
-    ///     polyline (a metre of slack is allowed at either end for rounding in service responses).
-    ///   - transportType: How the route is travelled.
+    ///     polyline (a meter of slack is allowed at either end for rounding in service responses).
+    ///   - transportType: How the route is traveled.
     ///   - expectedTravelTime: Seconds; finite and not negative.
     /// - Throws: `GeoError.Kind.invalidArgument` naming the step or value
     ///   that does not fit: a NaN or out-of-range step range, steps out of order, a negative or NaN
@@ -134,10 +134,10 @@ public struct Route: Hashable, Sendable, Codable {
         }
     }
 
-    /// The route's length in metres along its polyline.
+    /// The route's length in meters along its polyline.
     public var distance: Double { polyline.length }
 
-    /// The route's own average speed in metres per second: its ``distance`` over its
+    /// The route's own average speed in meters per second: its ``distance`` over its
     /// ``expectedTravelTime``; `nil` for a route expected to take no time.
     public var averageSpeed: Double? {
         expectedTravelTime > 0 ? distance / expectedTravelTime : nil

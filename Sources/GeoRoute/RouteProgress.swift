@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
 
-/// Progress along a ``Route`` from a stream of position fixes: where on the route the traveller is,
+/// Progress along a ``Route`` from a stream of position fixes: where on the route the traveler is,
 /// how far they have come and have to go, how long that should take, which step they are on,
 /// whether they have arrived, and whether they have left the route.
 ///
@@ -21,41 +21,41 @@ import GeoCore
 ///
 /// ### Snapping
 /// A fix is snapped to the nearest point of the route in the stretch from the last snapped position
-/// to ``Configuration-swift.struct/lookahead`` metres ahead of it (where that stretch passes the
+/// to ``Configuration-swift.struct/lookahead`` meters ahead of it (where that stretch passes the
 /// fix's place twice, the earlier pass wins when the two are within ``tieTolerance`` of each
 /// other); if that is not close enough, in
-/// the ``Configuration-swift.struct/backtrack`` metres behind it; if that is not close enough
+/// the ``Configuration-swift.struct/backtrack`` meters behind it; if that is not close enough
 /// either, anywhere on the route. So a route that passes the same place twice (an out-and-back, a
 /// figure of eight, a loop that starts where it ends) is followed in order, GPS noise does not move
-/// the traveller backwards, and a traveller who skipped ahead or turned back is picked up where
+/// the traveler backwards, and a traveler who skipped ahead or turned back is picked up where
 /// they are.
 ///
 /// ### Leaving the route
 /// A fix is off the route when it is farther from every point of the route than
 /// ``Configuration-swift.struct/offRouteTolerance`` plus its own horizontal accuracy (if
 /// ``Configuration-swift.struct/includesHorizontalAccuracy``). One stray fix is common in cities;
-/// the traveller counts as off the route only after
+/// the traveler counts as off the route only after
 /// ``Configuration-swift.struct/offRouteFixCount`` consecutive such fixes, and is back on it with the
 /// first fix within the tolerance. Fixes whose position is invalid, or whose horizontal accuracy is
 /// worse than ``Configuration-swift.struct/maximumHorizontalAccuracy``, are ignored.
 public struct RouteProgress: Sendable {
     /// The thresholds that govern snapping, leaving the route and arriving.
     public struct Configuration: Hashable, Sendable, Codable {
-        /// Metres a fix may be from the route (beyond its horizontal accuracy) and still be on it.
+        /// Meters a fix may be from the route (beyond its horizontal accuracy) and still be on it.
         public var offRouteTolerance: Double
         /// How many consecutive fixes must be off the route before ``Event/wentOffRoute`` fires; at
         /// least 1.
         public var offRouteFixCount: Int
         /// Whether a fix's horizontal accuracy is added to ``offRouteTolerance``.
         public var includesHorizontalAccuracy: Bool
-        /// Metres from the end, along the route, within which the traveller has arrived.
+        /// Meters from the end, along the route, within which the traveler has arrived.
         public var arrivalTolerance: Double
-        /// Fixes whose horizontal accuracy is worse than this many metres are ignored.
+        /// Fixes whose horizontal accuracy is worse than this many meters are ignored.
         public var maximumHorizontalAccuracy: Double
-        /// Metres behind the last snapped position searched first.
+        /// Meters behind the last snapped position searched first.
         public var backtrack: Double
-        /// Metres ahead of the last snapped position searched first (grown by the distance the
-        /// traveller could have covered since the last fix at twice their speed).
+        /// Meters ahead of the last snapped position searched first (grown by the distance the
+        /// traveler could have covered since the last fix at twice their speed).
         public var lookahead: Double
 
         /// Creates a configuration; the defaults suit road navigation.
@@ -87,11 +87,11 @@ public struct RouteProgress: Sendable {
         public static let progressed = Event(rawValue: 1 << 0)
         /// The current step changed.
         public static let stepChanged = Event(rawValue: 1 << 1)
-        /// The traveller has just been found off the route (fires once per departure).
+        /// The traveler has just been found off the route (fires once per departure).
         public static let wentOffRoute = Event(rawValue: 1 << 2)
-        /// The traveller is back on the route after having been off it.
+        /// The traveler is back on the route after having been off it.
         public static let returnedToRoute = Event(rawValue: 1 << 3)
-        /// The traveller has just arrived (fires once).
+        /// The traveler has just arrived (fires once).
         public static let arrived = Event(rawValue: 1 << 4)
         /// The fix was ignored: its position is invalid or its accuracy too poor.
         public static let ignored = Event(rawValue: 1 << 5)
@@ -102,7 +102,7 @@ public struct RouteProgress: Sendable {
     /// The route being followed.
     public let route: Route
 
-    /// How much farther, in metres, a point earlier on the stretch ahead may be than the nearest one
+    /// How much farther, in meters, a point earlier on the stretch ahead may be than the nearest one
     /// and still be preferred to it: 1 cm, so that places the route passes twice are taken in order
     /// however rounding orders their distances.
     public static let tieTolerance = 0.01
@@ -115,16 +115,16 @@ public struct RouteProgress: Sendable {
     /// accuracy, speed and time and the route's direction there as its course; `nil` before the
     /// first fix on the route.
     public private(set) var snappedLocation: Location?
-    /// Metres along the route to the last snapped position.
+    /// Meters along the route to the last snapped position.
     public private(set) var distanceTraveled: Double = 0
-    /// Metres from the last fix to the nearest point of the route (of the searched stretch when on
+    /// Meters from the last fix to the nearest point of the route (of the searched stretch when on
     /// the route); `nil` before the first fix.
     public private(set) var distanceFromRoute: Double?
-    /// The index in ``Route/steps`` of the step being travelled, if the route has steps.
+    /// The index in ``Route/steps`` of the step being traveled, if the route has steps.
     public private(set) var currentStepIndex: Int?
-    /// Whether the traveller has arrived; stays `true` once set.
+    /// Whether the traveler has arrived; stays `true` once set.
     public private(set) var hasArrived = false
-    /// Whether the traveller is off the route (after enough consecutive off-route fixes).
+    /// Whether the traveler is off the route (after enough consecutive off-route fixes).
     public private(set) var isOffRoute = false
     /// How many fixes in a row have been off the route.
     public private(set) var consecutiveOffRouteFixes = 0
@@ -136,10 +136,10 @@ public struct RouteProgress: Sendable {
         currentStepIndex = route.stepIndex(atDistance: 0)
     }
 
-    /// Metres along the route still to travel.
+    /// Meters along the route still to travel.
     public var distanceRemaining: Double { max(0, route.distance - distanceTraveled) }
 
-    /// The fraction of the route travelled, in [0, 1] (1 for a route of length 0).
+    /// The fraction of the route traveled, in [0, 1] (1 for a route of length 0).
     public var fractionTraveled: Double {
         route.distance > 0 ? min(1, distanceTraveled / route.distance) : 1
     }
@@ -150,18 +150,18 @@ public struct RouteProgress: Sendable {
         route.expectedTravelTime(fromDistance: distanceTraveled)
     }
 
-    /// When the traveller should arrive: the last fix's time plus ``expectedTimeRemaining``; `nil`
+    /// When the traveler should arrive: the last fix's time plus ``expectedTimeRemaining``; `nil`
     /// before the first fix.
     public var expectedArrivalDate: Date? {
         location.map { $0.timestamp.addingTimeInterval(expectedTimeRemaining) }
     }
 
-    /// The step being travelled, if the route has steps.
+    /// The step being traveled, if the route has steps.
     public var currentStep: RouteStep? {
         currentStepIndex.map { route.steps[$0] }
     }
 
-    /// Metres along the route to the end of the current step; `nil` without steps.
+    /// Meters along the route to the end of the current step; `nil` without steps.
     public var distanceRemainingInStep: Double? {
         currentStep.map { max(0, $0.range.upperBound - distanceTraveled) }
     }
@@ -193,11 +193,11 @@ public struct RouteProgress: Sendable {
             if elapsed > 0 && elapsed.isFinite { ahead = max(ahead, 2 * fix.speed * elapsed) }
         }
         // Ahead first, so that a place the route passes twice is taken in order and GPS noise does
-        // not move the traveller backwards; then just behind; then anywhere.
+        // not move the traveler backwards; then just behind; then anywhere.
         var projection = polyline.closestPoint(
             to: fix.coordinate, alongDistances: distanceTraveled...(distanceTraveled + ahead))
         // Where the window passes the same place twice, the two candidates are equally near (to
-        // rounding): the earlier one ahead is the one being travelled.
+        // rounding): the earlier one ahead is the one being traveled.
         for _ in 0..<8 where projection.distanceAlong - 1 > distanceTraveled {
             let earlier = polyline.closestPoint(
                 to: fix.coordinate,

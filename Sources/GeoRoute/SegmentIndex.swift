@@ -1,8 +1,8 @@
 import Foundation
 import GeoCore
 
-/// A bounding-volume hierarchy over the geodesic segments of a polyline, in Earth-centred Cartesian
-/// coordinates (ECEF, metres), for nearest-segment queries that touch only a few segments.
+/// A bounding-volume hierarchy over the geodesic segments of a polyline, in Earth-centered Cartesian
+/// coordinates (ECEF, meters), for nearest-segment queries that touch only a few segments.
 ///
 /// ### Why the bounds are safe
 /// Every point X of a geodesic segment from A to B of length L satisfies |XA| + |XB| ≤ L (each
@@ -25,7 +25,7 @@ import GeoCore
 final class SegmentIndex: Sendable {
     /// ECEF coordinates of the vertices, interleaved x, y, z.
     private let vertices: [Double]
-    /// Per segment, the distance m by which the geodesic may leave its chord, plus a millimetre.
+    /// Per segment, the distance m by which the geodesic may leave its chord, plus a millimeter.
     private let margins: [Double]
     /// Boxes of all levels, six numbers each (min x, y, z, max x, y, z); level k starts at
     /// `levelStarts[k]`.
@@ -34,11 +34,11 @@ final class SegmentIndex: Sendable {
     private let levelCounts: [Int]
     /// The vertices, for the exact solution.
     private let coordinates: [Coordinate]
-    /// The initial azimuth (degrees) and length (metres) of each segment.
+    /// The initial azimuth (degrees) and length (meters) of each segment.
     private let azimuths: [Double]
     private let lengths: [Double]
 
-    /// Earth-centred, Earth-fixed Cartesian coordinates in metres of a point on the WGS84 ellipsoid
+    /// Earth-centered, Earth-fixed Cartesian coordinates in meters of a point on the WGS84 ellipsoid
     /// (height 0).
     @inline(__always)
     static func ecef(_ c: Coordinate) -> (x: Double, y: Double, z: Double) {
@@ -114,9 +114,9 @@ final class SegmentIndex: Sendable {
         var segment: Int
         /// The nearest point of the segment.
         var coordinate: Coordinate
-        /// Its distance in metres along the segment from the segment's start.
+        /// Its distance in meters along the segment from the segment's start.
         var distanceAlong: Double
-        /// The geodesic distance in metres from the query point.
+        /// The geodesic distance in meters from the query point.
         var distance: Double
 
         init(segment: Int, coordinate: Coordinate, distanceAlong: Double, distance: Double) {
@@ -134,7 +134,7 @@ final class SegmentIndex: Sendable {
         }
     }
 
-    /// The lower bound in metres on the geodesic distance from a point (ECEF) to anything in a box.
+    /// The lower bound in meters on the geodesic distance from a point (ECEF) to anything in a box.
     @inline(__always)
     private func boxBound(_ box: Int, _ px: Double, _ py: Double, _ pz: Double) -> Double {
         let o = box * 6
@@ -146,7 +146,7 @@ final class SegmentIndex: Sendable {
         }
     }
 
-    /// The lower bound in metres on the geodesic distance from a point (ECEF) to a segment: the
+    /// The lower bound in meters on the geodesic distance from a point (ECEF) to a segment: the
     /// distance to its chord less its margin.
     @inline(__always)
     func segmentBound(_ i: Int, _ px: Double, _ py: Double, _ pz: Double) -> Double {
@@ -165,8 +165,8 @@ final class SegmentIndex: Sendable {
     ///
     /// - Parameters:
     ///   - segments: The segment indices to consider (clamped to the polyline's).
-    ///   - firstStart: Metres along the first segment of the range before which it is not searched.
-    ///   - lastEnd: Metres along the last segment of the range after which it is not searched.
+    ///   - firstStart: Meters along the first segment of the range before which it is not searched.
+    ///   - lastEnd: Meters along the last segment of the range after which it is not searched.
     /// - Returns: `nil` if the range holds no segment.
     func nearest(
         to point: Coordinate, segments: ClosedRange<Int>, firstStart: Double = 0,
@@ -228,7 +228,7 @@ final class SegmentIndex: Sendable {
     /// The exact nearest point of one segment.
     ///
     /// The foot of the geodesic perpendicular (`GeodesicLine.foot`), started from the foot of the
-    /// perpendicular on the chord, which is within millimetres of it for the segments and offsets of
+    /// perpendicular on the chord, which is within millimeters of it for the segments and offsets of
     /// routes and tracks. Segments over 500 km and points over 500 km away use
     /// `GeodesicLine.closestPoint(to:)`, which also compares both ends.
     func exactNearest(

@@ -13,19 +13,19 @@ public struct SimplificationMethod: Hashable, Sendable, CustomStringConvertible 
 
     let algorithm: Algorithm
 
-    /// Douglas–Peucker: every dropped vertex lies within the tolerance (metres) of the geodesic
+    /// Douglas–Peucker: every dropped vertex lies within the tolerance (meters) of the geodesic
     /// segment that replaces it. Keeps sharp corners; the classic choice for routes and tracks.
     public static let douglasPeucker = SimplificationMethod(algorithm: .douglasPeucker)
 
-    /// Visvalingam–Whyatt: repeatedly drops the vertex whose triangle with its two neighbours has the
+    /// Visvalingam–Whyatt: repeatedly drops the vertex whose triangle with its two neighbors has the
     /// smallest area, while that area is below the square of the tolerance (a tolerance of 10 m drops
     /// triangles under 100 m²). Smooths gently; good for display at lower zoom levels.
     public static let visvalingamWhyatt = SimplificationMethod(algorithm: .visvalingamWhyatt)
 
     /// Topology-preserving Douglas–Peucker through GEOS (`GEOSTopologyPreserveSimplify_r`): every
-    /// dropped vertex lies within the tolerance (metres) of the result, and the result never crosses
-    /// itself where the original did not. Computed in a local azimuthal equidistant plane centred on
-    /// the line (scale error (ρ/R)²/6: 0.004 % within 100 km of the centre); the kept vertices are the
+    /// dropped vertex lies within the tolerance (meters) of the result, and the result never crosses
+    /// itself where the original did not. Computed in a local azimuthal equidistant plane centered on
+    /// the line (scale error (ρ/R)²/6: 0.004 % within 100 km of the center); the kept vertices are the
     /// original coordinates, unchanged. Slower than ``douglasPeucker``; use it when the simplified
     /// line is drawn as a shape or tested for crossings.
     public static let topologyPreserving = SimplificationMethod(algorithm: .topologyPreserving)
@@ -45,7 +45,7 @@ extension Polyline {
     /// last vertex are always kept.
     ///
     /// - Parameters:
-    ///   - tolerance: Metres on the WGS84 ellipsoid, not negative; see ``SimplificationMethod`` for
+    ///   - tolerance: Meters on the WGS84 ellipsoid, not negative; see ``SimplificationMethod`` for
     ///     what it bounds.
     ///   - method: ``SimplificationMethod/douglasPeucker`` by default.
     ///   - maximumThreads: How many threads Douglas–Peucker may use on lines of 20 000 vertices or
@@ -103,7 +103,7 @@ extension Polyline {
         return indices
     }
 
-    /// A simpler line that stays within a tolerance in metres of this one.
+    /// A simpler line that stays within a tolerance in meters of this one.
     ///
     /// ```swift
     /// let display = try track.simplified(tolerance: 10)                           // Douglas–Peucker
@@ -111,7 +111,7 @@ extension Polyline {
     /// ```
     ///
     /// - Parameters:
-    ///   - tolerance: Metres on the WGS84 ellipsoid, not negative.
+    ///   - tolerance: Meters on the WGS84 ellipsoid, not negative.
     ///   - method: ``SimplificationMethod/douglasPeucker`` by default.
     /// - Returns: A polyline of a subset of the vertices, first and last included.
     /// - Throws: `GeoError.Kind.invalidArgument` for a negative or NaN

@@ -9,8 +9,8 @@ extension Polyline {
     /// polyline of one vertex.
     ///
     /// - Parameters:
-    ///   - fromDistance: Metres from the first vertex; clamped to [0, ``length``].
-    ///   - toDistance: Metres from the first vertex, not less than `fromDistance`; clamped likewise.
+    ///   - fromDistance: Meters from the first vertex; clamped to [0, ``length``].
+    ///   - toDistance: Meters from the first vertex, not less than `fromDistance`; clamped likewise.
     /// - Throws: `GeoError.Kind.invalidArgument` if a distance is NaN or
     ///   `fromDistance > toDistance`.
     /// - Complexity: O(log n + k) for k vertices in the slice, plus one inverse geodesic per segment
@@ -40,9 +40,9 @@ extension Polyline {
         return Polyline(unchecked: result)
     }
 
-    /// The same line travelled the other way: the vertices in reverse order.
+    /// The same line traveled the other way: the vertices in reverse order.
     ///
-    /// A point `d` metres along the reversed line is `length - d` metres along this one.
+    /// A point `d` meters along the reversed line is `length - d` meters along this one.
     /// - Complexity: O(n), one inverse geodesic per segment.
     public func reversed() -> Polyline {
         Polyline(unchecked: coordinates.reversed())

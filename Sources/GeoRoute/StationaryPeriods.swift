@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
 
-/// A stretch of a track during which the traveller stayed in one place.
+/// A stretch of a track during which the traveler stayed in one place.
 public struct StationaryPeriod: Hashable, Sendable, Codable {
     /// The segment of the track it belongs to.
     public var segment: Int
@@ -23,14 +23,14 @@ extension Track {
     /// breaks, waits.
     ///
     /// Stay-point detection (Li et al., *Mining user similarity based on location history*, ACM GIS
-    /// 2008): from a fix, extend the period while the following fixes stay within `radius` metres of
+    /// 2008): from a fix, extend the period while the following fixes stay within `radius` meters of
     /// it (geodesic distance); if the fixes so gathered span at least `minimumDuration`, they form
     /// a stationary period and the search resumes after it, otherwise it resumes at the next fix.
-    /// The centre is the mean of the fixes' positions (averaged as unit vectors, so correct across
+    /// The center is the mean of the fixes' positions (averaged as unit vectors, so correct across
     /// the 180th meridian). Fixes without a time (``GPX/missingTime``) cannot start or end a period.
     ///
     /// - Parameters:
-    ///   - radius: Metres; 25 by default.
+    ///   - radius: Meters; 25 by default.
     ///   - minimumDuration: Seconds; 120 by default.
     /// - Returns: The periods in time order.
     /// - Complexity: O(n) inverse geodesics for a track that keeps moving; O(n·k) for stops of k

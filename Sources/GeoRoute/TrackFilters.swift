@@ -4,7 +4,7 @@ import GeoCore
 /// A rule that removes defective fixes from a recorded ``Track``; see ``Track/filtered(by:)``.
 public enum TrackFilter: Hashable, Sendable, Codable {
     /// Drops fixes whose position is invalid (negative horizontal accuracy or a bad coordinate, as
-    /// Core Location marks them) or whose horizontal accuracy is worse than `maximum` metres.
+    /// Core Location marks them) or whose horizontal accuracy is worse than `maximum` meters.
     case horizontalAccuracy(maximum: Double)
     /// Drops fixes that arrive late: those whose timestamp is more than `maximumAge` seconds older
     /// than the newest fix kept before them (a cached position delivered after fresher ones). With a
@@ -13,7 +13,7 @@ public enum TrackFilter: Hashable, Sendable, Codable {
     /// Drops a fix whose timestamp equals that of the fix kept before it (the first one stays).
     case duplicateTimestamps
     /// Drops spikes: a fix that is reached from the fix kept before it at more than `maximumSpeed`
-    /// metres per second and left for the next fix at more than that speed, while going straight
+    /// meters per second and left for the next fix at more than that speed, while going straight
     /// from the kept fix to the next would not be too fast. The first fix of a segment is a spike
     /// if it is left too fast for a second fix that is left at a plausible speed; the last if it is
     /// reached too fast. Speeds are geodesic distance over elapsed time; fixes with equal or

@@ -1,11 +1,11 @@
 import Foundation
 import GeoCore
 
-/// Elevation gained and lost along a track, in metres (both not negative).
+/// Elevation gained and lost along a track, in meters (both not negative).
 public struct ElevationChange: Hashable, Sendable, Codable {
-    /// Total ascent in metres.
+    /// Total ascent in meters.
     public var gain: Double
-    /// Total descent in metres, as a positive number.
+    /// Total descent in meters, as a positive number.
     public var loss: Double
 
     /// Creates an elevation change.
@@ -17,14 +17,14 @@ public struct ElevationChange: Hashable, Sendable, Codable {
 
 /// The summary figures of a ``Track``, computed together in one pass by ``Track/statistics(movingSpeed:elevationThreshold:)``.
 public struct TrackStatistics: Hashable, Sendable, Codable {
-    /// Metres along the geodesics between consecutive fixes, within segments.
+    /// Meters along the geodesics between consecutive fixes, within segments.
     public var length: Double
     /// Seconds from the first to the last fix of each segment, summed over segments.
     public var duration: TimeInterval
     /// Seconds spent in intervals between consecutive fixes whose average speed is at least the
     /// moving speed.
     public var movingTime: TimeInterval
-    /// Metres covered in those intervals.
+    /// Meters covered in those intervals.
     public var movingDistance: Double
     /// ``length`` over ``duration`` in m/s; `nil` when the duration is not positive.
     public var averageSpeed: Double?
@@ -38,7 +38,7 @@ public struct TrackStatistics: Hashable, Sendable, Codable {
 }
 
 extension Track {
-    /// The length in metres: the sum of the geodesic distances on WGS84 between consecutive fixes of
+    /// The length in meters: the sum of the geodesic distances on WGS84 between consecutive fixes of
     /// each segment (altitude ignored, as `CLLocation.distance(from:)`).
     /// - Complexity: O(n) inverse geodesics.
     public var length: Double {
@@ -74,9 +74,9 @@ extension Track {
     /// ``elevationChange(threshold:)``).
     ///
     /// - Parameters:
-    ///   - movingSpeed: Metres per second at or above which an interval counts as moving; 0.5 m/s
+    ///   - movingSpeed: Meters per second at or above which an interval counts as moving; 0.5 m/s
     ///     (1.8 km/h) by default.
-    ///   - elevationThreshold: Metres of hysteresis for the elevation change; 0 sums every rise and
+    ///   - elevationThreshold: Meters of hysteresis for the elevation change; 0 sums every rise and
     ///     fall.
     /// - Complexity: O(n) inverse geodesics.
     public func statistics(
@@ -133,7 +133,7 @@ extension Track {
     /// the altitude has risen or fallen from it by at least the threshold, and only then is the
     /// difference counted, which keeps GPS altitude noise from inflating the totals.
     ///
-    /// - Parameter threshold: Metres, not negative (negative values count as 0).
+    /// - Parameter threshold: Meters, not negative (negative values count as 0).
     public func elevationChange(threshold: Double = 0) -> ElevationChange {
         var gain = 0.0, loss = 0.0
         let threshold = max(0, threshold.isNaN ? 0 : threshold)

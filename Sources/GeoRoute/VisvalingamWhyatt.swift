@@ -2,12 +2,12 @@ import Foundation
 import GeoCore
 
 /// Visvalingam–Whyatt line simplification (Visvalingam & Whyatt, *Line generalisation by repeated
-/// elimination of points*, The Cartographic Journal 30(1), 1993) with areas in square metres on the
+/// elimination of points*, The Cartographic Journal 30(1), 1993) with areas in square meters on the
 /// WGS84 ellipsoid.
 ///
 /// Every interior vertex has an effective area: that of the triangle it forms with its current
-/// neighbours. The vertex with the smallest area is dropped and its neighbours' areas recomputed,
-/// until the smallest area reaches the threshold (the square of the tolerance in metres). Ties go to
+/// neighbors. The vertex with the smallest area is dropped and its neighbors' areas recomputed,
+/// until the smallest area reaches the threshold (the square of the tolerance in meters). Ties go to
 /// the earlier vertex.
 ///
 /// Areas are computed in the local plane at the middle vertex (`LocalPlane`); when one is

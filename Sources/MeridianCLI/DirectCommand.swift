@@ -9,7 +9,7 @@ enum DirectCommand: Subcommand {
         Usage: meridian direct LAT LON AZIMUTH DISTANCE [--json]
 
         Prints where the WGS84 geodesic that leaves (LAT, LON) at AZIMUTH (degrees clockwise from
-        north) ends after DISTANCE metres, and its azimuth there.
+        north) ends after DISTANCE meters, and its azimuth there.
 
         Without positional arguments, reads one job per line from standard input: four numbers
         separated by spaces or commas. Bad lines are reported on standard error with their line

@@ -8,7 +8,7 @@ enum DistanceCommand: Subcommand {
     static let help = """
         Usage: meridian distance LAT1 LON1 LAT2 LON2 [--model geodesic|haversine] [--json]
 
-        Prints the distance in metres between two points and the azimuths (degrees clockwise from
+        Prints the distance in meters between two points and the azimuths (degrees clockwise from
         north) at the start and at the end, on the WGS84 ellipsoid (Karney's geodesic, accurate to
         15 nm) or, with --model haversine, on a sphere of radius 6 371 008.8 m (within 0.57 %).
 

@@ -18,7 +18,7 @@ enum FenceCommand: Subcommand {
 
         Replays a location log through a GeofenceMonitor and prints one JSON line per event: the
         fence, the new state (satisfied, unsatisfied), the time, the position, and the reason with
-        the log line of the fix, the signed geodesic distance to the boundary in metres (negative
+        the log line of the fix, the signed geodesic distance to the boundary in meters (negative
         inside) and the fix's accuracy. A fix whose accuracy circle straddles a boundary decides
         nothing; fences passed through between two fixes get an enter and an exit ("crossing").
 
@@ -29,17 +29,17 @@ enum FenceCommand: Subcommand {
 
         Fences FILE: CSV 'latitude,longitude,radius_m[,identifier]' (header optional; identifiers
         default to fence-<line>), or GeoJSON (.json, .geojson): Point features with a 'radius'
-        property in metres become circles, Polygon features polygons (holes allowed); the
+        property in meters become circles, Polygon features polygons (holes allowed); the
         identifier is the feature's id or its 'identifier' or 'name' property.
 
         Locations FILE: CSV 'timestamp,latitude,longitude,accuracy' (header optional; timestamp in
-        ISO 8601 or seconds since 1970; accuracy in metres, 0 if the column is missing), or GPX
+        ISO 8601 or seconds since 1970; accuracy in meters, 0 if the column is missing), or GPX
         (.gpx: every timed track point is a fix, named by the line of its <trkpt>).
 
         Options:
           --dwell S          report a dwell after S seconds inside a fence
-          --hysteresis M     margin in metres against flapping (default 5)
-          --max-accuracy M   reject fixes less accurate than M metres
+          --hysteresis M     margin in meters against flapping (default 5)
+          --max-accuracy M   reject fixes less accurate than M meters
           --no-crossings     do not infer fences crossed between two fixes
           --storage DIR      keep the monitor's state in DIR (default: in memory only)
           --name NAME        the monitor's name in DIR (default: meridian)
@@ -346,7 +346,7 @@ enum FenceFile {
                 case "Point":
                     guard let radius = properties?["radius"]?.doubleValue else {
                         throw GeoError(
-                            .malformedInput, "a Point fence needs a 'radius' property in metres")
+                            .malformedInput, "a Point fence needs a 'radius' property in meters")
                     }
                     let center = try position(coordinates)
                     result.append(
@@ -409,7 +409,7 @@ struct LocationLog {
     }
 
     /// A GPX log through GeoRoute's GPX reader: every track point with a time becomes a fix, in file
-    /// order, labelled with the line of its `<trkpt>` element; accuracy is 0 unless the file gives one.
+    /// order, labeled with the line of its `<trkpt>` element; accuracy is 0 unless the file gives one.
     /// Track points without `<time>` cannot be replayed and are reported as problems.
     static func gpx(_ data: Data, path: String) throws(GeoError) -> LocationLog {
         let document = try GPX.read(data)

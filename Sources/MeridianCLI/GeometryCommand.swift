@@ -15,9 +15,9 @@ enum GeometryCommand: Subcommand {
         or standard input, with x = longitude and y = latitude in degrees, and runs OPERATION on it (on
         every geometry of a GeoJSON document):
 
-          area                 geodesic area on WGS84, square metres
-          length               geodesic length on WGS84, metres (the perimeter for polygons)
-          buffer --meters M    the points within M metres (negative erodes polygons)
+          area                 geodesic area on WGS84, square meters
+          length               geodesic length on WGS84, meters (the perimeter for polygons)
+          buffer --meters M    the points within M meters (negative erodes polygons)
           hull                 the convex hull
           concave-hull         a concave hull (--ratio R in [0, 1], default 0.3; 1 is the convex hull)
           simplify --tolerance T

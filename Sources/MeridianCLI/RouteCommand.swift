@@ -16,8 +16,8 @@ enum RouteCommand: Subcommand {
         Usage: meridian route <action> [FILE] [options]
 
         Actions:
-          length [FILE]                       length in metres of each line or track (WGS84 geodesics)
-          simplify [FILE] --tolerance M       simplify each line to within M metres
+          length [FILE]                       length in meters of each line or track (WGS84 geodesics)
+          simplify [FILE] --tolerance M       simplify each line to within M meters
           encode [--precision P]              'latitude,longitude' lines -> encoded polylines
           decode [--precision P]              encoded polylines -> 'latitude,longitude' lines
           snap FILE LAT LON | snap FILE | snap LAT LON
@@ -40,13 +40,13 @@ enum RouteCommand: Subcommand {
         Options:
           --format F            input format: gpx, geojson, csv or encoded
           --precision P         encoded polyline precision (default 5; 6 for OSRM/Valhalla)
-          --tolerance M         simplification tolerance in metres
+          --tolerance M         simplification tolerance in meters
           --method M            douglas-peucker (default), visvalingam-whyatt or topology-preserving
           --output F            simplify's output: csv, encoded, geojson or gpx (default: the input's
                                 kind; csv for GPX input)
           --moving-speed V      stats: m/s at or above which an interval counts as moving (0.5)
           --elevation-threshold M
-                                stats: hysteresis in metres for gain and loss (0)
+                                stats: hysteresis in meters for gain and loss (0)
           --max-speed V         stats: first drop spikes faster than V m/s
           --max-accuracy M      stats: first drop fixes with horizontal accuracy worse than M m
           --json                one JSON object per result (length, snap, stats)

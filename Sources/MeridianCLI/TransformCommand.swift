@@ -27,7 +27,7 @@ enum TransformCommand: Subcommand {
           --to CRS          target CRS
           --pipeline STR    a PROJ operation instead of --from/--to
           --inverse         transform from target to source
-          --decimals N      decimals written (default 9 for degrees, 4 for metres)
+          --decimals N      decimals written (default 9 for degrees, 4 for meters)
           --json            one JSON object per point: x, y and z if given
 
         Examples:

@@ -11,13 +11,13 @@ struct ClusterFootprintTests {
         var rng = SplitMix64(seed: 21)
         var points = [Coordinate]()
         for _ in 0..<20 {
-            let centre = Coordinate(
+            let center = Coordinate(
                 latitude: rng.uniform(-60, 60), longitude: rng.uniform(-170, 170))
             for _ in 0..<40 {
                 points.append(
                     Coordinate(
-                        latitude: centre.latitude + rng.uniform(-1, 1),
-                        longitude: centre.longitude + rng.uniform(-1, 1)))
+                        latitude: center.latitude + rng.uniform(-1, 1),
+                        longitude: center.longitude + rng.uniform(-1, 1)))
             }
         }
         let index = try ClusterIndex(points)

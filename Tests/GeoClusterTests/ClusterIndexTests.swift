@@ -164,7 +164,7 @@ struct ClusterIndexTests {
         #expect(legs.count == 25)
         #expect(Set(legs.map(\.coordinate)).count == 25)
         #expect(legs.allSatisfy { $0.point.coordinate == spot })
-        // At zoom 16 on 256-point tiles every leg is at least 11 screen points from the centre.
+        // At zoom 16 on 256-point tiles every leg is at least 11 screen points from the center.
         let scale = 256 * exp2(16.0) / 360
         for leg in legs {
             let dx = (leg.coordinate.longitude - spot.longitude) * scale

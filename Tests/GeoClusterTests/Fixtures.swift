@@ -134,7 +134,7 @@ func round6(_ v: Double) -> Double {
     return (f + (s - f >= 0.5 ? 1 : 0)) / 1e6
 }
 
-/// Cluster centres of one zoom as `[lon, lat, count]`, rounded to 1e-6 and sorted as the reference.
+/// Cluster centers of one zoom as `[lon, lat, count]`, rounded to 1e-6 and sorted as the reference.
 func sortedCenters<E>(_ features: [ClusterFeature<E>]) -> [[Double]] {
     features.compactMap(\.cluster)
         .map {
@@ -150,7 +150,7 @@ func referenceCenters(_ value: JSONValue?) -> [[Double]] {
     (value?.arrayValue ?? []).map { ($0.arrayValue ?? []).compactMap(\.doubleValue) }
 }
 
-/// Whether two sorted centre lists agree: same counts, coordinates within `tolerance` degrees.
+/// Whether two sorted center lists agree: same counts, coordinates within `tolerance` degrees.
 func centersMatch(_ a: [[Double]], _ b: [[Double]], tolerance: Double) -> Bool {
     guard a.count == b.count else { return false }
     for (x, y) in zip(a, b) {

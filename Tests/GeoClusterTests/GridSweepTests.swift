@@ -49,7 +49,7 @@ struct GridSweepTests {
                     build: ClusterBuildOptions(maximumThreads: threads))
                 let reference = ClusterHierarchy(
                     options: options, coordinates: coordinates,
-                    build: ClusterBuildOptions(maximumThreads: 1, neighbourSearch: .treeQueries))
+                    build: ClusterBuildOptions(maximumThreads: 1, neighborSearch: .treeQueries))
                 #expect(grid.clusterID == reference.clusterID)
                 #expect(grid.clusterCount == reference.clusterCount)
                 #expect(grid.clusterX == reference.clusterX)
@@ -64,9 +64,9 @@ struct GridSweepTests {
     }
 
     /// Tiny groups where float32 resolution is fine (near lon −176°, lat 84°) at zooms whose radius is
-    /// a few float32 steps: cluster centres (double) and their float32 copies then straddle the radius,
-    /// so a neighbour of a record is not always the other way round.
-    @Test func asymmetricNeighboursNearTheRadius() {
+    /// a few float32 steps: cluster centers (double) and their float32 copies then straddle the radius,
+    /// so a neighbor of a record is not always the other way round.
+    @Test func asymmetricNeighborsNearTheRadius() {
         var rng = SplitMix64(seed: 77)
         var coordinates = [Coordinate]()
         for _ in 0..<600 {
@@ -85,7 +85,7 @@ struct GridSweepTests {
                 build: ClusterBuildOptions(maximumThreads: 1))
             let reference = ClusterHierarchy(
                 options: options, coordinates: coordinates,
-                build: ClusterBuildOptions(maximumThreads: 1, neighbourSearch: .treeQueries))
+                build: ClusterBuildOptions(maximumThreads: 1, neighborSearch: .treeQueries))
             #expect(grid.clusterID == reference.clusterID)
             #expect(grid.clusterX == reference.clusterX)
             #expect(grid.pointParent == reference.pointParent)
@@ -94,7 +94,7 @@ struct GridSweepTests {
         }
     }
 
-    /// Levels large enough for the build's parallel paths (projection in parts, neighbours swept in
+    /// Levels large enough for the build's parallel paths (projection in parts, neighbors swept in
     /// two halves, trees sorted and ranked on several threads) give the hierarchy of a build on one
     /// thread, for clustered and uniform synthetic points.
     @Test func parallelBuildMatchesOneThread() {

@@ -21,7 +21,7 @@ struct SpiderfyTests {
         #expect(Set(spiral.map { "\($0.x),\($0.y)" }).count == 50)
     }
 
-    /// Legs keep leaves order, start from the cluster's centre and sit at the layout's offsets in
+    /// Legs keep leaves order, start from the cluster's center and sit at the layout's offsets in
     /// screen points at the given zoom.
     @Test func legsSitAtTheLayoutOffsets() throws {
         let spot = Coordinate(latitude: -33.8688, longitude: 151.2093)
@@ -40,11 +40,11 @@ struct SpiderfyTests {
                 (0.5 - 0.25 * log((1 + s) / (1 - s)) / .pi) * scale
             )
         }
-        let centre = pixels(cluster.coordinate)
+        let center = pixels(cluster.coordinate)
         for (leg, offset) in zip(legs, layout.offsets(count: 12)) {
             let p = pixels(leg.coordinate)
-            #expect(abs(p.0 - centre.0 - offset.x) < 1e-6)
-            #expect(abs(p.1 - centre.1 - offset.y) < 1e-6)
+            #expect(abs(p.0 - center.0 - offset.x) < 1e-6)
+            #expect(abs(p.1 - center.1 - offset.y) < 1e-6)
         }
         #expect(throws: GeoError.self) { try index.spiderfy(cluster.id, zoom: .nan) }
     }

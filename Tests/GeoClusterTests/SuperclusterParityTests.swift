@@ -55,7 +55,7 @@ struct PlacesParityTests {
         }
     }
 
-    /// Cluster ids, counts, abbreviations and centres to 1e-9° in output order.
+    /// Cluster ids, counts, abbreviations and centers to 1e-9° in output order.
     @Test func fullClusterRecords() throws {
         let full = try #require(reference["clusters_full"]?.objectValue)
         #expect(!full.isEmpty)
@@ -335,7 +335,7 @@ struct PlacesParityTests {
     }
 }
 
-/// supercluster 8.0.1's per-zoom counts and cluster centres on 10 000 uniform and 10 000 clustered
+/// supercluster 8.0.1's per-zoom counts and cluster centers on 10 000 uniform and 10 000 clustered
 /// points.
 @Suite("supercluster parity: 10k points")
 struct TenThousandPointsParityTests {

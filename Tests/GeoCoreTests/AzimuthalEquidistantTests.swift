@@ -3,11 +3,11 @@ import GeoTestSupport
 import Testing
 
 /// The local metric plane behind the `meters:` operations, checked through its observable effects:
-/// a point's buffer centred on itself is exact (distances from the centre are exact), and a two-point
+/// a point's buffer centered on itself is exact (distances from the center are exact), and a two-point
 /// geometry's buffer is symmetric about the middle.
 @Suite("Azimuthal equidistant plane")
 struct AzimuthalEquidistantTests {
-    @Test func distancesFromTheCentreAreExactEverywhere() throws {
+    @Test func distancesFromTheCenterAreExactEverywhere() throws {
         var rng = SplitMix64(seed: 31)
         for _ in 0..<20 {
             let c = Position(x: rng.uniform(-180, 180), y: rng.uniform(-89, 89))

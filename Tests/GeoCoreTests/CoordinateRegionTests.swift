@@ -57,10 +57,10 @@ struct CoordinateRegionTests {
     @Test func fittingPicksTheShortestArc() throws {
         var rng = SplitMix64(seed: 5)
         for _ in 0..<300 {
-            let centre = rng.uniform(-180, 180)
+            let center = rng.uniform(-180, 180)
             let spread = rng.uniform(0, 200)
             let points = (0..<Int(rng.uniform(1, 12))).map { _ -> Coordinate in
-                var lon = centre + rng.uniform(-spread / 2, spread / 2)
+                var lon = center + rng.uniform(-spread / 2, spread / 2)
                 if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
                 return Coordinate(latitude: rng.uniform(-80, 80), longitude: lon)
             }

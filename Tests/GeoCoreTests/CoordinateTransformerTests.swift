@@ -2,7 +2,7 @@ import Foundation
 import GeoCore
 import Testing
 
-@Suite("CoordinateTransformer: published values and behaviour (always run)")
+@Suite("CoordinateTransformer: published values and behavior (always run)")
 struct CoordinateTransformerTests {
     /// IOGP Guidance Note 7-2, Popular Visualisation Pseudo-Mercator worked example:
     /// 24°22′54.433″N, 100°20′00.000″W → E −11 169 055.58 m, N 2 800 000.00 m.

@@ -10,7 +10,7 @@ import FoundationXML
 /// Replays GEOS's XML test suite (most cases from the JTS TestSuite) against Meridian's geometry API.
 ///
 /// Every operation the API covers is run and must give GEOS's expected result: predicates and numbers
-/// exactly (numbers to 1e-6 relative), geometries compared after normalisation (exactly, to a relative
+/// exactly (numbers to 1e-6 relative), geometries compared after normalization (exactly, to a relative
 /// 1e-9, or else as equal point sets), buffers by area and boundary distance as GEOS's
 /// BufferResultMatcher does. Each file prints how many tests ran and which operations, if any, were
 /// skipped.

@@ -3,7 +3,7 @@ import GeoCore
 import GeoTestSupport
 import Testing
 
-/// Metres per degree of latitude (upper bound) and of longitude at a latitude, for turning angular
+/// Meters per degree of latitude (upper bound) and of longitude at a latitude, for turning angular
 /// differences into distances in tolerance checks.
 private func positionError(
     lat: Double, lon: Double, expectedLat: Double, expectedLon: Double
@@ -11,8 +11,8 @@ private func positionError(
     let dLat = abs(lat - expectedLat)
     var dLon = abs(lon - expectedLon).truncatingRemainder(dividingBy: 360)
     if dLon > 180 { dLon = 360 - dLon }
-    let metresPerDegree = 111_700.0
-    return metresPerDegree * (dLat + dLon * cos(expectedLat * .pi / 180))
+    let metersPerDegree = 111_700.0
+    return metersPerDegree * (dLat + dLon * cos(expectedLat * .pi / 180))
 }
 
 private func azimuthDifference(_ a: Double, _ b: Double) -> Double {
@@ -134,7 +134,7 @@ struct GeodesicReferenceTests {
     /// line (m12 the reduced length), and by δ·tan φ / a when it moves along a parallel at latitude φ
     /// (meridian convergence). So each azimuth is compared to 1e-9° plus what a δ = 5 nm uncertainty
     /// in the end points allows: nothing measurable for ordinary lines, but a wider band for lines a
-    /// few metres long, points metres from a pole, and the antipodal lines where m12 → 0 and every
+    /// few meters long, points meters from a pole, and the antipodal lines where m12 → 0 and every
     /// azimuth is a solution. The test prints how many comparisons needed more than 2e-9°.
     @Test func geodTestShort() throws {
         let rows = try ReferenceData.csvRows("geodesic/geodtest_short.csv")

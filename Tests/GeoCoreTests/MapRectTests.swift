@@ -7,7 +7,7 @@ import Testing
 struct MapRectTests {
     let world = MapSize.world.width
 
-    /// MapKit's documented frame: 2²⁸ map points square, coordinate (0, 0) at the centre.
+    /// MapKit's documented frame: 2²⁸ map points square, coordinate (0, 0) at the center.
     @Test func worldFrame() {
         #expect(world == 268_435_456)
         let origin = MapPoint(Coordinate(latitude: 0, longitude: 0))

@@ -2,7 +2,7 @@ import Foundation
 import GeoCore
 import Testing
 
-@Suite("Buffers and distances in metres")
+@Suite("Buffers and distances in meters")
 struct MetricOperationsTests {
     static let paris = Position(x: 2.3522, y: 48.8566)
 

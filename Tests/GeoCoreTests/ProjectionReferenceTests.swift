@@ -7,9 +7,9 @@ import Testing
 /// and the IOGP GIGS conversion and transformation test data.
 @Suite("CoordinateTransformer: reference data")
 struct ProjectionReferenceTests {
-    /// Metres per degree at the equator on WGS84, to turn gie's metre tolerances into degrees (as the
+    /// Meters per degree at the equator on WGS84, to turn gie's meter tolerances into degrees (as the
     /// data's README advises).
-    static let metresPerDegree = 111_319.49
+    static let metersPerDegree = 111_319.49
 
     // MARK: - PROJ gie
 
@@ -63,7 +63,7 @@ struct ProjectionReferenceTests {
                 Issue.record("\(id): accept has \(accept.count) values")
                 continue
             }
-            // CRS cases use the authority's axis order; Meridian normalises to easting/longitude first.
+            // CRS cases use the authority's axis order; Meridian normalizes to easting/longitude first.
             let inAxes = direction == .forward ? transformer.sourceAxes : transformer.targetAxes
             let outAxes = direction == .forward ? transformer.targetAxes : transformer.sourceAxes
             var x = accept[0], y = accept[1]
@@ -91,7 +91,7 @@ struct ProjectionReferenceTests {
                 // Longitudes compared modulo 360 (180 and -180 are the same meridian).
                 let dLon = (p.x - ex).remainder(dividingBy: 360) * cos(ey * .pi / 180)
                 horizontal =
-                    ((p.y - ey) * (p.y - ey) + dLon * dLon).squareRoot() * Self.metresPerDegree
+                    ((p.y - ey) * (p.y - ey) + dLon * dLon).squareRoot() * Self.metersPerDegree
             } else {
                 horizontal = ((p.x - ex) * (p.x - ex) + (p.y - ey) * (p.y - ey)).squareRoot()
             }
@@ -146,8 +146,8 @@ struct ProjectionReferenceTests {
                     "\(id) \(t.definition): \(p)")
                 let back = try t.transform(Position(x: easting, y: northing), direction: .inverse)
                 #expect(
-                    abs(back.y - lat) * Self.metresPerDegree <= tolerance
-                        && abs(back.x - lon) * Self.metresPerDegree * cos(lat * .pi / 180)
+                    abs(back.y - lat) * Self.metersPerDegree <= tolerance
+                        && abs(back.x - lon) * Self.metersPerDegree * cos(lat * .pi / 180)
                             <= tolerance,
                     "\(id) inverse: \(back)")
             }
@@ -331,7 +331,7 @@ struct ProjectionReferenceTests {
                 // A geographic tolerance is a distance on the ground: longitude differences count as
                 // arcs of the parallel (Δλ·cos φ). Near the poles EPSG's sign-reversed Helmert (which
                 // GIGS's REVERSE rows use) and PROJ's exact inverse differ by more than 3e-7° of
-                // longitude while agreeing to a few millimetres.
+                // longitude while agreeing to a few millimeters.
                 let dx =
                     outCols.geographic
                     ? (p.x - expected[0]).remainder(dividingBy: 360) * cos(expected[1] * .pi / 180)

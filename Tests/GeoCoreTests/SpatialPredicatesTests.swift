@@ -22,11 +22,11 @@ struct SpatialPredicatesTests {
         )
         let crossing = Geometry.lineString([Position(x: -5, y: 5), Position(x: 15, y: 5)])
         #expect(try Self.square.crosses(crossing) && Self.square.intersects(crossing))
-        let neighbour = Geometry.polygon(exterior: [
+        let neighbor = Geometry.polygon(exterior: [
             Position(x: 5, y: 5), Position(x: 15, y: 5), Position(x: 15, y: 15),
             Position(x: 5, y: 15),
         ])
-        #expect(try Self.square.overlaps(neighbour))
+        #expect(try Self.square.overlaps(neighbor))
         #expect(try Self.square.isDisjoint(with: .point(x: 20, y: 20)))
         let rotated = try Geometry(wkt: "POLYGON ((10 10, 0 10, 0 0, 10 0, 10 10))")
         #expect(try Self.square.isTopologicallyEqual(to: rotated) && Self.square != rotated)

@@ -1,8 +1,9 @@
 import Foundation
 import GeoCore
-import GeoFence
 import GeoTestSupport
 import Testing
+
+@testable import GeoFence
 
 @Suite("CircleContainmentTest: the proven bound of the cheap test")
 struct CircleContainmentTestTests {
@@ -67,7 +68,7 @@ struct CircleContainmentTestTests {
         #expect(decided > undecided)
     }
 
-    /// Points exactly on the circle and a micrometre either side: the cheap test must defer to the
+    /// Points exactly on the circle and a micrometer either side: the cheap test must defer to the
     /// exact distance rather than guess.
     @Test func pointsOnTheBoundaryGoToTheExactPath() throws {
         var rng = SplitMix64(seed: 99)

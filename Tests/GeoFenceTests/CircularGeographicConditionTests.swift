@@ -1,8 +1,9 @@
 import Foundation
 import GeoCore
-import GeoFence
 import GeoTestSupport
 import Testing
+
+@testable import GeoFence
 
 @Suite("CircularGeographicCondition")
 struct CircularGeographicConditionTests {
@@ -65,7 +66,7 @@ struct CircularGeographicConditionTests {
             #expect(error.kind == .invalidCoordinate)
             #expect(error.message.contains("91"))
         }
-        // A point circle holds only its centre; invalid points are never inside.
+        // A point circle holds only its center; invalid points are never inside.
         let point = try? CircularGeographicCondition(center: c, radius: 0)
         #expect(point?.contains(c) == true)
         #expect(point?.contains(Coordinate(latitude: .nan, longitude: 0)) == false)

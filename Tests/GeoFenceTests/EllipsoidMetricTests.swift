@@ -7,7 +7,7 @@ import Testing
 
 @Suite("EllipsoidMetric: the facts the proofs rest on")
 struct EllipsoidMetricTests {
-    /// Points within a geodesic distance of a centre lie in the proven box of `reach`, at any
+    /// Points within a geodesic distance of a center lie in the proven box of `reach`, at any
     /// latitude and across the 180th meridian; the chord never exceeds the geodesic distance.
     @Test func reachBoxAndChord() {
         var rng = SplitMix64(seed: 8)
@@ -24,7 +24,7 @@ struct EllipsoidMetricTests {
             if let lon = reach.longitude {
                 var dLon = abs(point.longitude - center.longitude)
                 if dLon > 180 { dLon = 360 - dLon }
-                #expect(dLon <= lon, "centre \(center) d \(d)")
+                #expect(dLon <= lon, "center \(center) d \(d)")
             }
             let s = Geodesic.wgs84.distance(from: center, to: point)
             let chord = EllipsoidMetric.chordLowerBound(

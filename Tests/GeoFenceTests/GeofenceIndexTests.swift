@@ -94,7 +94,7 @@ struct GeofenceIndexTests {
         var total = 0
         for (i, p) in points.enumerated() {
             let brute = fences.indices.filter { fences[$0].condition.contains(p) }
-            #expect(index.fences(containing: p) == brute, "point \(i) \(p)")
+            #expect(index.positions(containing: p) == brute, "point \(i) \(p)")
             total += brute.count
         }
         #expect(total > 300)
@@ -103,6 +103,33 @@ struct GeofenceIndexTests {
         let two = try index.containmentStatistics(latitudes: lat, longitudes: lon, threads: 2)
         #expect(one.pairs == total)
         #expect(two == one)
+        // Per point, on one and two threads, and as fences.
+        let counts = points.map { p in fences.filter { $0.condition.contains(p) }.count }
+        #expect(try index.fenceCounts(containing: points) == counts)
+        #expect(try index.fenceCounts(containing: points, threads: 2) == counts)
+        for p in points.prefix(200) {
+            #expect(index.fences(containing: p) == fences.filter { $0.condition.contains(p) })
+        }
+    }
+
+    /// Identifiers name fences, so two fences with one identifier are refused, naming both.
+    @Test func duplicateIdentifiersAreRefused() throws {
+        let circle = try CircularGeographicCondition(
+            center: Coordinate(latitude: 1, longitude: 2), radius: 10)
+        let fences = ["a", "b", "a"].map {
+            GeofenceIndex.Fence(identifier: $0, condition: .circle(circle))
+        }
+        do {
+            _ = try GeofenceIndex(fences)
+            Issue.record("duplicate identifiers accepted")
+        } catch {
+            #expect(error.kind == .invalidArgument)
+            #expect(error.message.contains("\"a\"") && error.message.contains("0 and 2"))
+            #expect(error.offset == 2)
+        }
+        let index = try GeofenceIndex(Array(fences.prefix(2)))
+        #expect(index.fence(withIdentifier: "b")?.identifier == "b")
+        #expect(index.fence(withIdentifier: "c") == nil)
     }
 
     /// A regional workload shaped like the benchmark's: the counts agree with brute force (with a
@@ -151,7 +178,7 @@ struct GeofenceIndexTests {
         for (j, p) in points.enumerated() {
             let inside = circles.indices.filter { circles[$0].contains(p) }
             brute += inside.count
-            if j % 10 == 0 { #expect(index.fences(containing: p) == inside) }
+            if j % 10 == 0 { #expect(index.positions(containing: p) == inside) }
         }
         let stats = try index.containmentStatistics(
             latitudes: points.map(\.latitude), longitudes: points.map(\.longitude))
@@ -173,6 +200,9 @@ struct GeofenceIndexTests {
             try index.containmentStatistics(latitudes: [1], longitudes: [])
         }
         #expect(index.fences(containing: Coordinate(latitude: 95, longitude: 0)).isEmpty)
+        #expect(throws: GeoError.self) {
+            try index.fenceCounts(containing: [Coordinate(latitude: 0, longitude: 200)])
+        }
         let empty = try GeofenceIndex([GeofenceIndex.Fence]())
         #expect(try empty.containmentStatistics(latitudes: [1, 2], longitudes: [3, 4]).pairs == 0)
         #expect(try empty.nearest(3, to: Coordinate(latitude: 0, longitude: 0)).isEmpty)
@@ -240,7 +270,8 @@ struct GeofenceIndexTests {
             }
         }
         let configuration = GeofenceConfiguration(hysteresis: 5, dwellTime: 120)
-        var index = try GeofenceIndex(fences, configuration: configuration)
+        var index = try GeofenceEvaluator(
+            index: try GeofenceIndex(fences), configuration: configuration)
         var rng = SplitMix64(seed: 9)
         var updates = [GeofenceUpdate]()
         var tracks = [String: [Location]]()
@@ -309,10 +340,10 @@ struct GeofenceIndexTests {
             where await monitor.record(for: String(format: "%04d", i))?.state == .satisfied {
                 inside.append(i)
             }
-            #expect(index.fences(containingDevice: device) == inside)
+            #expect(index.positions(containingDevice: device) == inside)
         }
         // A stale fix and an invalid one are rejected and change nothing.
-        let before = index.fences(containingDevice: "alpha")
+        let before = index.positions(containingDevice: "alpha")
         let bad = index.evaluate(
             [
                 GeofenceUpdate(
@@ -326,20 +357,24 @@ struct GeofenceIndexTests {
         #expect(bad.transitions.isEmpty)
         #expect(bad.rejections.map(\.error.kind) == [.staleFix, .invalidCoordinate])
         #expect(bad.rejections.map(\.update) == [0, 1])
-        #expect(index.fences(containingDevice: "alpha") == before)
+        #expect(index.positions(containingDevice: "alpha") == before)
     }
 
     /// Dwell without fixes, and unknown states before a first fix.
     @Test func advanceAndStates() throws {
         let circle = try CircularGeographicCondition(
             center: Coordinate(latitude: 10, longitude: 10), radius: 100)
-        var index = try GeofenceIndex(
-            circles: [circle], configuration: GeofenceConfiguration(dwellTime: 60))
-        #expect(index.state(of: "d", fence: 0) == .unknown)
+        var index = try GeofenceEvaluator(
+            index: try GeofenceIndex(circles: [circle]),
+            configuration: GeofenceConfiguration(dwellTime: 60))
+        #expect(index.state(of: "d", fence: "0") == .unknown)
         #expect(
-            index.count == 1 && index.fence(at: 0)?.identifier == "0"
-                && index.fence(at: 0)?.condition == .circle(circle))
-        #expect(index.fence(at: 1) == nil && index.fence(at: -1) == nil)
+            index.index.count == 1 && index.index.fence(withIdentifier: "0")?.identifier == "0"
+                && index.index.fence(withIdentifier: "0")?.condition == .circle(circle))
+        #expect(index.index.fences.map(\.identifier) == ["0"])
+        for missing in ["1", "-1", "00", " 0", ""] {
+            #expect(index.index.fence(withIdentifier: missing) == nil)
+        }
         let result = index.evaluate([
             GeofenceUpdate(
                 device: "d",
@@ -347,7 +382,7 @@ struct GeofenceIndexTests {
         ])
         #expect(result.transitions.map(\.event.state) == [.satisfied])
         #expect(result.transitions.first?.event.identifier == "0")
-        #expect(index.state(of: "d", fence: 0) == .satisfied)
+        #expect(index.state(of: "d", fence: "0") == .satisfied)
         #expect(index.advance(to: referenceDate + 59).isEmpty)
         let dwell = index.advance(to: referenceDate + 60)
         #expect(dwell.map(\.event.reason) == [.dwell(since: referenceDate)])
@@ -358,7 +393,7 @@ struct GeofenceIndexTests {
                 location: Location(latitude: 11, longitude: 10, timestamp: referenceDate + 70))
         ])
         #expect(away.transitions.map(\.event.state) == [.unsatisfied])
-        #expect(index.state(of: "d", fence: 0) == .unsatisfied)
+        #expect(index.state(of: "d", fence: "0") == .unsatisfied)
         index.removeDevice("d")
         #expect(index.deviceIdentifiers.isEmpty)
     }

@@ -5,7 +5,7 @@ import GeoTestSupport
 import Testing
 
 /// A circle of 100 m round a point on the equator-free mid latitudes, and helpers to put fixes at a
-/// chosen geodesic distance from its centre.
+/// chosen geodesic distance from its center.
 private struct Site {
     let center = Coordinate(latitude: 45.7722, longitude: 14.3577)
     let radius = 100.0
@@ -14,7 +14,7 @@ private struct Site {
         get throws { try CircularGeographicCondition(center: center, radius: radius) }
     }
 
-    /// A fix `distance` metres from the centre towards the east, `seconds` after the reference date.
+    /// A fix `distance` meters from the center towards the east, `seconds` after the reference date.
     func fix(
         at distance: Double, accuracy: Double = 0, time seconds: Double, bearing: Double = 90
     ) -> Location {
@@ -75,7 +75,7 @@ struct GeofenceMonitorTests {
         #expect(await monitor.record(for: "site")?.state == .unknown)
         #expect(try await monitor.process(site.fix(at: 115, accuracy: 20, time: 1)).isEmpty)
         #expect(await monitor.record(for: "site")?.state == .unknown)
-        // 79 m from the centre with 20 m accuracy: the whole circle is inside.
+        // 79 m from the center with 20 m accuracy: the whole circle is inside.
         #expect(
             try await monitor.process(site.fix(at: 79, accuracy: 20, time: 2)).map(\.state) == [
                 .satisfied

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("PolarCircleTest: the cheap test near the poles")
 struct PolarCircleTestTests {
-    /// Seeded circles within 10° of either pole (some centred on it), radii log-uniform from 1 m to
+    /// Seeded circles within 10° of either pole (some centered on it), radii log-uniform from 1 m to
     /// 300 km, points at random bearings and distances up to 2 radii: a cheap verdict is always the
     /// geodesic answer.
     @Test func verdictsAgreeWithGeodesics() throws {
@@ -29,10 +29,10 @@ struct PolarCircleTestTests {
                     latitude: point.latitude, longitude: point.longitude, pole: test.pole)
                 switch test.verdict(u: u, v: v) {
                 case .inside:
-                    #expect(s <= radius, "inside claimed at s=\(s) r=\(radius) centre \(center)")
+                    #expect(s <= radius, "inside claimed at s=\(s) r=\(radius) center \(center)")
                     decided += 1
                 case .outside:
-                    #expect(s > radius, "outside claimed at s=\(s) r=\(radius) centre \(center)")
+                    #expect(s > radius, "outside claimed at s=\(s) r=\(radius) center \(center)")
                     decided += 1
                 case .undecided:
                     undecided += 1
@@ -51,7 +51,7 @@ struct PolarCircleTestTests {
             let test = try #require(PolarCircleTest(circle))
             for bearing in stride(from: 0.0, to: 360, by: 30) {
                 for (factor, expected) in [
-                    (0.998, CircleContainmentTest.Verdict.inside), (1.002, .outside),
+                    (0.998, CircleVerdict.inside), (1.002, .outside),
                 ] {
                     let point = center.coordinate(atDistance: 88_000 * factor, bearing: bearing)
                     let (u, v) = PolarCircleTest.chart(

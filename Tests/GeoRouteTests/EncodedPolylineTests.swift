@@ -226,7 +226,7 @@ struct EncodedPolylineReferenceTests {
             if let count = v.expectedCount { #expect(decoded.count == count) }
             if let first = v.expectedFirst { #expect(decoded.first == first) }
             if let last = v.expectedLast { #expect(decoded.last == last) }
-            // Douglas–Peucker counts from android-maps-utils' PolyUtil.simplify (tolerance in metres).
+            // Douglas–Peucker counts from android-maps-utils' PolyUtil.simplify (tolerance in meters).
             for (tolerance, count) in v.simplify {
                 let line = try Polyline(decoded)
                 #expect(

@@ -56,7 +56,7 @@ struct RouteProgressTests {
         #expect(!progress.isOffRoute)
     }
 
-    /// Three fixes 200 m off the route in a row make the traveller off the route, not two; the
+    /// Three fixes 200 m off the route in a row make the traveler off the route, not two; the
     /// first fix back on it clears it.
     @Test func offRouteNeedsConsecutiveFixes() throws {
         let route = try parisRoute()

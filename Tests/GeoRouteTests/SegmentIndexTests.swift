@@ -8,7 +8,7 @@ import Testing
 @Suite("Segment index")
 struct SegmentIndexTests {
     /// The chord bound never exceeds the exact geodesic distance from a point to a segment, for
-    /// segments from a metre to 2 000 km and points near and far, and is within the segment's margin
+    /// segments from a meter to 2 000 km and points near and far, and is within the segment's margin
     /// of it for nearby points.
     @Test func boundsAreLowerBounds() throws {
         var rng = SplitMix64(seed: 88)
@@ -23,7 +23,7 @@ struct SegmentIndexTests {
             let bound = line.index.segmentBound(0, px, py, pz)
             let exact = Geodesic.wgs84.line(from: a, to: b).closestPoint(to: p).distance
             #expect(bound <= exact + 1e-9, "bound \(bound) exact \(exact)")
-            // Tight to the spheroid margin, √(L² − c²)/2 ≈ L²/(7R), plus the millimetre of slack.
+            // Tight to the spheroid margin, √(L² − c²)/2 ≈ L²/(7R), plus the millimeter of slack.
             if exact < 1_000 {
                 #expect(exact - bound < line.length * line.length / (6 * 6_371_000) + 0.01)
             }

@@ -8,7 +8,7 @@ import Testing
 @Suite("Stationary periods")
 struct StationaryPeriodsTests {
     /// A walk with a five-minute stop in the middle (fixes jittering within 5 m) has one period, at
-    /// the stop, centred within a metre of where the stop was.
+    /// the stop, centered within a meter of where the stop was.
     @Test func findsTheStop() throws {
         var rng = SplitMix64(seed: 3)
         let start = Coordinate(latitude: 51.5, longitude: -0.12)
@@ -41,13 +41,13 @@ struct StationaryPeriodsTests {
         #expect(Track(locations: fixes).stationaryPeriods(radius: 25, minimumDuration: 600).isEmpty)
     }
 
-    @Test func centreAcrossThe180thMeridian() {
+    @Test func centerAcrossThe180thMeridian() {
         let fixes = [179.9999, -179.9999].map {
             Location(
                 coordinate: Coordinate(latitude: 10, longitude: $0),
                 timestamp: Date(timeIntervalSince1970: 0))
         }
-        let centre = Track.meanPosition(fixes[...])
-        #expect(abs(abs(centre.longitude) - 180) < 1e-9 && abs(centre.latitude - 10) < 1e-6)
+        let center = Track.meanPosition(fixes[...])
+        #expect(abs(abs(center.longitude) - 180) < 1e-9 && abs(center.latitude - 10) < 1e-6)
     }
 }

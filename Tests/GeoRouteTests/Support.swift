@@ -7,7 +7,7 @@ import Testing
 
 /// Seeded test geometry shared by the GeoRoute tests.
 enum TestLines {
-    /// A random walk of `count` vertices from `start`: each step `minimumStep...maximumStep` metres
+    /// A random walk of `count` vertices from `start`: each step `minimumStep...maximumStep` meters
     /// along a geodesic, turning by up to `maximumTurn` degrees.
     static func randomWalk(
         count: Int, start: Coordinate, minimumStep: Double, maximumStep: Double,
@@ -23,7 +23,7 @@ enum TestLines {
         return result
     }
 
-    /// A point at a random distance up to `maximumOffset` metres from a random point of the line.
+    /// A point at a random distance up to `maximumOffset` meters from a random point of the line.
     static func pointNear(
         _ line: Polyline, maximumOffset: Double, rng: inout SplitMix64
     ) -> Coordinate {

@@ -39,7 +39,7 @@ private func objects(_ output: String) throws -> [JSONValue] {
 @Suite("meridian fence")
 struct FenceCommandTests {
     /// Replays the real Cerknica lake track (GPX track points) through a 150 m circle round its
-    /// start: every event's distance is the geodesic distance to the centre minus the radius at the
+    /// start: every event's distance is the geodesic distance to the center minus the radius at the
     /// fix of the line it names, and the states alternate with enters only inside and exits only
     /// outside (beyond the 5 m margin).
     @Test func replaysARealTrack() async throws {

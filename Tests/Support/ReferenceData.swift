@@ -3,7 +3,7 @@ import GeoCore
 
 /// The reference data the tests read: published values and other implementations' test suites,
 /// kept in the package under `Tests/Fixtures` (see its `PROVENANCE.md` for each file's source,
-/// version and licence).
+/// version and license).
 ///
 /// `MERIDIAN_REFERENCE_DATA` points the suites at another directory of the same layout. A file that
 /// is missing is an error, so a data-driven test fails rather than passing without its data.

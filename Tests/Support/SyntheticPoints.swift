@@ -6,7 +6,7 @@ import GeoCore
 ///
 /// Points come from `SplitMix64` draws: `uniform` puts longitude in [-180, 180) and latitude in
 /// [-80, 80) (two draws per point, longitude first, as supercluster's own benchmark); `clustered`
-/// draws `centers` Gaussian centres (longitude in [-170, 170), latitude in [-60, 70), σ log-uniform in
+/// draws `centers` Gaussian centers (longitude in [-170, 170), latitude in [-60, 70), σ log-uniform in
 /// 0.02°...2°) picked with Zipf weights 1/(k+1), and a `noise` fraction of uniform points. Each point
 /// is printed as `lon,lat` with exactly seven decimals (`%.7f`, minus zero printed as zero) and the
 /// coordinates are the parsed text, so every language that parses the text gets the same doubles.
@@ -16,7 +16,7 @@ public enum SyntheticPoints {
         /// Uniform in longitude and latitude within ±80°.
         case uniform
         /// Gaussian clusters of Zipf-distributed sizes over uniform background noise
-        /// (`gen_points.py` defaults: 3000 centres, 5 % noise).
+        /// (`gen_points.py` defaults: 3000 centers, 5 % noise).
         case clustered(centers: Int = 3000, noise: Double = 0.05)
     }
 
@@ -103,7 +103,7 @@ public enum SyntheticPoints {
                     emit(lon, lat)
                     continue
                 }
-                // The first centre whose cumulative weight exceeds u · total.
+                // The first center whose cumulative weight exceeds u · total.
                 let target = rng.nextUnit() * total
                 var lo = 0, hi = centerCount - 1
                 while lo < hi {

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-/// A PROJ context with a normalised source-to-target operation (longitude, latitude order).
+/// A PROJ context with a normalized source-to-target operation (longitude, latitude order).
 typedef struct baseline_proj baseline_proj;
 
 /// proj_context_create, proj_create_crs_to_crs and proj_normalize_for_visualization; NULL on failure.

@@ -1,9 +1,9 @@
 import Foundation
 
-/// The ellipsoidal azimuthal equidistant projection about a centre, computed with Karney's geodesics:
+/// The ellipsoidal azimuthal equidistant projection about a center, computed with Karney's geodesics:
 /// a point maps to `(s sin α, s cos α)` where `s` and `α` are the geodesic distance and azimuth from
-/// the centre (as PROJ's `aeqd` does on the ellipsoid). Distances and azimuths from the centre are
-/// exact; the scale along circles about the centre is `k = s / m` (m the reduced length), about
+/// the center (as PROJ's `aeqd` does on the ellipsoid). Distances and azimuths from the center are
+/// exact; the scale along circles about the center is `k = s / m` (m the reduced length), about
 /// `1 + (s/R)² / 6`, so a distance measured elsewhere in the plane is off by at most that factor.
 ///
 /// Used by the `meters:` geometry operations as a local metric plane chosen from the geometry itself.
@@ -11,8 +11,8 @@ struct AzimuthalEquidistant: Sendable {
     let center: Coordinate
     let geodesic: Geodesic
 
-    /// The projection centred on the middle of the positions' extent, taking longitudes continuously
-    /// from the first position (so a geometry across the 180th meridian is centred on it, not on 0°).
+    /// The projection centered on the middle of the positions' extent, taking longitudes continuously
+    /// from the first position (so a geometry across the 180th meridian is centered on it, not on 0°).
     init(centeredOn positions: [Position], geodesic: Geodesic = .wgs84) {
         self.geodesic = geodesic
         guard let first = positions.first else {
@@ -31,15 +31,15 @@ struct AzimuthalEquidistant: Sendable {
         )
     }
 
-    /// Longitude/latitude in degrees to metres east and north of the centre.
+    /// Longitude/latitude in degrees to meters east and north of the center.
     func forward(_ p: Position) -> Position {
         let line = geodesic.inverse(from: center, to: Coordinate(latitude: p.y, longitude: p.x))
         let azimuth = Angle.radians(line.initialAzimuth)
         return Position(x: line.distance * sin(azimuth), y: line.distance * cos(azimuth), z: p.z)
     }
 
-    /// Metres east and north of the centre back to longitude/latitude in degrees; longitudes are
-    /// continuous from the centre's (they may pass ±180 near the 180th meridian).
+    /// Meters east and north of the center back to longitude/latitude in degrees; longitudes are
+    /// continuous from the center's (they may pass ±180 near the 180th meridian).
     func inverse(_ p: Position) -> Position {
         let distance = (p.x * p.x + p.y * p.y).squareRoot()
         let azimuth = Angle.degrees(atan2(p.x, p.y))
@@ -48,8 +48,8 @@ struct AzimuthalEquidistant: Sendable {
         return Position(x: end.coordinate.longitude, y: end.coordinate.latitude, z: p.z)
     }
 
-    /// The largest relative scale error of distances measured in the plane within `radius` metres of
-    /// the centre: `(radius/R)² / 6` with R the mean radius of the ellipsoid.
+    /// The largest relative scale error of distances measured in the plane within `radius` meters of
+    /// the center: `(radius/R)² / 6` with R the mean radius of the ellipsoid.
     func scaleError(within radius: Double) -> Double {
         let r = geodesic.equatorialRadius * (1 - geodesic.flattening / 3)
         return (radius / r) * (radius / r) / 6

@@ -5,7 +5,7 @@ internal import CPROJ
 ///
 /// Meridian solves geodesic problems with Charles Karney's algorithms (*Algorithms for geodesics*,
 /// J. Geodesy 87, 43–55, 2013, doi:10.1007/s00190-012-0578-z) as implemented in PROJ's `geodesic.h`.
-/// On WGS84 they are accurate to about 15 nanometres for any pair of points, including nearly
+/// On WGS84 they are accurate to about 15 nanometers for any pair of points, including nearly
 /// antipodal ones where Vincenty's method fails to converge.
 ///
 /// ```swift
@@ -22,7 +22,7 @@ internal import CPROJ
 /// - ``Haversine``: a sphere of the IUGG mean radius; up to 0.56 % off, a few times faster.
 /// - ``LocalPlane``: a flat approximation for short distances in hot loops; see its error bound.
 public struct Geodesic: Sendable, Hashable {
-    /// The ellipsoid's equatorial radius (semi-major axis) in metres.
+    /// The ellipsoid's equatorial radius (semi-major axis) in meters.
     public let equatorialRadius: Double
     /// The ellipsoid's flattening `(a - b) / a`; negative for a prolate ellipsoid, 0 for a sphere.
     public let flattening: Double
@@ -48,7 +48,7 @@ public struct Geodesic: Sendable, Hashable {
     /// of the distance) up to |f| ≈ 1/5.
     ///
     /// - Parameters:
-    ///   - equatorialRadius: The semi-major axis `a` in metres; finite and positive.
+    ///   - equatorialRadius: The semi-major axis `a` in meters; finite and positive.
     ///   - flattening: `f = (a - b) / a`; finite and below 1 (0 for a sphere, negative for prolate).
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` naming the bad value.
     public init(equatorialRadius: Double, flattening: Double) throws(GeoError) {
@@ -69,7 +69,7 @@ public struct Geodesic: Sendable, Hashable {
         storage = Storage(a: a, f: f)
     }
 
-    /// The polar radius (semi-minor axis) `b = a (1 - f)` in metres.
+    /// The polar radius (semi-minor axis) `b = a (1 - f)` in meters.
     public var polarRadius: Double { equatorialRadius * (1 - flattening) }
 
     public static func == (lhs: Geodesic, rhs: Geodesic) -> Bool {
@@ -102,11 +102,11 @@ public struct GeodesicQuantities: OptionSet, Sendable, Hashable {
     /// A set from its bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    /// The reduced length `m12` in metres.
+    /// The reduced length `m12` in meters.
     public static let reducedLength = GeodesicQuantities(rawValue: 1 << 0)
     /// The geodesic scales `M12` and `M21` (dimensionless).
     public static let geodesicScale = GeodesicQuantities(rawValue: 1 << 1)
-    /// The area `S12` between the geodesic and the equator in square metres.
+    /// The area `S12` between the geodesic and the equator in square meters.
     public static let area = GeodesicQuantities(rawValue: 1 << 2)
     /// Everything above.
     public static let all: GeodesicQuantities = [.reducedLength, .geodesicScale, .area]
@@ -121,9 +121,9 @@ public struct GeodesicInverse: Hashable, Sendable {
     /// The first point, its longitude reduced to [-180, 180] (or as given when unrolled).
     public var start: Coordinate
     /// The second point, its longitude reduced to [-180, 180] (or `start.longitude` plus the
-    /// longitude travelled, when unrolled).
+    /// longitude traveled, when unrolled).
     public var end: Coordinate
-    /// The length of the geodesic in metres.
+    /// The length of the geodesic in meters.
     public var distance: Double
     /// The azimuth of the geodesic at ``start`` in degrees.
     public var initialAzimuth: Double
@@ -131,13 +131,13 @@ public struct GeodesicInverse: Hashable, Sendable {
     public var finalAzimuth: Double
     /// The arc length on the auxiliary sphere in degrees.
     public var arcLength: Double
-    /// The reduced length `m12` in metres, when requested.
+    /// The reduced length `m12` in meters, when requested.
     public var reducedLength: Double?
     /// The geodesic scale `M12` of point 2 relative to point 1, when requested.
     public var geodesicScale12: Double?
     /// The geodesic scale `M21` of point 1 relative to point 2, when requested.
     public var geodesicScale21: Double?
-    /// The area `S12` in square metres between the geodesic from point 1 to point 2 and the equator
+    /// The area `S12` in square meters between the geodesic from point 1 to point 2 and the equator
     /// (counter-clockwise positive), when requested.
     public var area: Double?
 }
@@ -151,13 +151,13 @@ public struct GeodesicDirect: Hashable, Sendable {
     public var finalAzimuth: Double
     /// The arc length on the auxiliary sphere in degrees.
     public var arcLength: Double
-    /// The reduced length `m12` in metres, when requested.
+    /// The reduced length `m12` in meters, when requested.
     public var reducedLength: Double?
     /// The geodesic scale `M12`, when requested.
     public var geodesicScale12: Double?
     /// The geodesic scale `M21`, when requested.
     public var geodesicScale21: Double?
-    /// The area `S12` in square metres, when requested.
+    /// The area `S12` in square meters, when requested.
     public var area: Double?
 }
 
@@ -171,7 +171,7 @@ extension Geodesic {
     ///   - end: The second point.
     ///   - quantities: Extra outputs to compute (none by default).
     ///   - unrollingLongitude: If `true`, ``GeodesicInverse/start`` keeps the given longitude and
-    ///     ``GeodesicInverse/end`` is `start` plus the longitude difference travelled, instead of both
+    ///     ``GeodesicInverse/end`` is `start` plus the longitude difference traveled, instead of both
     ///     being reduced to [-180, 180] (GeographicLib's `LONG_UNROLL`).
     /// - Returns: Distance, azimuths and arc length; NaN throughout for NaN input.
     /// - Complexity: O(1); about 1 µs. Wraps `geod_geninverse`.
@@ -217,7 +217,7 @@ extension Geodesic {
     /// - Parameters:
     ///   - start: The starting point.
     ///   - azimuth: Degrees clockwise from north at `start`.
-    ///   - distance: Metres along the geodesic; negative goes backwards.
+    ///   - distance: Meters along the geodesic; negative goes backwards.
     ///   - quantities: Extra outputs to compute (none by default).
     ///   - unrollingLongitude: If `true`, the end longitude is not reduced to [-180, 180] but tells how
     ///     often the geodesic went round the Earth (GeographicLib's `LONG_UNROLL`).
@@ -251,7 +251,7 @@ extension Geodesic {
             area: quantities.contains(.area) ? area : nil)
     }
 
-    /// The geodesic distance between two points in metres.
+    /// The geodesic distance between two points in meters.
     ///
     /// - Complexity: O(1); about 1 µs. Wraps `geod_inverse`.
     public func distance(from start: Coordinate, to end: Coordinate) -> Double {
@@ -263,7 +263,7 @@ extension Geodesic {
         return s12
     }
 
-    /// The geodesic distance between two points on WGS84 in metres; shorthand for
+    /// The geodesic distance between two points on WGS84 in meters; shorthand for
     /// `Geodesic.wgs84.distance(from:to:)`.
     public static func distance(from start: Coordinate, to end: Coordinate) -> Double {
         wgs84.distance(from: start, to: end)
@@ -339,7 +339,7 @@ extension Geodesic {
 
     /// Points along the geodesic between two points, evenly spaced so that no gap exceeds a distance.
     ///
-    /// - Parameter maximumSpacing: The largest allowed gap in metres; finite and positive.
+    /// - Parameter maximumSpacing: The largest allowed gap in meters; finite and positive.
     /// - Returns: At least the two end points.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a spacing that is not finite and
     ///   positive; ``GeoError/Kind-swift.struct/invalidCoordinate`` for an invalid end point.
@@ -361,9 +361,9 @@ extension Geodesic {
 
 /// The area and perimeter of a polygon on the ellipsoid.
 public struct PolygonMeasurement: Hashable, Sendable {
-    /// The area in square metres (holes subtracted).
+    /// The area in square meters (holes subtracted).
     public var area: Double
-    /// The total length in metres of all rings (exterior and holes).
+    /// The total length in meters of all rings (exterior and holes).
     public var perimeter: Double
 }
 
@@ -394,7 +394,7 @@ extension Geodesic {
         return PolygonMeasurement(area: area, perimeter: perimeter)
     }
 
-    /// The length in metres of a path of geodesic segments.
+    /// The length in meters of a path of geodesic segments.
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the first invalid vertex.
     /// - Complexity: O(n) geodesic inverse solutions.

@@ -7,14 +7,14 @@ import Foundation
 /// ```swift
 /// let segment = Geodesic.wgs84.line(from: jfk, to: lhr)
 /// segment.position(atDistance: segment.length / 2).coordinate     // the midpoint
-/// segment.closestPoint(to: reykjavik).distance                     // metres off the line
+/// segment.closestPoint(to: reykjavik).distance                     // meters off the line
 /// ```
 public struct GeodesicLine: Sendable {
     /// The starting point.
     public let start: Coordinate
     /// The azimuth at the start in degrees clockwise from north.
     public let initialAzimuth: Double
-    /// The length in metres, for a line built between two points (``Geodesic/line(from:to:)``);
+    /// The length in meters, for a line built between two points (``Geodesic/line(from:to:)``);
     /// otherwise the distance given to ``Geodesic/line(from:azimuth:distance:)``.
     public let length: Double
     /// The ellipsoid.
@@ -79,9 +79,9 @@ public struct GeodesicLine: Sendable {
     public struct Projection: Hashable, Sendable {
         /// The nearest point of the segment.
         public var coordinate: Coordinate
-        /// Its distance along the segment from ``GeodesicLine/start`` in metres, in [0, length].
+        /// Its distance along the segment from ``GeodesicLine/start`` in meters, in [0, length].
         public var distanceAlong: Double
-        /// The geodesic distance in metres from the given point to ``coordinate``.
+        /// The geodesic distance in meters from the given point to ``coordinate``.
         public var distance: Double
 
         /// Creates a projection.
@@ -92,13 +92,13 @@ public struct GeodesicLine: Sendable {
         }
     }
 
-    /// The point of the segment from ``start`` over ``length`` metres nearest to a point, on the
+    /// The point of the segment from ``start`` over ``length`` meters nearest to a point, on the
     /// ellipsoid.
     ///
     /// Both ends are candidates, and so is the foot of the geodesic perpendicular found from the
     /// better end (see ``foot(of:alongSegmentOfLength:startingAt:geodesic:position:)``); the nearest
-    /// of them is returned. Accurate to well under a millimetre for segments up to a few thousand
-    /// kilometres with the point within a few hundred kilometres of them; for a point more than a
+    /// of them is returned. Accurate to well under a millimeter for segments up to a few thousand
+    /// kilometers with the point within a few hundred kilometers of them; for a point more than a
     /// quarter of the Earth away the nearest point can be ambiguous and the better end or foot is
     /// returned.
     ///
@@ -122,7 +122,7 @@ public struct GeodesicLine: Sendable {
             coordinate: at, distanceAlong: s, distance: geodesic.distance(from: at, to: point))
     }
 
-    /// When the foot iteration stops: a step shorter than this, in metres along the segment.
+    /// When the foot iteration stops: a step shorter than this, in meters along the segment.
     ///
     /// Newton's method converges quadratically here, so the foot found is far closer than this to
     /// the true one; its distance from the point is off by (1 µm)² / (2d) at worst.
@@ -141,8 +141,8 @@ public struct GeodesicLine: Sendable {
     ///
     /// - Parameters:
     ///   - point: The point to project.
-    ///   - length: The segment's length in metres.
-    ///   - guess: Where along the segment to start, in metres.
+    ///   - length: The segment's length in meters.
+    ///   - guess: Where along the segment to start, in meters.
     ///   - geodesic: The ellipsoid.
     ///   - position: The segment's point and forward azimuth at a distance from its start.
     /// - Returns: The foot, or `nil` when 30 steps do not settle (a point so far away that the
@@ -174,7 +174,7 @@ public struct GeodesicLine: Sendable {
         return nil
     }
 
-    /// The C state of `geod_inverseline`/`geod_directline`; immutable after initialisation.
+    /// The C state of `geod_inverseline`/`geod_directline`; immutable after initialization.
     final class Storage: Sendable {
         let raw: geod_geodesicline
 

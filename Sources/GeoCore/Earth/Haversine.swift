@@ -18,12 +18,12 @@ import Foundation
 /// where half a percent does not matter; use ``Geodesic`` otherwise, and ``LocalPlane`` for short
 /// distances in hot loops.
 public enum Haversine {
-    /// The IUGG mean Earth radius R₁ in metres (Moritz 1980).
+    /// The IUGG mean Earth radius R₁ in meters (Moritz 1980).
     public static let meanEarthRadius = WGS84.meanRadius
 
-    /// The great-circle distance between two coordinates in metres.
+    /// The great-circle distance between two coordinates in meters.
     ///
-    /// - Parameter radius: The sphere's radius in metres; ``meanEarthRadius`` by default.
+    /// - Parameter radius: The sphere's radius in meters; ``meanEarthRadius`` by default.
     /// - Returns: NaN if either coordinate holds NaN.
     /// - Complexity: O(1); a few trigonometric calls.
     @inlinable
@@ -61,8 +61,8 @@ public enum Haversine {
     ///
     /// - Parameters:
     ///   - bearing: Degrees clockwise from north.
-    ///   - distance: Metres along the great circle.
-    ///   - radius: The sphere's radius in metres.
+    ///   - distance: Meters along the great circle.
+    ///   - radius: The sphere's radius in meters.
     /// - Returns: The destination, longitude in [-180, 180].
     public static func destination(
         from start: Coordinate, bearing: Double, distance: Double, radius: Double = meanEarthRadius

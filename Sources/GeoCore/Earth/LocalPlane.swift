@@ -18,10 +18,10 @@ import Foundation
 /// | 10 km | 3.4e-7 (3 mm) | 3.4e-6 (3.4 cm) | 3.2e-4 |
 /// | 100 km | 3.4e-5 (3.4 m) | 3.4e-4 (34 m) | 1.9e-2 |
 ///
-/// Use it for distances of a few kilometres away from the poles (geofence prefilters, nearest-point
+/// Use it for distances of a few kilometers away from the poles (geofence prefilters, nearest-point
 /// scans); use ``Geodesic`` for anything that is reported to a person.
 public enum LocalPlane {
-    /// The approximate distance in metres between two nearby coordinates.
+    /// The approximate distance in meters between two nearby coordinates.
     ///
     /// Longitude differences are taken the short way round, so points on either side of the 180th
     /// meridian are close.
@@ -32,7 +32,7 @@ public enum LocalPlane {
         return (dx * dx + dy * dy).squareRoot()
     }
 
-    /// The east and north offsets in metres from `a` to `b` in the local plane at their mean latitude.
+    /// The east and north offsets in meters from `a` to `b` in the local plane at their mean latitude.
     @inlinable
     public static func offset(from a: Coordinate, to b: Coordinate) -> (east: Double, north: Double)
     {
@@ -45,7 +45,7 @@ public enum LocalPlane {
         )
     }
 
-    /// The WGS84 meridional radius M and prime-vertical radius N in metres at a latitude in radians.
+    /// The WGS84 meridional radius M and prime-vertical radius N in meters at a latitude in radians.
     @inlinable
     public static func radiiOfCurvature(
         atLatitudeRadians phi: Double

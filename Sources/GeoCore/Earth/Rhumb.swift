@@ -30,7 +30,7 @@ public struct Rhumb: Sendable, Hashable {
 
     /// The solution of the inverse rhumb problem.
     public struct Inverse: Hashable, Sendable {
-        /// The length of the rhumb line in metres.
+        /// The length of the rhumb line in meters.
         public var distance: Double
         /// Its constant azimuth in degrees clockwise from north, in [-180, 180].
         public var azimuth: Double
@@ -50,11 +50,11 @@ public struct Rhumb: Sendable, Hashable {
         return Inverse(distance: distance, azimuth: azimuth)
     }
 
-    /// The point reached by travelling a distance at a constant azimuth.
+    /// The point reached by traveling a distance at a constant azimuth.
     ///
     /// - Parameters:
     ///   - azimuth: Degrees clockwise from north.
-    ///   - distance: Metres.
+    ///   - distance: Meters.
     /// - Returns: The destination, longitude in [-180, 180]; NaN if the rhumb line would pass a pole.
     public func direct(from start: Coordinate, azimuth: Double, distance: Double) -> Coordinate {
         let phi1 = start.latitude * (.pi / 180)
@@ -79,7 +79,7 @@ public struct Rhumb: Sendable, Hashable {
         asinh(tan(phi)) - e * atanh(e * sin(phi))
     }
 
-    /// The meridian arc from the equator to latitude φ, in metres (Krüger's series).
+    /// The meridian arc from the equator to latitude φ, in meters (Krüger's series).
     private func meridianArc(_ phi: Double) -> Double {
         let n2 = n * n, n3 = n2 * n, n4 = n3 * n
         let series =
@@ -91,7 +91,7 @@ public struct Rhumb: Sendable, Hashable {
         return rectifyingRadius * series
     }
 
-    /// The latitude whose meridian arc is `mu` metres (the inverse series of Krüger).
+    /// The latitude whose meridian arc is `mu` meters (the inverse series of Krüger).
     private func latitude(fromMeridianArc mu: Double) -> Double {
         let m = mu / rectifyingRadius
         let n2 = n * n, n3 = n2 * n, n4 = n3 * n

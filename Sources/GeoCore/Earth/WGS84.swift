@@ -1,7 +1,7 @@
 import Foundation
 
 /// The Earth's figure: the one home of the WGS84 ellipsoid's constants in Meridian, and of the
-/// formulas every module builds on (radii of curvature, Earth-centred coordinates, the unit-square
+/// formulas every module builds on (radii of curvature, Earth-centered coordinates, the unit-square
 /// Web-Mercator projection).
 ///
 /// Every other file that needs a, f, e², the mean radius or one of these formulas calls this one;
@@ -36,7 +36,7 @@ package enum WGS84 {
 
     // MARK: - Radii of curvature
 
-    /// The meridional radius of curvature M and the prime-vertical radius N in metres, from sin²φ
+    /// The meridional radius of curvature M and the prime-vertical radius N in meters, from sin²φ
     /// of the geodetic latitude φ:
     ///
     ///     N = a / √(1 − e² sin²φ),   M = N (1 − e²) / (1 − e² sin²φ)
@@ -62,14 +62,14 @@ package enum WGS84 {
         return radiiOfCurvature(sineSquared: s * s)
     }
 
-    // MARK: - Earth-centred, Earth-fixed coordinates
+    // MARK: - Earth-centered, Earth-fixed coordinates
 
-    /// Earth-centred, Earth-fixed (ECEF) Cartesian coordinates in metres of a geodetic position:
+    /// Earth-centered, Earth-fixed (ECEF) Cartesian coordinates in meters of a geodetic position:
     /// x towards (0°, 0°), y towards (0°, 90° E), z towards the north pole.
     ///
     ///     x = (N + h) cos φ cos λ,  y = (N + h) cos φ sin λ,  z = (N (1 − e²) + h) sin φ
     ///
-    /// - Parameter height: Metres above the ellipsoid.
+    /// - Parameter height: Meters above the ellipsoid.
     @inlinable
     package static func earthCentered(
         latitude: Double, longitude: Double, height: Double = 0
@@ -88,12 +88,12 @@ package enum WGS84 {
         earthCentered(latitude: coordinate.latitude, longitude: coordinate.longitude)
     }
 
-    /// The geodetic latitude and longitude (degrees) and height (metres) of an ECEF point, in
+    /// The geodetic latitude and longitude (degrees) and height (meters) of an ECEF point, in
     /// closed form (H. Vermeille, *Direct transformation from geocentric coordinates to geodetic
     /// coordinates*, Journal of Geodesy 76 (2002) 451–454).
     ///
-    /// Exact to about a nanometre for points from the Earth's centre region outwards to beyond the
-    /// Moon; for points within about 43 km of the centre (inside the evolute of the meridian
+    /// Exact to about a nanometer for points from the Earth's center region outwards to beyond the
+    /// Moon; for points within about 43 km of the center (inside the evolute of the meridian
     /// ellipse, where latitude is not unique) the result is one of the valid answers. The origin
     /// gives latitude 0, longitude 0 and height −a.
     package static func geodetic(

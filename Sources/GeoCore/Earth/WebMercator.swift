@@ -33,10 +33,10 @@ public enum WebMercator {
     /// The latitude at which the map becomes square, atan(sinh π) ≈ 85.051 128 779 806 6°.
     public static let maximumLatitude = 85.051_128_779_806_59
 
-    /// Half the width of the square map in metres, π·a ≈ 20 037 508.34 m.
+    /// Half the width of the square map in meters, π·a ≈ 20 037 508.34 m.
     public static let halfWorldWidth = Double.pi * radius
 
-    /// Projects a coordinate to EPSG:3857 metres.
+    /// Projects a coordinate to EPSG:3857 meters.
     ///
     /// No clamping: latitudes of ±90° give ±infinity for y, beyond-range longitudes project beyond the
     /// map's edge.
@@ -53,7 +53,7 @@ public enum WebMercator {
         return Position(x: x, y: y)
     }
 
-    /// The coordinate of an EPSG:3857 point in metres (no wrapping of the longitude).
+    /// The coordinate of an EPSG:3857 point in meters (no wrapping of the longitude).
     public static func unproject(_ point: Position) -> Coordinate {
         Coordinate(
             latitude: Angle.degrees(.pi / 2 - 2 * atan(exp(-point.y / radius))),

@@ -12,7 +12,7 @@ import Synchronization
 //   on a context happens inside its lock and only `Sendable` values (`Geometry`, numbers) leave it.
 //   No context is created per call: a slot creates its context once, on first use.
 
-/// Serialises `GEOS_init_r` and `GEOS_finish_r` across the process.
+/// Serializes `GEOS_init_r` and `GEOS_finish_r` across the process.
 private let geosLifecycleLock = Mutex<Void>(())
 
 /// Collects the messages GEOS reports through a context's error handler.

@@ -5,7 +5,7 @@
 /// for geographic data x is the longitude and y the latitude in degrees (GeoJSON's order), for
 /// projected data the easting and northing. Operations backed by GEOS (predicates, overlay, buffer,
 /// hulls, simplification, validity) work in the plane of these numbers; the `geodesic...` measures and
-/// the `meters:` variants interpret x/y as WGS84 longitude/latitude and answer in metres.
+/// the `meters:` variants interpret x/y as WGS84 longitude/latitude and answer in meters.
 ///
 /// ```swift
 /// let square = Geometry.polygon([[

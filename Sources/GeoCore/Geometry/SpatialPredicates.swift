@@ -112,7 +112,7 @@ extension Geometry {
     }
 
     /// Whether the geometries have the same structure and positions within `tolerance` (in coordinate
-    /// units), position by position. Normalise both first to ignore ring start and orientation.
+    /// units), position by position. Normalize both first to ignore ring start and orientation.
     /// - Throws: ``GeoError`` from GEOS. See `GEOSEqualsExact_r`.
     public func isExactlyEqual(to other: Geometry, tolerance: Double = 0) throws(GeoError) -> Bool {
         try withGEOS(other) { (context, a, b) throws(GeoError) -> Bool in

@@ -8,7 +8,7 @@ public struct CRSAxis: Hashable, Sendable {
     public var direction: String
     /// The unit, e.g. `"degree"`, `"metre"`, `"US survey foot"`.
     public var unitName: String
-    /// The factor from the unit to the SI unit (radians for angles, metres for lengths).
+    /// The factor from the unit to the SI unit (radians for angles, meters for lengths).
     public var unitToSI: Double
 }
 
@@ -37,7 +37,7 @@ public struct CRSAxis: Hashable, Sendable {
 /// **Concurrency.** A transformer is `Sendable`. It owns a small pool of PROJ contexts, each with its
 /// own copy of the operation behind its own lock (PROJ objects must not be shared between threads), so
 /// concurrent tasks transform in parallel up to the pool size. The first context is created by the
-/// initialiser, the others only when concurrent use needs them; no context is ever created per call.
+/// initializer, the others only when concurrent use needs them; no context is ever created per call.
 public final class CoordinateTransformer: Sendable {
     /// What a transformer was made from.
     public enum Definition: Hashable, Sendable, CustomStringConvertible {
@@ -114,7 +114,7 @@ public final class CoordinateTransformer: Sendable {
     /// What the transformer was made from.
     public let definition: Definition
     /// For a transformer between two CRSs, the source CRS's axes in the authority's order (EPSG:4326:
-    /// latitude, longitude), before Meridian normalises the order to longitude, latitude; `nil` for
+    /// latitude, longitude), before Meridian normalizes the order to longitude, latitude; `nil` for
     /// operations and for CRSs without a single coordinate system.
     public let sourceAxes: [CRSAxis]?
     /// The target CRS's axes in the authority's order; see ``sourceAxes``.

@@ -34,7 +34,7 @@ final class ProjState {
     /// Whether the caller's input and output are angles in degrees, per direction.
     let degreesIn: (Bool, Bool)
     let degreesOut: (Bool, Bool)
-    /// The axes of the source and target CRS in the authority's order (before normalisation).
+    /// The axes of the source and target CRS in the authority's order (before normalization).
     let sourceAxes: [CRSAxis]?
     let targetAxes: [CRSAxis]?
 
@@ -136,7 +136,7 @@ final class ProjState {
 
     // MARK: One point
 
-    /// Transforms one 4D coordinate in degrees (for angular axes) and metres.
+    /// Transforms one 4D coordinate in degrees (for angular axes) and meters.
     func transform(
         _ x: Double, _ y: Double, _ z: Double, _ t: Double,
         _ direction: CoordinateTransformer.Direction

@@ -1,7 +1,7 @@
 /// The Hilbert curve on a 2¹⁶ × 2¹⁶ grid: a numbering of cells in which consecutive numbers are
-/// always neighbouring cells, so sorting things by it keeps neighbours together in memory.
+/// always neighboring cells, so sorting things by it keeps neighbors together in memory.
 ///
-/// The fence index renumbers its fences along the curve of their centres, so the fences a tile of
+/// The fence index renumbers its fences along the curve of their centers, so the fences a tile of
 /// points touches sit in a few cache lines rather than all over memory.
 package enum HilbertCurve {
     /// The curve's index of cell (x, y), x and y in [0, 2¹⁶) (higher bits are ignored).

@@ -1,13 +1,13 @@
 /// A geographic position on the WGS84 datum: latitude and longitude in degrees.
 ///
-/// `Coordinate` mirrors Core Location's `CLLocationCoordinate2D`. Like it, the memberwise initialiser
+/// `Coordinate` mirrors Core Location's `CLLocationCoordinate2D`. Like it, the memberwise initializer
 /// accepts any values, so results that leave the valid range (or NaN from a failed computation) can be
 /// represented and inspected; ``isValid`` tells whether a coordinate is usable. Input from outside the
 /// program should go through ``init(validatingLatitude:longitude:)``, which rejects NaN, infinities and
 /// out-of-range values with a ``GeoError``.
 ///
 /// Equality is exact (bit-for-bit on the two numbers, with `0.0 == -0.0`); compare with a tolerance in
-/// metres through ``isApproximatelyEqual(to:toleranceMeters:)``.
+/// meters through ``isApproximatelyEqual(to:toleranceMeters:)``.
 public struct Coordinate: Hashable, Sendable, Codable {
     /// Latitude in degrees, positive north; valid in [-90, 90].
     public var latitude: Double
@@ -76,9 +76,9 @@ public struct Coordinate: Hashable, Sendable, Codable {
 // MARK: - Distances and bearings on the WGS84 ellipsoid
 
 extension Coordinate {
-    /// The geodesic distance to another coordinate in metres, on the WGS84 ellipsoid.
+    /// The geodesic distance to another coordinate in meters, on the WGS84 ellipsoid.
     ///
-    /// Computed with Karney's algorithm (``Geodesic/wgs84``); accurate to about 15 nanometres. For a
+    /// Computed with Karney's algorithm (``Geodesic/wgs84``); accurate to about 15 nanometers. For a
     /// faster, rougher figure see ``Haversine`` and ``LocalPlane``.
     /// - Complexity: O(1), about a microsecond.
     public func distance(to other: Coordinate) -> Double {
@@ -93,10 +93,10 @@ extension Coordinate {
         Angle.normalizedBearing(Geodesic.wgs84.inverse(from: self, to: other).initialAzimuth)
     }
 
-    /// The coordinate reached by travelling a distance along the geodesic that leaves here at a bearing.
+    /// The coordinate reached by traveling a distance along the geodesic that leaves here at a bearing.
     ///
     /// - Parameters:
-    ///   - distance: Metres; negative distances travel backwards.
+    ///   - distance: Meters; negative distances travel backwards.
     ///   - bearing: Degrees clockwise from true north.
     /// - Returns: The destination on the WGS84 ellipsoid, longitude in [-180, 180].
     public func coordinate(atDistance distance: Double, bearing: Double) -> Coordinate {
@@ -105,7 +105,7 @@ extension Coordinate {
 
     /// Whether two coordinates are within a distance of each other on the WGS84 ellipsoid.
     ///
-    /// - Parameter toleranceMeters: The largest geodesic distance, in metres, still counted as equal.
+    /// - Parameter toleranceMeters: The largest geodesic distance, in meters, still counted as equal.
     /// - Returns: `false` if either coordinate holds NaN.
     public func isApproximatelyEqual(to other: Coordinate, toleranceMeters: Double) -> Bool {
         if self == other { return true }

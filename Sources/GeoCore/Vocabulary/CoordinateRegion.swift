@@ -14,34 +14,34 @@ public struct CoordinateSpan: Hashable, Sendable, Codable {
     }
 }
 
-/// A rectangular area of the map given by its centre and span, as MapKit's `MKCoordinateRegion`.
+/// A rectangular area of the map given by its center and span, as MapKit's `MKCoordinateRegion`.
 ///
 /// The region covers latitudes `center.latitude ± span.latitudeDelta / 2` and longitudes
 /// `center.longitude ± span.longitudeDelta / 2`, the latter measured the short way round, so a region
-/// centred near 180° covers both sides of the 180th meridian.
+/// centered near 180° covers both sides of the 180th meridian.
 public struct CoordinateRegion: Hashable, Sendable, Codable {
-    /// The centre of the region.
+    /// The center of the region.
     public var center: Coordinate
     /// The extent of the region.
     public var span: CoordinateSpan
 
-    /// Creates a region from its centre and span.
+    /// Creates a region from its center and span.
     public init(center: Coordinate, span: CoordinateSpan) {
         self.center = center
         self.span = span
     }
 
-    /// Creates a region centred on a coordinate that extends a distance north–south and east–west.
+    /// Creates a region centered on a coordinate that extends a distance north–south and east–west.
     ///
     /// The latitude span is found along the meridian on the WGS84 ellipsoid (half the distance north,
     /// half south, stopping at the poles); the longitude span is the distance divided by the length of
-    /// one degree of the parallel through the centre. A longitude span reaching round the Earth is
+    /// one degree of the parallel through the center. A longitude span reaching round the Earth is
     /// capped at 360°.
     ///
     /// - Parameters:
-    ///   - center: The centre.
-    ///   - latitudinalMeters: North–south extent in metres.
-    ///   - longitudinalMeters: East–west extent in metres.
+    ///   - center: The center.
+    ///   - latitudinalMeters: North–south extent in meters.
+    ///   - longitudinalMeters: East–west extent in meters.
     public init(center: Coordinate, latitudinalMeters: Double, longitudinalMeters: Double) {
         let geodesic = Geodesic.wgs84
         let north = geodesic.direct(from: center, azimuth: 0, distance: latitudinalMeters / 2)
@@ -78,7 +78,7 @@ public struct CoordinateRegion: Hashable, Sendable, Codable {
     /// The smallest region that contains every coordinate (widened by 1e-12° against rounding).
     ///
     /// The longitude range is the shortest arc that covers all longitudes, so points on both sides of
-    /// the 180th meridian give a narrow region centred near it rather than one spanning the globe.
+    /// the 180th meridian give a narrow region centered near it rather than one spanning the globe.
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/notFound`` for an empty sequence;
     ///   ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the first invalid coordinate.
@@ -98,7 +98,7 @@ public struct CoordinateRegion: Hashable, Sendable, Codable {
             throw GeoError(.notFound, "cannot fit a region to no coordinates")
         }
         longitudes.sort()
-        // The widest gap between neighbouring longitudes (circularly) is what the region leaves out.
+        // The widest gap between neighboring longitudes (circularly) is what the region leaves out.
         var gap = longitudes[0] + 360 - longitudes[longitudes.count - 1]
         var west = longitudes[0]
         for i in 1..<longitudes.count where longitudes[i] - longitudes[i - 1] > gap {
@@ -106,7 +106,7 @@ public struct CoordinateRegion: Hashable, Sendable, Codable {
             west = longitudes[i]
         }
         let longitudeDelta = 360 - gap
-        // Centre ± half-span is rounded arithmetic; widening by 1e-12° (0.1 µm) keeps every fitted
+        // Center ± half-span is rounded arithmetic; widening by 1e-12° (0.1 µm) keeps every fitted
         // coordinate inside even when it lies exactly on an edge.
         let slack = 1e-12
         self.init(
@@ -120,7 +120,7 @@ public struct CoordinateRegion: Hashable, Sendable, Codable {
 
     /// Whether a coordinate lies inside the region or on its edge.
     ///
-    /// Longitudes are compared the short way round from the centre, so this is correct for regions
+    /// Longitudes are compared the short way round from the center, so this is correct for regions
     /// that cross the 180th meridian.
     public func contains(_ coordinate: Coordinate) -> Bool {
         guard abs(coordinate.latitude - center.latitude) <= span.latitudeDelta / 2 else {
@@ -149,9 +149,9 @@ public struct CoordinateRegion: Hashable, Sendable, Codable {
     /// The region covered by a map rectangle (MapKit's `MKCoordinateRegionForMapRect`).
     ///
     /// The region's edges are the coordinates of the rectangle's edges, so `MapRect(region)` and this
-    /// initialiser are inverses. MapKit instead centres the region on the rectangle's middle map point,
-    /// which lies north of the middle latitude because Mercator stretches high latitudes; that centre
-    /// is `MapPoint(x: rect.midX, y: rect.midY).coordinate`. The centre longitude is wrapped into the
+    /// initializer are inverses. MapKit instead centers the region on the rectangle's middle map point,
+    /// which lies north of the middle latitude because Mercator stretches high latitudes; that center
+    /// is `MapPoint(x: rect.midX, y: rect.midY).coordinate`. The center longitude is wrapped into the
     /// world.
     public init(_ mapRect: MapRect) {
         let north = MapPoint(x: mapRect.minX, y: mapRect.minY).coordinate.latitude

@@ -55,29 +55,72 @@ public struct GeoError: Error, Sendable, Hashable, CustomStringConvertible {
     public var offset: Int?
     /// For line-based input: the one-based line number of the problem.
     public var line: Int?
+    /// For line-based input: the one-based column (field number for delimited text, character for
+    /// other lines) of the problem.
+    public var column: Int?
 
     /// Creates an error.
     public init(
-        _ kind: Kind, _ message: String, code: Int? = nil, offset: Int? = nil, line: Int? = nil
+        _ kind: Kind, _ message: String, code: Int? = nil, offset: Int? = nil, line: Int? = nil,
+        column: Int? = nil
     ) {
         self.kind = kind
         self.message = message
         self.code = code
         self.offset = offset
         self.line = line
+        self.column = column
     }
 
     public var description: String {
         var text = "\(kind): \(message)"
-        if let line { text += " (line \(line))" }
+        switch (line, column) {
+        case (let line?, let column?): text += " (line \(line), column \(column))"
+        case (let line?, nil): text += " (line \(line))"
+        default: break
+        }
         if let offset { text += " (offset \(offset))" }
         return text
     }
 
-    /// The same error, located at a line of line-based input.
-    public func at(line: Int) -> GeoError {
+    /// The same error, located at a line (and column) of line-based input.
+    public func at(line: Int, column: Int? = nil) -> GeoError {
         var copy = self
         copy.line = line
+        if let column { copy.column = column }
         return copy
+    }
+
+    /// A piece of input as an error message shows it: in double quotes, with control characters,
+    /// quotes and backslashes escaped (so a message never carries a terminal escape sequence from
+    /// the input), and cut to `limit` characters with an ellipsis.
+    ///
+    /// `quoted("a\u{1B}[31mb")` is `"a\u{1B}[31mb"` with the escape spelled out.
+    public static func quoted(_ text: some StringProtocol, limit: Int = 60) -> String {
+        var result = "\""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count == limit {
+                result += "…"
+                break
+            }
+            count += 1
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+                    || scalar.properties.generalCategory == .format
+                {
+                    result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
     }
 }

@@ -9,17 +9,17 @@ import Foundation
 public struct Location: Hashable, Sendable, Codable {
     /// The position on the WGS84 datum.
     public var coordinate: Coordinate
-    /// Height in metres (above mean sea level for GPS receivers that report it so); meaningful only
+    /// Height in meters (above mean sea level for GPS receivers that report it so); meaningful only
     /// when ``verticalAccuracy`` is not negative.
     public var altitude: Double
-    /// Radius in metres of the circle within which the true position lies (at the receiver's stated
+    /// Radius in meters of the circle within which the true position lies (at the receiver's stated
     /// confidence); negative when the fix is invalid.
     public var horizontalAccuracy: Double
-    /// Uncertainty of ``altitude`` in metres; negative when the altitude is invalid.
+    /// Uncertainty of ``altitude`` in meters; negative when the altitude is invalid.
     public var verticalAccuracy: Double
-    /// Ground speed in metres per second; negative when unknown.
+    /// Ground speed in meters per second; negative when unknown.
     public var speed: Double
-    /// Uncertainty of ``speed`` in metres per second; negative when unknown.
+    /// Uncertainty of ``speed`` in meters per second; negative when unknown.
     public var speedAccuracy: Double
     /// Direction of travel in degrees clockwise from true north, in [0, 360); negative when unknown.
     public var course: Double
@@ -89,7 +89,7 @@ public struct Location: Hashable, Sendable, Codable {
         return self
     }
 
-    /// The geodesic distance to another fix in metres on the WGS84 ellipsoid, ignoring altitude, as
+    /// The geodesic distance to another fix in meters on the WGS84 ellipsoid, ignoring altitude, as
     /// `CLLocation.distance(from:)` does.
     public func distance(from other: Location) -> Double {
         coordinate.distance(to: other.coordinate)

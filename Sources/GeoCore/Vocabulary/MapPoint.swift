@@ -38,19 +38,19 @@ public struct MapPoint: Hashable, Sendable, Codable {
         return Coordinate(latitude: unit.latitude, longitude: unit.longitude)
     }
 
-    /// The distance in metres to another map point, along the WGS84 geodesic between their
+    /// The distance in meters to another map point, along the WGS84 geodesic between their
     /// coordinates (`MKMetersBetweenMapPoints`).
     public func distance(to other: MapPoint) -> Double {
         Geodesic.wgs84.distance(from: coordinate.normalized, to: other.coordinate.normalized)
     }
 
-    /// Metres on the ground per map point at a latitude (`MKMetersPerMapPointAtLatitude`): the
+    /// Meters on the ground per map point at a latitude (`MKMetersPerMapPointAtLatitude`): the
     /// equatorial circumference 2π·6 378 137 m spread over 2²⁸ map points, times cos(latitude).
     public static func metersPerMapPoint(atLatitude latitude: Double) -> Double {
         2 * WebMercator.halfWorldWidth / MapSize.world.width * cos(Angle.radians(latitude))
     }
 
-    /// Map points per metre at a latitude (`MKMapPointsPerMeterAtLatitude`).
+    /// Map points per meter at a latitude (`MKMapPointsPerMeterAtLatitude`).
     public static func mapPointsPerMeter(atLatitude latitude: Double) -> Double {
         1 / metersPerMapPoint(atLatitude: latitude)
     }

@@ -42,9 +42,9 @@ public struct MapRect: Hashable, Sendable, Codable {
     public var maxX: Double { origin.x + size.width }
     /// The southern edge.
     public var maxY: Double { origin.y + size.height }
-    /// The x of the centre.
+    /// The x of the center.
     public var midX: Double { origin.x + size.width / 2 }
-    /// The y of the centre.
+    /// The y of the center.
     public var midY: Double { origin.y + size.height / 2 }
     /// The width in map points.
     public var width: Double { size.width }

@@ -184,7 +184,7 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
             west: nw.longitude, south: se.latitude, east: se.longitude, north: nw.latitude)
     }
 
-    /// The tile's edges in EPSG:3857 metres.
+    /// The tile's edges in EPSG:3857 meters.
     public var webMercatorBounds: ProjectedBounds {
         let nw = WebMercator.project(upperLeft)
         let se = WebMercator.project(TileID.corner(x: x + 1, y: y + 1, zoom: zoom))

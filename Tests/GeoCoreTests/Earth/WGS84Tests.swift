@@ -64,7 +64,7 @@ struct WGS84Tests {
         #expect(rows >= 15)
     }
 
-    /// geodetic(earthCentered(φ, λ, h)) gives φ, λ, h back to a nanometre, from the surface to
+    /// geodetic(earthCentered(φ, λ, h)) gives φ, λ, h back to a nanometer, from the surface to
     /// geostationary height, poles and the 180th meridian included.
     @Test func earthCenteredRoundTrip() {
         var rng = SplitMix64(seed: 5201)
@@ -86,10 +86,10 @@ struct WGS84Tests {
         }
     }
 
-    /// The unit square's corners and centre, and the inverse.
+    /// The unit square's corners and center, and the inverse.
     @Test func unitSquareMercator() {
-        let centre = WGS84.unitSquareMercator(latitude: 0, longitude: 0)
-        #expect(centre.x == 0.5 && centre.y == 0.5)
+        let center = WGS84.unitSquareMercator(latitude: 0, longitude: 0)
+        #expect(center.x == 0.5 && center.y == 0.5)
         let corner = WGS84.unitSquareMercator(
             latitude: WebMercator.maximumLatitude, longitude: -180)
         #expect(corner.x == 0 && abs(corner.y) < 1e-15)
@@ -100,7 +100,7 @@ struct WGS84Tests {
             let p = WGS84.unitSquareMercator(latitude: lat, longitude: lon)
             let back = WGS84.unitSquareMercatorInverse(x: p.x, y: p.y)
             #expect(abs(back.latitude - lat) < 1e-12 && abs(back.longitude - lon) < 1e-12)
-            // The same point as EPSG:3857 metres, scaled to the unit square.
+            // The same point as EPSG:3857 meters, scaled to the unit square.
             let m = WebMercator.project(Coordinate(latitude: lat, longitude: lon))
             let half = WebMercator.halfWorldWidth
             #expect(abs((m.x + half) / (2 * half) - p.x) < 1e-14)

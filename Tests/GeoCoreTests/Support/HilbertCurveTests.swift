@@ -5,8 +5,8 @@ import Testing
 @Suite("HilbertCurve")
 struct HilbertCurveTests {
     /// On a 64 × 64 corner of the grid the indices are exactly 0..<4096 and consecutive indices are
-    /// neighbouring cells.
-    @Test func visitsNeighbours() {
+    /// neighboring cells.
+    @Test func visitsNeighbors() {
         var cells = [(UInt32, UInt32, UInt32)]()
         for x in UInt32(0)..<64 {
             for y in UInt32(0)..<64 { cells.append((HilbertCurve.index(x: x, y: y), x, y)) }

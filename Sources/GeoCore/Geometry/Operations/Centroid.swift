@@ -1,7 +1,7 @@
 internal import CGEOS
 
 extension Geometry {
-    /// The centre of mass of the geometry's highest-dimension parts (areas weighted by area, lines by
+    /// The center of mass of the geometry's highest-dimension parts (areas weighted by area, lines by
     /// length, points equally), in the plane; `nil` for an empty geometry. May lie outside a concave
     /// polygon; see ``pointOnSurface()``.
     /// - Throws: ``GeoError`` from GEOS. See `GEOSGetCentroid_r`.

@@ -1,6 +1,6 @@
 internal import CGEOS
 
-/// Planar distances between geometries, in coordinate units (for metres on longitude/latitude data
+/// Planar distances between geometries, in coordinate units (for meters on longitude/latitude data
 /// see ``Geometry/distance(meters:)``).
 extension Geometry {
     /// The smallest distance between any point of this geometry and any point of `other`; 0 if they

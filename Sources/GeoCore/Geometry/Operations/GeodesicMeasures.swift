@@ -1,8 +1,8 @@
-/// Areas and lengths in metres of geometries whose positions are longitude (x) and latitude (y) in
+/// Areas and lengths in meters of geometries whose positions are longitude (x) and latitude (y) in
 /// degrees, with edges taken as geodesics on the ellipsoid (Karney's algorithms via PROJ's
 /// `geodesic.h`, accurate to round-off: about 0.1 m² per edge for areas and 15 nm for lengths).
 extension Geometry {
-    /// The area in square metres of the polygonal parts (holes subtracted); 0 for points and lines.
+    /// The area in square meters of the polygonal parts (holes subtracted); 0 for points and lines.
     /// Every position is checked, also those of points and lines.
     ///
     /// Each ring bounds the smaller of the two regions it separates, so a ring must not enclose more
@@ -24,7 +24,7 @@ extension Geometry {
         return total
     }
 
-    /// The total length in metres of all polygon rings (exterior and holes); 0 for points and lines.
+    /// The total length in meters of all polygon rings (exterior and holes); 0 for points and lines.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the first invalid vertex.
     /// - Complexity: O(n).
     public func geodesicPerimeter(on geodesic: Geodesic = .wgs84) throws(GeoError) -> Double {
@@ -36,7 +36,7 @@ extension Geometry {
         return total
     }
 
-    /// The length in metres of the lineal parts (line strings); 0 for points and polygons (see
+    /// The length in meters of the lineal parts (line strings); 0 for points and polygons (see
     /// ``geodesicPerimeter(on:)``).
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the first invalid vertex.
     /// - Complexity: O(n) geodesic inverse solutions.

@@ -1,18 +1,18 @@
-/// Buffers and distances in metres for geometries in longitude (x) and latitude (y) degrees.
+/// Buffers and distances in meters for geometries in longitude (x) and latitude (y) degrees.
 ///
-/// The geometry is mapped to an azimuthal equidistant plane centred on its own extent (exact
-/// distances and azimuths from the centre, computed with Karney's geodesics), with every edge longer
+/// The geometry is mapped to an azimuthal equidistant plane centered on its own extent (exact
+/// distances and azimuths from the center, computed with Karney's geodesics), with every edge longer
 /// than ``densifySpacing`` first split along its geodesic, so edges are treated as geodesics. GEOS
 /// works in that metric plane, and the result is mapped back.
 ///
 /// Accuracy: distances measured in the plane are off by at most the factor `(ρ/R)² / 6`, where ρ is
-/// the largest distance of any vertex (of input or result) from the centre and R ≈ 6371 km: 0.004 %
-/// for geometries within 100 km of their centre (4 cm on a 1 km buffer), 0.1 % within 500 km, 0.4 %
+/// the largest distance of any vertex (of input or result) from the center and R ≈ 6371 km: 0.004 %
+/// for geometries within 100 km of their center (4 cm on a 1 km buffer), 0.1 % within 500 km, 0.4 %
 /// within 1000 km. ``distance(meters:)`` reports the exact geodesic distance between the two points
 /// found nearest in the plane, so it is never below the true minimum and exceeds it only by a
 /// second-order amount. Results near the 180th meridian keep continuous longitudes (they may pass ±180).
 extension Geometry {
-    /// Edges longer than this (in metres) are split along their geodesic before they are projected.
+    /// Edges longer than this (in meters) are split along their geodesic before they are projected.
     public static let densifySpacing = 10_000.0
 
     /// The points within `meters` of this geometry on the WGS84 ellipsoid, as a longitude/latitude
@@ -22,7 +22,7 @@ extension Geometry {
     /// let zone = try Geometry.point(coordinate: lhr).buffer(meters: 5_000)   // a 5 km disc
     /// ```
     /// - Parameters:
-    ///   - meters: The buffer distance in metres.
+    ///   - meters: The buffer distance in meters.
     ///   - style: Caps, joins and segments per quarter circle (see ``BufferStyle``).
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for a latitude outside [-90, 90] or a
     ///   non-finite position; ``GeoError/Kind-swift.struct/invalidArgument`` for a non-finite distance;
@@ -40,7 +40,7 @@ extension Geometry {
         return try projected.buffer(distance: meters, style: style).mapPositions(plane.inverse)
     }
 
-    /// The geodesic distance in metres on WGS84 between this geometry and another (both in
+    /// The geodesic distance in meters on WGS84 between this geometry and another (both in
     /// longitude/latitude); 0 if they intersect, infinity if either is empty.
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for a latitude outside [-90, 90] or a
@@ -58,16 +58,16 @@ extension Geometry {
             from: plane.inverse(p).coordinate, to: plane.inverse(q).coordinate)
     }
 
-    /// A simplified copy of a longitude/latitude geometry with the tolerance in metres on the WGS84
+    /// A simplified copy of a longitude/latitude geometry with the tolerance in meters on the WGS84
     /// ellipsoid; every vertex of the result is a vertex of this geometry, unchanged.
     ///
-    /// The geometry is mapped to the azimuthal equidistant plane centred on its extent and simplified
+    /// The geometry is mapped to the azimuthal equidistant plane centered on its extent and simplified
     /// there by GEOS (see ``simplified(tolerance:preservingTopology:)``); the kept vertices are then
     /// taken from the original, so no coordinate moves. Distances in the plane carry the scale error
-    /// described above ((ρ/R)²/6, 0.004 % within 100 km of the centre).
+    /// described above ((ρ/R)²/6, 0.004 % within 100 km of the center).
     ///
     /// - Parameters:
-    ///   - meters: The largest distance in metres a removed vertex may lie from the result; ≥ 0.
+    ///   - meters: The largest distance in meters a removed vertex may lie from the result; ≥ 0.
     ///   - preservingTopology: `true` (the default) never lets the result cross itself or its other
     ///     parts (`GEOSTopologyPreserveSimplify_r`); `false` runs plain Douglas-Peucker.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a negative or non-finite tolerance;
@@ -117,7 +117,7 @@ extension Geometry {
         }
     }
 
-    /// The geometry with geodesic intermediate points on every edge longer than `spacing` metres.
+    /// The geometry with geodesic intermediate points on every edge longer than `spacing` meters.
     func densified(_ spacing: Double) -> Geometry {
         func line(_ ps: [Position]) -> [Position] {
             guard ps.count >= 2 else { return ps }

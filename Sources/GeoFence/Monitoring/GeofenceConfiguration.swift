@@ -15,10 +15,10 @@ import GeoCore
 ///
 /// Otherwise the state stays: a fix whose accuracy circle straddles the boundary neither enters
 /// nor exits, and a fence with no decisive fix yet stays ``GeofenceState/unknown``. With a = 0 and
-/// h = 0 a fix is inside exactly when its geodesic distance to a circle's centre is at most the
+/// h = 0 a fix is inside exactly when its geodesic distance to a circle's center is at most the
 /// radius.
 public struct GeofenceConfiguration: Hashable, Sendable, Codable {
-    /// The hysteresis margin h in metres: once inside, a fix must be this far outside (beyond its
+    /// The hysteresis margin h in meters: once inside, a fix must be this far outside (beyond its
     /// accuracy) to exit, and once outside, this far inside to enter again. It keeps noisy fixes
     /// whose accuracy is understated from flapping. The first decision of an unknown state uses the
     /// exact boundary.
@@ -74,7 +74,7 @@ public struct GeofenceConfiguration: Hashable, Sendable, Codable {
 /// Valid fixes to turn away: too inaccurate or too old. A filtered fix is rejected with
 /// ``GeoError/Kind-swift.struct/filteredFix`` and changes nothing.
 public struct FixFilter: Hashable, Sendable, Codable {
-    /// The largest horizontal accuracy in metres accepted; `nil` accepts any.
+    /// The largest horizontal accuracy in meters accepted; `nil` accepts any.
     public var maximumAccuracy: Double?
     /// The largest age in seconds (the clock's now minus the fix's timestamp) accepted; `nil`
     /// accepts any.

@@ -5,12 +5,12 @@ import GeoCore
 /// Encoded with a `type` member: `{"type": "circle", "center": …, "radius": …}` or
 /// `{"type": "polygon", "exterior": […], "holes": […]}`.
 public enum GeographicCondition: Hashable, Sendable {
-    /// Points within a geodesic distance of a centre.
+    /// Points within a geodesic distance of a center.
     case circle(CircularGeographicCondition)
     /// Points inside a longitude/latitude polygon with holes.
     case polygon(PolygonGeographicCondition)
 
-    /// The signed geodesic distance in metres from a point to the fence's boundary: negative inside,
+    /// The signed geodesic distance in meters from a point to the fence's boundary: negative inside,
     /// 0 on the boundary, positive outside.
     ///
     /// - Returns: NaN for an invalid coordinate.
@@ -41,8 +41,8 @@ public enum GeographicCondition: Hashable, Sendable {
         case .polygon(let polygon):
             switch polygon.locate(point) {
             case .boundary: return 0
-            case .interior: return -polygon.geometry.boundaryDistance(from: point, upTo: limit)
-            case .exterior: return polygon.geometry.boundaryDistance(from: point, upTo: limit)
+            case .interior: return -polygon.rings.boundaryDistance(from: point, upTo: limit)
+            case .exterior: return polygon.rings.boundaryDistance(from: point, upTo: limit)
             }
         }
     }

@@ -1,6 +1,6 @@
 import GeoCore
 
-/// A circular geofence: the points within a geodesic distance of a centre on the WGS84 ellipsoid, as
+/// A circular geofence: the points within a geodesic distance of a center on the WGS84 ellipsoid, as
 /// Core Location's `CLMonitor.CircularGeographicCondition`.
 ///
 /// A point is inside when its geodesic distance from ``center`` (Karney's algorithm through PROJ's
@@ -10,22 +10,22 @@ import GeoCore
 /// let site = try CircularGeographicCondition(
 ///     center: Coordinate(latitude: 45.7722, longitude: 14.3577), radius: 150)
 /// site.contains(Coordinate(latitude: 45.7730, longitude: 14.3580))   // true
-/// site.signedDistance(from: Coordinate(latitude: 45.78, longitude: 14.36))  // metres outside
+/// site.signedDistance(from: Coordinate(latitude: 45.78, longitude: 14.36))  // meters outside
 /// ```
 ///
 /// Encoded as `{"center": {"latitude": …, "longitude": …}, "radius": …}`; decoding validates.
 public struct CircularGeographicCondition: Hashable, Sendable {
-    /// The centre on WGS84.
+    /// The center on WGS84.
     public let center: Coordinate
-    /// The radius in metres (geodesic distance on WGS84), finite and not negative.
+    /// The radius in meters (geodesic distance on WGS84), finite and not negative.
     public let radius: Double
 
     /// Creates a circular condition.
     ///
     /// - Parameters:
-    ///   - center: The centre; must be a valid coordinate.
-    ///   - radius: Metres; finite and not negative (0 is a single point).
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for a bad centre,
+    ///   - center: The center; must be a valid coordinate.
+    ///   - radius: Meters; finite and not negative (0 is a single point).
+    /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for a bad center,
     ///   ``GeoError/Kind-swift.struct/invalidArgument`` for a NaN, infinite or negative radius.
     public init(center: Coordinate, radius: Double) throws(GeoError) {
         guard radius.isFinite && radius >= 0 else {
@@ -34,20 +34,20 @@ public struct CircularGeographicCondition: Hashable, Sendable {
         do throws(GeoError) {
             self.center = try center.validated()
         } catch {
-            throw GeoError(.invalidCoordinate, "centre: \(error.message)")
+            throw GeoError(.invalidCoordinate, "center: \(error.message)")
         }
         self.radius = radius
     }
 
-    /// The geodesic distance in metres from a point to the centre.
+    /// The geodesic distance in meters from a point to the center.
     ///
     /// - Complexity: O(1); one `geod_inverse`, about 1 µs.
     public func distance(fromCenterTo point: Coordinate) -> Double {
         Geodesic.wgs84.distance(from: center, to: point)
     }
 
-    /// The signed geodesic distance in metres from a point to the circle: negative inside, 0 on it,
-    /// positive outside (its distance to the centre minus the radius).
+    /// The signed geodesic distance in meters from a point to the circle: negative inside, 0 on it,
+    /// positive outside (its distance to the center minus the radius).
     ///
     /// - Complexity: O(1); one `geod_inverse`.
     public func signedDistance(from point: Coordinate) -> Double {
@@ -68,7 +68,7 @@ extension CircularGeographicCondition: Codable {
 
     /// Decodes and validates a circle.
     ///
-    /// - Throws: `DecodingError.dataCorrupted` naming the bad centre or radius.
+    /// - Throws: `DecodingError.dataCorrupted` naming the bad center or radius.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let center = try container.decode(Coordinate.self, forKey: .center)

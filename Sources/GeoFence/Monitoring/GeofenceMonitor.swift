@@ -17,7 +17,7 @@ import GeoCore
 ///   (`geod_inverse`; ``GeographicCondition/signedDistance(from:)``).
 /// - **Accuracy.** A fix whose accuracy circle straddles the boundary neither enters nor exits; a
 ///   condition without a decisive fix yet stays ``GeofenceState/unknown``.
-/// - **Hysteresis.** Once inside, a fix must be ``GeofenceConfiguration/hysteresis`` metres beyond
+/// - **Hysteresis.** Once inside, a fix must be ``GeofenceConfiguration/hysteresis`` meters beyond
 ///   the boundary (past its accuracy) to exit, and the same inside to enter again (default 5 m).
 ///   The exact rules are the table in ``GeofenceConfiguration``.
 /// - **Dwell.** With a ``GeofenceConfiguration/dwellTime``, a device that stays inside that long gets

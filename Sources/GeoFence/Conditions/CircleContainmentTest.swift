@@ -5,12 +5,12 @@ import GeoCore
 /// answer falls within that bound of the radius, and the answer is always the geodesic one.
 ///
 /// ### The cheap distance
-/// For a circle with centre latitude φc and radius r, and a point at Δφ, Δλ from the centre (radians,
+/// For a circle with center latitude φc and radius r, and a point at Δφ, Δλ from the center (radians,
 /// Δλ the short way round), the cheap distance is
 ///
 ///     d = √((M_c Δφ)² + (P_c Δλ)²),   M_c = M(φc),   P_c = N(φc) cos φc,
 ///
-/// with the WGS84 meridional radius M and the radius of the parallel P at the centre, precomputed per
+/// with the WGS84 meridional radius M and the radius of the parallel P at the center, precomputed per
 /// fence: two subtractions, four multiplications and two comparisons per candidate, no square root.
 ///
 /// ### The bound
@@ -20,19 +20,19 @@ import GeoCore
 ///
 ///     k_lo = min(M_lo / M_c, P_lo / P_c) ≤ 1 ≤ k_hi = max(M_hi / M_c, P_hi / P_c).
 ///
-/// **Theorem.** For every point whose geodesic distance s from the centre is at most ρ,
+/// **Theorem.** For every point whose geodesic distance s from the center is at most ρ,
 /// k_lo · d ≤ s ≤ k_hi · d, so |d − s| ≤ ε · d with ε = max(1 − k_lo, k_hi − 1). For every point
 /// whatsoever, k_hi · d ≤ r implies s ≤ r, and k_lo · d > r implies s > r.
 ///
 /// *Proof.* On the ellipsoid ds² = M(φ)² dφ² + P(φ)² dλ², and M(φ) ≥ M₀.
-/// (i) *Lower bound.* Take s ≤ ρ. Every point of the geodesic is within s of the centre along it,
+/// (i) *Lower bound.* Take s ≤ ρ. Every point of the geodesic is within s of the center along it,
 /// so its latitude differs from φc by at most s / M₀ ≤ ρ / M₀ (since |dφ| ≤ ds / M₀): the geodesic
 /// stays in B, where M ≥ M_lo and P ≥ P_lo. By Minkowski's inequality for integrals,
 /// s = ∫ √(M²φ'² + P²λ'²) ≥ √((M_lo ∫|φ'|)² + (P_lo ∫|λ'|)²) ≥ √((M_lo Δφ)² + (P_lo Δλ)²), because
 /// the path changes latitude by at least |Δφ| and longitude by at least the short-way |Δλ|; and
 /// M_lo ≥ k_lo M_c, P_lo ≥ k_lo P_c give s ≥ k_lo · d.
 /// (ii) *Upper bound.* If |Δφ| ≤ ρ / M₀ (true when s ≤ ρ, by the same inequality), the path that is
-/// straight in (φ, λ) from the centre to the point stays in B, where M ≤ M_hi and P ≤ P_hi, so its
+/// straight in (φ, λ) from the center to the point stays in B, where M ≤ M_hi and P ≤ P_hi, so its
 /// length, which is at least s, is at most √((M_hi Δφ)² + (P_hi Δλ)²) ≤ k_hi · d.
 /// (iii) *The decisions, for any point.* If k_hi · d ≤ r then M_c |Δφ| ≤ d ≤ r, so
 /// |Δφ| ≤ r / M_c ≤ ρ / M₀ and (ii) gives s ≤ k_hi · d ≤ r. If k_lo · d > r but s ≤ r ≤ ρ, then (i)
@@ -62,108 +62,83 @@ import GeoCore
 /// absolute, which covers the rounding of longitude differences across the 180th meridian (at most
 /// 3 nm) and the 15 nm accuracy of `geod_inverse` itself, so a cheap answer is never on the other
 /// side of the radius from the exact one.
-public struct CircleContainmentTest: Hashable, Sendable {
-    /// The circle's centre.
-    public let center: Coordinate
-    /// The circle's radius in metres.
-    public let radius: Double
+struct CircleContainmentTest: Sendable {
+    /// The circle's center.
+    let center: Coordinate
+    /// The circle's radius in meters.
+    let radius: Double
     /// k_lo: a proven lower bound of geodesic / cheap distance for points within 9/8 of the radius.
-    public let lowerRatio: Double
+    let lowerRatio: Double
     /// k_hi: a proven upper bound of geodesic / cheap distance for points within 9/8 of the radius.
-    public let upperRatio: Double
+    let upperRatio: Double
+    /// The cheap distance and the thresholds derived from k_lo and k_hi.
+    let flat: FlatCircleTest
 
-    /// Metres per degree of latitude at the centre: M(φc) · π / 180.
-    let metersPerDegreeLatitude: Double
-    /// Metres per degree of longitude at the centre: P(φc) · π / 180.
-    let metersPerDegreeLongitude: Double
-    /// d² at or below this: certainly inside.
-    let insideSquared: Double
-    /// d² above this: certainly outside.
-    let outsideSquared: Double
-
-    /// The absolute widening of the thresholds in metres (1 µm).
+    /// The absolute widening of the thresholds in meters (1 µm).
     static let absoluteSlack = 1e-6
 
     /// Precomputes the test for a circle.
     ///
     /// - Complexity: O(1); a few trigonometric calls.
-    public init(_ circle: CircularGeographicCondition) {
+    init(_ circle: CircularGeographicCondition) {
         self.init(circle, latitude: EllipsoidMetric.Latitude(degrees: circle.center.latitude))
     }
 
-    /// The test, given the sine and cosine of the centre's latitude.
+    /// The test, given the sine and cosine of the center's latitude.
     init(_ circle: CircularGeographicCondition, latitude phi: EllipsoidMetric.Latitude) {
         center = circle.center
         radius = circle.radius
         let reach = radius * 9 / 8 / EllipsoidMetric.minimumMeridionalRadius
         let band = EllipsoidMetric.extremes(around: phi, halfWidth: reach)
         let (mc, pc) = EllipsoidMetric.radii(sin: phi.sin, cos: phi.cos)
-        metersPerDegreeLatitude = mc * (.pi / 180)
-        metersPerDegreeLongitude = pc * (.pi / 180)
+        let lowerRatio: Double, upperRatio: Double
         if pc > 0 {
             lowerRatio = max(0, min(band.mMin / mc, band.pMin / pc) * (1 - 1e-12))
             upperRatio = max(band.mMax / mc, band.pMax / pc) * (1 + 1e-12)
         } else {
-            // Centre on a pole: P_c = 0 makes the cheap distance ignore longitude, which is right at
+            // Center on a pole: P_c = 0 makes the cheap distance ignore longitude, which is right at
             // the pole itself; only the lower bound via M survives.
             lowerRatio = max(0, band.mMin / mc * (1 - 1e-12))
             upperRatio = band.mMax / mc * (1 + 1e-12)
         }
         let inner = (radius - Self.absoluteSlack) / upperRatio
-        insideSquared = inner > 0 ? inner * inner * (1 - 1e-12) : -1
-        if lowerRatio > 0 {
-            let outer = (radius + Self.absoluteSlack) / lowerRatio
-            outsideSquared = outer * outer * (1 + 1e-12)
-        } else {
-            outsideSquared = .infinity
-        }
+        let outer = (radius + Self.absoluteSlack) / lowerRatio
+        flat = FlatCircleTest(
+            centerLatitude: center.latitude, centerLongitude: center.longitude,
+            metersPerDegreeLatitude: mc * (.pi / 180), metersPerDegreeLongitude: pc * (.pi / 180),
+            insideSquared: inner > 0 ? inner * inner * (1 - 1e-12) : -1,
+            outsideSquared: lowerRatio > 0 ? outer * outer * (1 + 1e-12) : .infinity)
+        self.lowerRatio = lowerRatio
+        self.upperRatio = upperRatio
     }
 
     /// ε = max(1 − k_lo, k_hi − 1): |cheap − geodesic| ≤ ε · cheap for points within 9/8 of the
     /// radius.
-    public var relativeErrorBound: Double { max(1 - lowerRatio, upperRatio - 1) }
+    var relativeErrorBound: Double { max(1 - lowerRatio, upperRatio - 1) }
 
-    /// The cheap flat-earth distance in metres from the centre to a point.
+    /// The cheap flat-earth distance in meters from the center to a point.
     ///
     /// - Complexity: O(1); no trigonometry.
-    public func approximateDistance(to point: Coordinate) -> Double {
-        approximateDistanceSquared(latitude: point.latitude, longitude: point.longitude)
-            .squareRoot()
-    }
-
-    /// The outcome of the cheap test.
-    public enum Verdict: Hashable, Sendable {
-        /// Proven inside: the geodesic distance is at most the radius.
-        case inside
-        /// Proven outside: the geodesic distance exceeds the radius.
-        case outside
-        /// Within the error bound of the radius; only the exact distance decides.
-        case undecided
+    func approximateDistance(to point: Coordinate) -> Double {
+        flat.distanceSquared(latitude: point.latitude, longitude: point.longitude).squareRoot()
     }
 
     /// The cheap test alone.
     ///
     /// - Complexity: O(1); no trigonometry.
-    public func verdict(for point: Coordinate) -> Verdict {
-        let d2 = approximateDistanceSquared(latitude: point.latitude, longitude: point.longitude)
-        return d2 <= insideSquared ? .inside : d2 > outsideSquared ? .outside : .undecided
+    func verdict(for point: Coordinate) -> CircleVerdict {
+        flat.verdict(
+            distanceSquared: flat.distanceSquared(
+                latitude: point.latitude, longitude: point.longitude))
     }
 
     /// Whether a valid point is inside or on the circle: the cheap test, and `geod_inverse` when it
     /// is undecided. Always the same answer as ``CircularGeographicCondition/contains(_:)``.
-    public func contains(_ point: Coordinate) -> Bool {
+    func contains(_ point: Coordinate) -> Bool {
         switch verdict(for: point) {
         case .inside: return true
         case .outside: return false
         case .undecided: return Geodesic.wgs84.distance(from: center, to: point) <= radius
         }
-    }
-
-    func approximateDistanceSquared(latitude: Double, longitude: Double) -> Double {
-        let dLat = latitude - center.latitude
-        var dLon = longitude - center.longitude
-        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
-        let y = metersPerDegreeLatitude * dLat, x = metersPerDegreeLongitude * dLon
-        return x * x + y * y
     }
 }

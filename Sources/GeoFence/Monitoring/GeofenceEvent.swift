@@ -31,8 +31,8 @@ public struct GeofenceEvent: Hashable, Sendable, Codable {
     /// Why an event happened.
     public enum Reason: Hashable, Sendable, Codable {
         /// A fix decided the state. `distanceToBoundary` is the signed geodesic distance from the fix
-        /// to the boundary in metres (negative inside) and `accuracy` the fix's horizontal accuracy
-        /// in metres.
+        /// to the boundary in meters (negative inside) and `accuracy` the fix's horizontal accuracy
+        /// in meters.
         case fix(distanceToBoundary: Double, accuracy: Double)
         /// The geodesic path between two consecutive fixes, both outside, passed through the fence:
         /// one event enters, one exits. `from` and `to` are the two fixes' timestamps;

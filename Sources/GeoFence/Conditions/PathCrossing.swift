@@ -9,9 +9,9 @@ import GeoCore
 /// a fence it passes through to a depth of at least the hysteresis margin plus the larger accuracy
 /// of the two fixes gets an enter and an exit, dated by interpolating time along the path.
 ///
-/// - Circles are exact: the deepest point is the foot of the perpendicular from the centre
+/// - Circles are exact: the deepest point is the foot of the perpendicular from the center
 ///   (``GeodesicLine/closestPoint(to:)``) and the boundary crossings are found by bisection on the
-///   geodesic distance to the centre, to 1 mm.
+///   geodesic distance to the center, to 1 mm.
 /// - Polygons are sampled along the path at 1/32 of the polygon's smaller bounding-box side (at most
 ///   4 097 samples), so a polygon thinner than that spacing across the path can be missed; the
 ///   boundary crossings are found by bisection on exact containment.
@@ -66,7 +66,7 @@ enum PathCrossing {
         }
     }
 
-    /// The crossing of a fence by a path, if the path gets at least `depth` metres inside it.
+    /// The crossing of a fence by a path, if the path gets at least `depth` meters inside it.
     static func find(_ condition: GeographicCondition, along path: Path, depth: Double) -> Result? {
         switch condition {
         case .circle(let circle): return circleCrossing(circle, path: path, depth: depth)
@@ -97,7 +97,7 @@ enum PathCrossing {
     private static func polygonCrossing(
         _ polygon: PolygonGeographicCondition, path: Path, depth: Double
     ) -> Result? {
-        let g = polygon.geometry
+        let g = polygon.rings
         let line = path.line
         // Quick rejection: the path's bounding box (from its midpoint and half length) misses the
         // polygon's.

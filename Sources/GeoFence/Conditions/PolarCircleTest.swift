@@ -14,7 +14,7 @@ import GeoCore
 ///
 /// so that min(A, B)² (du² + dv²) ≤ ds² ≤ max(A, B)² (du² + dv²). Both A and B fall monotonically
 /// as ψ grows from 0 (where both equal a² / b) to π/2. The cheap distance is the chart distance
-/// d = |(u, v)_point − (u, v)_centre|, one `sincos` per point and a few multiplications per fence.
+/// d = |(u, v)_point − (u, v)_center|, one `sincos` per point and a few multiplications per fence.
 ///
 /// ### The bound
 /// Let ρ = 9r/8, Ψ = [ψc − ρ/M₀, ψc + ρ/M₀] ∩ [0, π/2], m = min(A, B) at Ψ's upper end and
@@ -22,10 +22,10 @@ import GeoCore
 ///
 /// **Theorem.** If m · d > r the point is outside (s > r); if m̄ · d ≤ r it is inside (s ≤ r).
 ///
-/// *Proof.* A geodesic of length s from the centre changes colatitude by at most s / M₀. If s ≤ r,
+/// *Proof.* A geodesic of length s from the center changes colatitude by at most s / M₀. If s ≤ r,
 /// it stays in Ψ, where ds ≥ m |d(u, v)|, so s ≥ m · d (the chart segment is the shortest curve in
 /// the chart); m · d > r then contradicts s ≤ r. If m̄ · d ≤ r, then |ψ − ψc| ≤ d ≤ r / m̄ ≤ ρ / M₀
-/// (ψ is 1-Lipschitz in the chart and m̄ ≥ M₀), so the chart segment from the centre, which stays in
+/// (ψ is 1-Lipschitz in the chart and m̄ ≥ M₀), so the chart segment from the center, which stays in
 /// the convex disc ψ ≤ max(ψc, ψ) of the chart, lies in Ψ and is at most m̄ · d ≤ r long; s is no
 /// longer. ∎
 ///
@@ -52,7 +52,7 @@ struct PolarCircleTest: Sendable {
         return (psi * cos(lambda), psi * sin(lambda))
     }
 
-    /// The test for a circle whose reach stays within 45° of the pole nearest its centre, or `nil`.
+    /// The test for a circle whose reach stays within 45° of the pole nearest its center, or `nil`.
     init?(_ circle: CircularGeographicCondition) {
         let pole: Double = circle.center.latitude >= 0 ? 1 : -1
         let psiCenter = Double.pi / 2 - pole * circle.center.latitude * (.pi / 180)
@@ -62,7 +62,7 @@ struct PolarCircleTest: Sendable {
         func ab(_ psi: Double) -> (Double, Double) {
             let phi = .pi / 2 - psi
             let (m, _) = EllipsoidMetric.radii(sin: sin(phi), cos: cos(phi))
-            let n = LocalPlane.radiiOfCurvature(atLatitudeRadians: phi).primeVertical
+            let n = WGS84.radiiOfCurvature(atLatitudeRadians: phi).primeVertical
             return (m, psi == 0 ? n : n * sin(psi) / psi)
         }
         let (aLow, bLow) = ab(psiLow), (aHigh, bHigh) = ab(psiHigh)
@@ -81,7 +81,7 @@ struct PolarCircleTest: Sendable {
 
     /// The cheap verdict for a point given its chart coordinates for this test's pole.
     @inline(__always)
-    func verdict(u pu: Double, v pv: Double) -> CircleContainmentTest.Verdict {
+    func verdict(u pu: Double, v pv: Double) -> CircleVerdict {
         let du = pu - u, dv = pv - v
         let d2 = du * du + dv * dv
         return d2 <= insideSquared ? .inside : d2 > outsideSquared ? .outside : .undecided

@@ -1,24 +1,25 @@
 import Foundation
 import GeoCore
 
-/// Counts from a bulk containment query.
-public struct ContainmentStatistics: Hashable, Sendable {
+/// Counts from a bulk containment query: what ``GeofenceIndex/fenceCounts(containing:threads:)``
+/// found and how much work the proven cheap tests saved (the fence benchmark reports them).
+package struct ContainmentStatistics: Hashable, Sendable {
     /// Points queried.
-    public var points = 0
+    package var points = 0
     /// (point, fence) pairs with the point inside or on the fence: for circles, geodesic distance
     /// ≤ radius.
-    public var pairs = 0
+    package var pairs = 0
     /// Pairs found in interior cells (a circle covering the point's whole cell), counted without a
     /// test.
-    public var interiorPairs = 0
+    package var interiorPairs = 0
     /// Fences tested for a point (cheap test or polygon predicate).
-    public var candidates = 0
+    package var candidates = 0
     /// Geodesic solutions (`geod_inverse`) needed because the cheap test was undecided, or for large
     /// fences.
-    public var exactEvaluations = 0
+    package var exactEvaluations = 0
 
     /// Creates empty counts.
-    public init() {}
+    package init() {}
 
     mutating func add(_ other: ContainmentStatistics) {
         points += other.points
@@ -30,43 +31,68 @@ public struct ContainmentStatistics: Hashable, Sendable {
 }
 
 extension GeofenceIndex {
-    /// Counts the (point, fence) pairs with the point inside the fence, for many points at once: the
-    /// server-scale question "which deliveries are in which zones".
+    /// How many fences contain each of many points (inside or on the boundary): the server-scale
+    /// question "how many zones is each delivery in", answered exactly.
     ///
     /// The points are first sorted into tiles of 16 × 16 grid cells with a counting sort, so that a
     /// tile's cells, entries and fences stay in the processor's cache while its points are tested;
     /// with `threads` > 1 the points are split into that many contiguous parts, each sorted and
-    /// tested on its own thread. The answer is exact and the same for any thread count.
+    /// tested on its own thread. The answer is the same for any thread count.
     ///
     /// - Parameters:
-    ///   - latitudes: Degrees, one per point.
-    ///   - longitudes: Degrees, one per point.
+    ///   - points: The points.
     ///   - threads: How many threads to use (1 by default).
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` if the arrays differ in length,
-    ///   ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the first invalid point and its
-    ///   index (in ``GeoError/offset``).
-    /// - Complexity: O(points + candidates); memory 24 bytes per point for the sort.
-    public func containmentStatistics(
+    /// - Returns: The number of fences containing `points[i]`, at index `i`.
+    /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the first invalid point and
+    ///   its index (in ``GeoError/offset``).
+    /// - Complexity: O(points + candidates); about 56 bytes of memory per point.
+    public func fenceCounts(
+        containing points: [Coordinate], threads: Int = 1
+    ) throws(GeoError) -> [Int] {
+        var counts = [Int32](repeating: 0, count: points.count)
+        _ = try containmentStatistics(
+            latitudes: points.map(\.latitude), longitudes: points.map(\.longitude),
+            threads: threads,
+            counts: &counts)
+        return counts.map(Int.init)
+    }
+
+    /// The totals of ``fenceCounts(containing:threads:)`` over points given as two arrays, with the
+    /// work counters; `counts`, when not empty, receives the per-point counts.
+    ///
+    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` if the arrays differ in length (or
+    ///   from `counts`), and as ``fenceCounts(containing:threads:)``.
+    package func containmentStatistics(
         latitudes: [Double], longitudes: [Double], threads: Int = 1
-    ) throws(GeoError)
-        -> ContainmentStatistics
-    {
+    ) throws(GeoError) -> ContainmentStatistics {
+        var none = [Int32]()
+        return try containmentStatistics(
+            latitudes: latitudes, longitudes: longitudes, threads: threads, counts: &none)
+    }
+
+    private func containmentStatistics(
+        latitudes: [Double], longitudes: [Double], threads: Int, counts: inout [Int32]
+    ) throws(GeoError) -> ContainmentStatistics {
         guard latitudes.count == longitudes.count else {
             throw GeoError(
                 .invalidArgument, "\(latitudes.count) latitudes but \(longitudes.count) longitudes")
         }
         let n = latitudes.count
-        let parts = max(1, min(threads, n / 1_024 + 1))
-        if parts == 1 {
-            return try count(latitudes, longitudes, 0..<n)
+        guard counts.isEmpty || counts.count == n else {
+            throw GeoError(.invalidArgument, "\(counts.count) count slots for \(n) points")
         }
-        let results = WorkerSlots<Result<ContainmentStatistics, GeoError>>.collect(parts: parts) {
-            part in
-            let range = (n * part / parts)..<(n * (part + 1) / parts)
-            do throws(GeoError) {
-                return .success(try self.count(latitudes, longitudes, range))
-            } catch {
-                return .failure(error)
+        let parts = max(1, min(threads, n / 1_024 + 1))
+        let results = counts.withUnsafeMutableBufferPointer { counts in
+            // Each part writes the counts of its own points only.
+            let slots = counts.isEmpty ? nil : counts.baseAddress.map(WorkerSlots.init)
+            return WorkerSlots<Result<ContainmentStatistics, GeoError>>.collect(parts: parts) {
+                part in
+                let range = (n * part / parts)..<(n * (part + 1) / parts)
+                do throws(GeoError) {
+                    return .success(try self.count(latitudes, longitudes, range, into: slots))
+                } catch {
+                    return .failure(error)
+                }
             }
         }
         var total = ContainmentStatistics()
@@ -79,12 +105,12 @@ extension GeofenceIndex {
         return total
     }
 
-    /// Counts one contiguous part of the points.
+    /// Counts one contiguous part of the points, writing each point's count into `perPoint` (at its
+    /// index) when given.
     private func count(
-        _ latitudes: [Double], _ longitudes: [Double], _ range: Range<Int>
-    ) throws(GeoError)
-        -> ContainmentStatistics
-    {
+        _ latitudes: [Double], _ longitudes: [Double], _ range: Range<Int>,
+        into perPoint: WorkerSlots<Int32>?
+    ) throws(GeoError) -> ContainmentStatistics {
         var stats = ContainmentStatistics()
         stats.points = range.count
         let m = range.count
@@ -153,7 +179,8 @@ extension GeofenceIndex {
                         next[b] = at &+ 1
                         sorted[at] = SortedPoint(
                             latitude: lat[range.lowerBound &+ i],
-                            longitude: lon[range.lowerBound &+ i], cell: cellOf[i])
+                            longitude: lon[range.lowerBound &+ i], cell: cellOf[i],
+                            index: Int32(truncatingIfNeeded: range.lowerBound &+ i))
                     }
                 }
             }
@@ -162,19 +189,22 @@ extension GeofenceIndex {
         g.cellStart.withUnsafeBufferPointer { cellStart in
             g.interiorEnd.withUnsafeBufferPointer { interiorEnd in
                 g.entries.withUnsafeBufferPointer { entries in
-                    circles.withUnsafeBufferPointer { circles in
+                    flatCircles.withUnsafeBufferPointer { circles in
                         let flatCount = flatCircleCount, circleCount = gridCircleCount
                         var pairs = 0, interior = 0, candidates = 0, exact = 0
                         for i in 0..<m {
                             let point = sorted[i]
                             let cell = Int(point.cell)
                             let la = point.latitude, lo = point.longitude
+                            let pairsBefore = pairs
+                            var interiorHere = 0
                             if cell >= 0 {
                                 // the point's chart, once per pole
                                 var chartPole = 0.0, chartU = 0.0, chartV = 0.0
                                 let start = Int(cellStart[cell]), mid = Int(interiorEnd[cell])
                                 let end = Int(cellStart[cell &+ 1])
-                                interior &+= mid &- start
+                                interiorHere = mid &- start
+                                interior &+= interiorHere
                                 candidates &+= end &- mid
                                 var k = mid
                                 while k < end {
@@ -182,16 +212,7 @@ extension GeofenceIndex {
                                     k &+= 1
                                     if slot < flatCount {
                                         let c = circles[slot]
-                                        let dLat = la - c.latitude
-                                        var dLon = lo - c.longitude
-                                        if dLon > 180 {
-                                            dLon -= 360
-                                        } else if dLon < -180 {
-                                            dLon += 360
-                                        }
-                                        let y = c.metersPerDegreeLatitude * dLat,
-                                            x = c.metersPerDegreeLongitude * dLon
-                                        let d2 = x * x + y * y
+                                        let d2 = c.distanceSquared(latitude: la, longitude: lo)
                                         // Branch-free for the common outcomes; the undecided band is rare.
                                         let inside = d2 <= c.insideSquared
                                         pairs &+= inside ? 1 : 0
@@ -201,19 +222,20 @@ extension GeofenceIndex {
                                         }
                                     } else if slot < circleCount {
                                         // A circle near a pole, in the azimuthal chart.
-                                        let c = circles[slot]
-                                        if chartPole != c.metersPerDegreeLatitude {
-                                            chartPole = c.metersPerDegreeLatitude
+                                        let c = polarCircles[slot &- flatCount]
+                                        if chartPole != c.pole {
+                                            chartPole = c.pole
                                             (chartU, chartV) = PolarCircleTest.chart(
                                                 latitude: la, longitude: lo, pole: chartPole)
                                         }
-                                        let du = chartU - c.latitude, dv = chartV - c.longitude
-                                        let d2 = du * du + dv * dv
-                                        if d2 <= c.insideSquared {
+                                        switch c.verdict(u: chartU, v: chartV) {
+                                        case .inside:
                                             pairs &+= 1
-                                        } else if d2 <= c.outsideSquared {
+                                        case .undecided:
                                             exact &+= 1
                                             if exactlyInside(slot, la, lo) { pairs &+= 1 }
+                                        case .outside:
+                                            break
                                         }
                                     } else if conditions[Int(fenceOfSlot[slot])].contains(
                                         Coordinate(latitude: la, longitude: lo))
@@ -234,6 +256,10 @@ extension GeofenceIndex {
                                     }
                                 }
                             }
+                            if let perPoint {
+                                perPoint[Int(point.index)] = Int32(
+                                    truncatingIfNeeded: pairs &- pairsBefore &+ interiorHere)
+                            }
                         }
                         stats.pairs = pairs &+ interior
                         stats.interiorPairs = interior
@@ -251,6 +277,8 @@ extension GeofenceIndex {
         var latitude: Double
         var longitude: Double
         var cell: Int32
+        /// The point's index in the input.
+        var index: Int32
     }
 
     /// Tiles of 16 × 16 cells: measured best among 4 × 4 to 128 × 128 on the benchmark (the

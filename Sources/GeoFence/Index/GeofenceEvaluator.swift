@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
 
-/// One location update of one device, for ``GeofenceIndex/evaluate(_:now:)``.
+/// One location update of one device, for ``GeofenceEvaluator/evaluate(_:now:)``.
 public struct GeofenceUpdate: Hashable, Sendable {
     /// The device the fix belongs to.
     public var device: String
@@ -17,7 +17,8 @@ public struct GeofenceUpdate: Hashable, Sendable {
 
 /// An event of one device and one fence of a ``GeofenceIndex``.
 public struct GeofenceTransition: Hashable, Sendable {
-    /// The position of the update in the batch that caused it; `nil` for ``GeofenceIndex/advance(to:)``.
+    /// The position of the update in the batch that caused it; `nil` for
+    /// ``GeofenceEvaluator/advance(to:)``.
     public var update: Int?
     /// The device.
     public var device: String
@@ -25,6 +26,14 @@ public struct GeofenceTransition: Hashable, Sendable {
     public var fence: Int
     /// The event; its identifier is the fence's.
     public var event: GeofenceEvent
+
+    /// Creates a transition.
+    public init(update: Int?, device: String, fence: Int, event: GeofenceEvent) {
+        self.update = update
+        self.device = device
+        self.fence = fence
+        self.event = event
+    }
 }
 
 /// An update that was turned away, and why.
@@ -37,6 +46,13 @@ public struct GeofenceRejection: Hashable, Sendable {
     /// ``GeoError/Kind-swift.struct/invalidArgument``, ``GeoError/Kind-swift.struct/staleFix`` or
     /// ``GeoError/Kind-swift.struct/filteredFix``.
     public var error: GeoError
+
+    /// Creates a rejection.
+    public init(update: Int, device: String, error: GeoError) {
+        self.update = update
+        self.device = device
+        self.error = error
+    }
 }
 
 /// What a batch of updates caused.
@@ -53,13 +69,56 @@ public struct GeofenceEvaluation: Hashable, Sendable {
     }
 }
 
-extension GeofenceIndex {
-    /// What the index remembers about a device.
+/// Devices moving through the fences of a ``GeofenceIndex``: per-device state with the semantics
+/// of ``GeofenceMonitor`` (accuracy, hysteresis, dwell, crossings, rejected fixes) for every device
+/// and fence, at server scale.
+///
+/// ```swift
+/// let index = try GeofenceIndex(zones)
+/// var devices = GeofenceEvaluator(index: index, configuration: GeofenceConfiguration(dwellTime: 120))
+/// for batch in stream {
+///     let result = devices.evaluate(batch)       // transitions in a deterministic order
+///     publish(result.transitions); log(result.rejections)
+/// }
+/// ```
+///
+/// State is kept sparsely: only the fences a device is inside of (or undecided about) are stored,
+/// all others are outside. So it reports changes into and out of ``GeofenceState/satisfied`` and
+/// dwells, but not the first "outside" decision of the (possibly millions of) fences far from a new
+/// device.
+///
+/// An evaluator is a value with one writer: copies share the immutable index and have their own
+/// device states. Any number of evaluators (one per shard of devices, say) can share one index.
+public struct GeofenceEvaluator: Sendable {
+    /// The fences.
+    public let index: GeofenceIndex
+    /// The rules ``evaluate(_:now:)`` applies.
+    public let configuration: GeofenceConfiguration
+
+    /// What the evaluator remembers about a device.
     struct DeviceState: Sendable {
         var lastFix: Location?
         /// The fences this device is inside of, or undecided about, by input position; all others
         /// are outside (or unknown before the first fix).
         var tracked: [Int32: FenceTracking] = [:]
+    }
+
+    /// Per-device state.
+    var devices: [String: DeviceState] = [:]
+    /// Scratch of ``evaluate(_:now:)``: which fences the current update has looked at, by a stamp
+    /// renewed per update and kept between batches.
+    var evaluationStamps: [UInt32] = []
+    var evaluationGeneration: UInt32 = 0
+
+    /// An evaluator with no devices yet.
+    ///
+    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a bad configuration (see
+    ///   ``GeofenceConfiguration/validated()``).
+    public init(
+        index: GeofenceIndex, configuration: GeofenceConfiguration = GeofenceConfiguration()
+    ) throws(GeoError) {
+        self.index = index
+        self.configuration = try configuration.validated()
     }
 
     /// Feeds a batch of updates, in order, through the per-device state machine: the semantics of
@@ -89,13 +148,13 @@ extension GeofenceIndex {
         // between batches.
         var seen = evaluationStamps
         evaluationStamps = []
-        if seen.count != conditions.count { seen = [UInt32](repeating: 0, count: conditions.count) }
+        if seen.count != index.count { seen = [UInt32](repeating: 0, count: index.count) }
         var generation = evaluationGeneration
         defer {
             evaluationStamps = seen
             evaluationGeneration = generation
         }
-        for (index, update) in updates.enumerated() {
+        for (updateIndex, update) in updates.enumerated() {
             let fix = update.location
             let previous = devices[update.device]?.lastFix
             do throws(GeoError) {
@@ -103,13 +162,13 @@ extension GeofenceIndex {
                     fix, after: previous?.timestamp, filter: configuration.fixFilter, now: now)
             } catch {
                 rejections.append(
-                    GeofenceRejection(update: index, device: update.device, error: error))
+                    GeofenceRejection(update: updateIndex, device: update.device, error: error))
                 continue
             }
             var path = PathCrossing.LazyPath(
                 from: configuration.detectsCrossings ? previous : nil, to: fix)
             candidates.removeAll(keepingCapacity: true)
-            collectFences(
+            index.collectFences(
                 within: fix.horizontalAccuracy + configuration.hysteresis, of: fix.coordinate,
                 into: &candidates)
             var pathBound = 0.0
@@ -117,15 +176,17 @@ extension GeofenceIndex {
                 // Fences the path from the previous fix may cross: a short path lies in a disc round
                 // its start whose radius bounds its length; a long one is followed cell by cell.
                 pathBound = Self.pathLengthBound(from: previous.coordinate, to: fix.coordinate)
-                let cellMeters = grid.cellHeight * EllipsoidMetric.minimumMetersPerDegreeLatitude
+                let cellMeters =
+                    index.grid.cellHeight * EllipsoidMetric.minimumMetersPerDegreeLatitude
                 if pathBound <= 2 * cellMeters {
-                    collectFences(within: pathBound, of: previous.coordinate, into: &candidates)
+                    index.collectFences(
+                        within: pathBound, of: previous.coordinate, into: &candidates)
                 } else if let line = path.get() {
-                    collectFences(along: line, into: &candidates)
+                    index.collectFences(along: line, into: &candidates)
                 }
             }
             evaluate(
-                index, update, path: &path, pathBound: pathBound, rules: rules,
+                updateIndex, update, path: &path, pathBound: pathBound, rules: rules,
                 candidates: &candidates,
                 seen: &seen, generation: &generation, into: &transitions)
         }
@@ -138,16 +199,16 @@ extension GeofenceIndex {
     /// the path could reach back in (so neither an entry nor a crossing is possible), is skipped
     /// without running the rules: it would stay outside with no event.
     private mutating func evaluate(
-        _ index: Int, _ update: GeofenceUpdate, path: inout PathCrossing.LazyPath,
+        _ updateIndex: Int, _ update: GeofenceUpdate, path: inout PathCrossing.LazyPath,
         pathBound: Double,
         rules: TransitionRules, candidates: inout [Int32], seen: inout [UInt32],
         generation: inout UInt32,
         into transitions: inout [GeofenceTransition]
     ) {
         let fix = update.location
-        let conditions = conditions
-        let slotOfFence = slotOfFence
-        let identifiers = identifiers
+        let conditions = index.conditions
+        let slotOfFence = index.slotOfFence
+        let identifiers = index.identifiers
         var produced = [GeofenceTransition]()
         var device = devices.removeValue(forKey: update.device) ?? DeviceState()
         candidates.append(contentsOf: device.tracked.keys)
@@ -169,7 +230,7 @@ extension GeofenceIndex {
             guard seen[f] != generation else { continue }
             seen[f] = generation
             let tracked = device.tracked[fence]
-            let bounds = signedDistanceBounds(slot: Int(slotOfFence[f]), fix.coordinate)
+            let bounds = index.signedDistanceBounds(slot: Int(slotOfFence[f]), fix.coordinate)
             if tracked == nil, let bounds {
                 if device.lastFix == nil {
                     // decided outside at once, nothing to store
@@ -191,7 +252,8 @@ extension GeofenceIndex {
                     date: change.date,
                     location: change.location, reason: change.reason)
                 produced.append(
-                    GeofenceTransition(update: index, device: update.device, fence: f, event: event)
+                    GeofenceTransition(
+                        update: updateIndex, device: update.device, fence: f, event: event)
                 )
             }
             if tracking.state == .unsatisfied {
@@ -242,7 +304,7 @@ extension GeofenceIndex {
                 rules.checkDwell(at: date, lastFix: lastFix, tracking: &tracking, changes: &changes)
                 for change in changes {
                     let event = GeofenceEvent(
-                        identifier: identifier(of: Int(fence)), state: change.state,
+                        identifier: index.identifier(of: Int(fence)), state: change.state,
                         date: change.date,
                         location: change.location, reason: change.reason)
                     result.append(
@@ -258,14 +320,29 @@ extension GeofenceIndex {
 
     /// A device's state for a fence: ``GeofenceState/unknown`` before its first accepted fix or
     /// while undecided, then ``GeofenceState/satisfied`` or ``GeofenceState/unsatisfied``.
-    public func state(of device: String, fence: Int) -> GeofenceState {
+    ///
+    /// - Returns: ``GeofenceState/unknown`` for a fence identifier the index does not hold.
+    public func state(of device: String, fence identifier: String) -> GeofenceState {
+        guard let position = index.position(of: identifier) else { return .unknown }
+        return state(of: device, position: position)
+    }
+
+    /// A device's state for the fence at an input position.
+    func state(of device: String, position: Int) -> GeofenceState {
         guard let state = devices[device] else { return .unknown }
-        if let tracking = state.tracked[Int32(truncatingIfNeeded: fence)] { return tracking.state }
+        if let tracking = state.tracked[Int32(truncatingIfNeeded: position)] {
+            return tracking.state
+        }
         return state.lastFix == nil ? .unknown : .unsatisfied
     }
 
-    /// The positions of the fences a device is inside of, ascending.
-    public func fences(containingDevice device: String) -> [Int] {
+    /// The fences a device is inside of, in the order the index was built from.
+    public func fences(containingDevice device: String) -> [GeofenceIndex.Fence] {
+        positions(containingDevice: device).map(index.fence(atPosition:))
+    }
+
+    /// The input positions of the fences a device is inside of, ascending.
+    func positions(containingDevice device: String) -> [Int] {
         (devices[device]?.tracked ?? [:]).filter { $0.value.state == .satisfied }.keys.map {
             Int($0)
         }.sorted()
@@ -277,11 +354,13 @@ extension GeofenceIndex {
     /// Forgets a device (its next fix starts from ``GeofenceState/unknown``).
     public mutating func removeDevice(_ device: String) { devices[device] = nil }
 
-    /// The devices the index has state for, sorted.
+    /// The devices the evaluator has state for, sorted.
     public var deviceIdentifiers: [String] { devices.keys.sorted() }
+}
 
-    // MARK: - Finding the fences near a point or a path
+// MARK: - Finding the fences near a point or a path
 
+extension GeofenceIndex {
     /// Appends the input positions of all fences listed in the cells that a disc of a geodesic radius
     /// around a point touches, and of all large fences.
     func collectFences(

@@ -7,7 +7,7 @@ public struct GeofenceNeighbor: Hashable, Sendable {
     public var fence: Int
     /// The fence's identifier.
     public var identifier: String
-    /// The signed geodesic distance in metres from the location to the fence's boundary: negative
+    /// The signed geodesic distance in meters from the location to the fence's boundary: negative
     /// inside, positive outside.
     public var distance: Double
 }
@@ -133,7 +133,7 @@ extension GeofenceIndex {
     /// lies outside the window of cells within Chebyshev distance `k` of the point's cell.
     ///
     /// A path from the point leaves the window through a parallel, after at least M₀ · Δφ, or through
-    /// a meridian, after travelling at least the longitude to the nearest unsearched fence-bearing
+    /// a meridian, after traveling at least the longitude to the nearest unsearched fence-bearing
     /// column inside the window's latitudes, where the parallels' radius is at least P_min.
     private func distanceOutsideWindow(
         _ k: Int, row pr: Int, column pc: Int, point: Coordinate, frameX x: Double

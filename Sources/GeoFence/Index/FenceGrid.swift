@@ -12,7 +12,7 @@ import GeoCore
 ///
 /// ### Cells
 /// Cells are about as tall as the median fence (a flat grid of ~1 km cells beat a packed R-tree
-/// 4–6× on this question) and as wide in metres at the fences' median latitude, with at most
+/// 4–6× on this question) and as wide in meters at the fences' median latitude, with at most
 /// 16 cells per fence. Each cell lists its fences in compressed rows (`cellStart`, `entries`); a
 /// circle that covers the whole cell (proven with the metric bound of ``EllipsoidMetric``) is
 /// listed first, among the cell's *interior* entries, so a point in the cell is inside it without
@@ -148,7 +148,7 @@ struct FenceGrid: Sendable {
             origin: -180, wraps: false, south: 0, rows: 0, cols: 0, cellHeight: 1, cellWidth: 1)
 
         /// Lays out a grid for boxes (true longitudes, `west` in [-180, 180]) whose fences have the
-        /// given sizes (metres) and centre latitudes.
+        /// given sizes (meters) and center latitudes.
         init(boxes: [Box], sizes: [Double], latitudes: [Double]) {
             guard !boxes.isEmpty else {
                 self = .empty
@@ -212,7 +212,7 @@ struct FenceGrid: Sendable {
             }
             let latitudeSpan = max(0, north - south)
 
-            // Cell size: the median fence's height, square in metres at the median latitude.
+            // Cell size: the median fence's height, square in meters at the median latitude.
             let stride = max(1, sizes.count / 4_096)
             var sample = [Double](), sampleLatitudes = [Double]()
             for i in Swift.stride(from: 0, to: sizes.count, by: stride) {

@@ -7,7 +7,7 @@ import GeoCore
 /// lies inside the exterior ring and outside every hole (the even–odd rule, so rings need not be
 /// simple and their orientation does not matter); a point on any ring is inside (``contains(_:)``)
 /// and at distance 0. The test is ``Predicates/locate(_:inPolygon:holes:)``, whose orientation
-/// predicate is exact for all finite doubles, so points on or a nanometre off an edge are never
+/// predicate is exact for all finite doubles, so points on or a nanometer off an edge are never
 /// misjudged.
 ///
 /// ### The 180th meridian and the poles
@@ -15,7 +15,7 @@ import GeoCore
 /// (`179.9 → -179.9` is an edge 0.2° long). An edge spanning exactly 180° of longitude is ambiguous
 /// and rejected. A ring that winds around a pole (its longitudes turn through ±360°) has no inside in
 /// longitude/latitude and is rejected too; describe a polar cap with a ``CircularGeographicCondition``
-/// centred on the pole. Internally a ring across the 180th meridian is unrolled by adding ±360° to
+/// centered on the pole. Internally a ring across the 180th meridian is unrolled by adding ±360° to
 /// some longitudes, which rounds to at most 2.9e-14° (3 nm); all other rings are used bit for bit.
 ///
 /// ### Distances
@@ -23,7 +23,7 @@ import GeoCore
 /// boundary, where each edge is taken as the geodesic between its vertices
 /// (``GeodesicLine/closestPoint(to:)``). The geodesic and the straight longitude/latitude edge part
 /// by at most about ℓ² |tan φ| / (8 R) for an edge of length ℓ at latitude φ: 2 cm for 1 km at 45°,
-/// 2 m for 10 km. Use vertices every few kilometres where that matters.
+/// 2 m for 10 km. Use vertices every few kilometers where that matters.
 ///
 /// Encoded as `{"exterior": [coordinates], "holes": [[coordinates]]}`; decoding validates.
 public struct PolygonGeographicCondition: Sendable {
@@ -33,7 +33,7 @@ public struct PolygonGeographicCondition: Sendable {
     public let holes: [[Coordinate]]
 
     /// Unrolled planar rings and per-edge geodesics, derived from the vertices.
-    let geometry: Geometry
+    let rings: PreparedRings
 
     /// Creates a polygon condition.
     ///
@@ -57,7 +57,7 @@ public struct PolygonGeographicCondition: Sendable {
         }
         self.exterior = outer.vertices
         self.holes = inner.map(\.vertices)
-        geometry = Geometry(exterior: outer, holes: inner)
+        rings = PreparedRings(exterior: outer, holes: inner)
     }
 
     // MARK: - Queries
@@ -69,21 +69,21 @@ public struct PolygonGeographicCondition: Sendable {
     public func locate(_ point: Coordinate) -> PointLocation {
         guard point.isValid else { return .exterior }
         let x: Double
-        if point.longitude >= geometry.minX && point.longitude <= geometry.maxX {
+        if point.longitude >= rings.minX && point.longitude <= rings.maxX {
             x = point.longitude
-        } else if point.longitude + 360 >= geometry.minX && point.longitude + 360 <= geometry.maxX {
+        } else if point.longitude + 360 >= rings.minX && point.longitude + 360 <= rings.maxX {
             x = point.longitude + 360
-        } else if point.longitude - 360 >= geometry.minX && point.longitude - 360 <= geometry.maxX {
+        } else if point.longitude - 360 >= rings.minX && point.longitude - 360 <= rings.maxX {
             x = point.longitude - 360
         } else {
             return .exterior
         }
-        guard point.latitude >= geometry.minY && point.latitude <= geometry.maxY else {
+        guard point.latitude >= rings.minY && point.latitude <= rings.maxY else {
             return .exterior
         }
         return Predicates.locate(
-            Position(x: x, y: point.latitude), inPolygon: geometry.exterior.positions,
-            holes: geometry.holes.map(\.positions))
+            Position(x: x, y: point.latitude), inPolygon: rings.exterior.positions,
+            holes: rings.holes.map(\.positions))
     }
 
     /// Whether a point lies inside or on the boundary.
@@ -93,7 +93,7 @@ public struct PolygonGeographicCondition: Sendable {
         locate(point) != .exterior
     }
 
-    /// The geodesic distance in metres from a point to the nearest point of any ring (each edge the
+    /// The geodesic distance in meters from a point to the nearest point of any ring (each edge the
     /// geodesic between its vertices).
     ///
     /// - Returns: NaN for an invalid coordinate.
@@ -101,10 +101,10 @@ public struct PolygonGeographicCondition: Sendable {
     ///   for the edges the bounds cannot rule out.
     public func distanceToBoundary(from point: Coordinate) -> Double {
         guard point.isValid else { return .nan }
-        return geometry.boundaryDistance(from: point, upTo: .infinity)
+        return rings.boundaryDistance(from: point, upTo: .infinity)
     }
 
-    /// The signed geodesic distance in metres from a point to the boundary: negative inside, 0 on the
+    /// The signed geodesic distance in meters from a point to the boundary: negative inside, 0 on the
     /// boundary, positive outside.
     ///
     /// - Returns: NaN for an invalid coordinate.
@@ -121,8 +121,8 @@ public struct PolygonGeographicCondition: Sendable {
     /// (`west > east`) when the polygon does.
     public var bounds: BoundingBox {
         BoundingBox(
-            west: Angle.normalizedLongitude(geometry.minX), south: geometry.minY,
-            east: Angle.normalizedLongitude(geometry.maxX), north: geometry.maxY)
+            west: Angle.normalizedLongitude(rings.minX), south: rings.minY,
+            east: Angle.normalizedLongitude(rings.maxX), north: rings.maxY)
     }
 
     // MARK: - Preparation
@@ -189,7 +189,7 @@ public struct PolygonGeographicCondition: Sendable {
         guard turn == 0 else {
             throw GeoError(
                 .invalidArgument,
-                "\(name) winds around a pole (its longitudes turn through \(turn * 360)°); use a circular condition centred on the pole"
+                "\(name) winds around a pole (its longitudes turn through \(turn * 360)°); use a circular condition centered on the pole"
             )
         }
         let ring = PreparedRing(vertices: vertices, turns: turns)
@@ -221,13 +221,13 @@ public struct PolygonGeographicCondition: Sendable {
 
 extension PolygonGeographicCondition {
     /// The planar rings for containment, and the geodesic edges with bounding spheres for distances.
-    struct Geometry: Sendable {
+    struct PreparedRings: Sendable {
         let exterior: PreparedRing
         let holes: [PreparedRing]
         let minX: Double, maxX: Double, minY: Double, maxY: Double
         let edges: [Edge]
 
-        /// One edge as a geodesic, with the centre and radius of a sphere that holds it: every point
+        /// One edge as a geodesic, with the center and radius of a sphere that holds it: every point
         /// of an edge of length ℓ is within ℓ/2 (along the edge) of its midpoint.
         struct Edge: Sendable {
             let line: GeodesicLine

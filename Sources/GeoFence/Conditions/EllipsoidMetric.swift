@@ -23,7 +23,7 @@ import GeoCore
 /// 3. A path of length s from a point stays in the band φ ± s / M₀, so its longitude changes by at
 ///    most s / P_lo of that band.
 enum EllipsoidMetric {
-    /// WGS84 semi-major axis a in metres (the kernel's).
+    /// WGS84 semi-major axis a in meters (the kernel's).
     static let equatorialRadius = WGS84.equatorialRadius
     /// WGS84 first eccentricity squared e² = f (2 − f) (the kernel's).
     static let eccentricitySquared = WGS84.eccentricitySquared
@@ -37,16 +37,16 @@ enum EllipsoidMetric {
     static let maximumRadius =
         equatorialRadius / (1 - eccentricitySquared).squareRoot() * (1 + 1e-12)
 
-    /// Metres per degree of latitude can be as small as this (the equator's meridional degree).
+    /// Meters per degree of latitude can be as small as this (the equator's meridional degree).
     static let minimumMetersPerDegreeLatitude = minimumMeridionalRadius * .pi / 180
 
-    /// The meridional radius M in metres at a latitude in radians.
+    /// The meridional radius M in meters at a latitude in radians.
     @inline(__always)
     static func meridionalRadius(atLatitudeRadians phi: Double) -> Double {
         WGS84.radiiOfCurvature(atLatitudeRadians: phi).meridional
     }
 
-    /// The radius of the parallel P = N cos φ in metres at a latitude in radians; 0 at the poles.
+    /// The radius of the parallel P = N cos φ in meters at a latitude in radians; 0 at the poles.
     @inline(__always)
     static func parallelRadius(atLatitudeRadians phi: Double) -> Double {
         max(0, WGS84.radiiOfCurvature(atLatitudeRadians: phi).primeVertical * cos(phi))
@@ -86,7 +86,7 @@ enum EllipsoidMetric {
         }
     }
 
-    /// M and P in metres from the sine and cosine of a latitude.
+    /// M and P in meters from the sine and cosine of a latitude.
     @inline(__always)
     static func radii(sin s: Double, cos c: Double) -> (m: Double, p: Double) {
         let (m, n) = WGS84.radiiOfCurvature(sineSquared: s * s)
@@ -153,12 +153,12 @@ enum EllipsoidMetric {
         return (latitudeReach, longitudeReach >= 180 ? nil : longitudeReach)
     }
 
-    /// Earth-centred, Earth-fixed coordinates in metres of a point on the ellipsoid's surface.
+    /// Earth-centered, Earth-fixed coordinates in meters of a point on the ellipsoid's surface.
     static func cartesian(_ c: Coordinate) -> SIMD3<Double> {
         WGS84.earthCentered(c)
     }
 
-    /// The straight-line (chord) distance in metres between two surface points: a lower bound of
+    /// The straight-line (chord) distance in meters between two surface points: a lower bound of
     /// their geodesic distance, since no path on the surface is shorter than the straight segment.
     /// Lowered by a relative 1e-12 and 1 µm for rounding.
     static func chordLowerBound(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
