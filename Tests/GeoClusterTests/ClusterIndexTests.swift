@@ -32,6 +32,13 @@ struct ClusterIndexPublishedTests {
             options: ClusterOptions(maxZoom: 19))
         let feature = try #require(index.tile(z: 20, x: 1_028_744, y: 656_754)?.features.first)
         #expect(feature.x == 421 && feature.y == 281)
+        // The same tile by its TileID, and the tile containing the point.
+        let tile = try TileID(x: 1_028_744, y: 656_754, zoom: 20)
+        #expect(index.tile(tile) == index.tile(z: 20, x: 1_028_744, y: 656_754))
+        let containing = try TileID(
+            containing: Coordinate(latitude: -41.340357424709275, longitude: 173.19150559062456),
+            zoom: 20)
+        #expect(containing == tile)
     }
 
     /// "makes sure same-location points are clustered".

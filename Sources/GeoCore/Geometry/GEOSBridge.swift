@@ -134,15 +134,6 @@ final class SlotPool<State>: Sendable {
         }
     }
 
-    /// Runs `body` on every slot's state that has been created, one after another.
-    func forEachCreated(_ body: (State) -> Void) {
-        for slot in slots {
-            slot.state.withLock { (state: inout State?) in
-                if let state { body(state) }
-            }
-        }
-    }
-
     private func run<R: Sendable>(
         _ state: inout State?, _ body: (State) throws(GeoError) -> R
     ) throws(GeoError) -> R {
@@ -536,18 +527,6 @@ extension Geometry {
     ) throws(GeoError) -> Bool {
         try withGEOS(other) { (context, a, b) throws(GeoError) -> Bool in
             try context.bool(call(context.raw, a.raw, b.raw), function)
-        }
-    }
-
-    /// A GEOS measure written to an out-parameter, with 0 meaning failure.
-    func geosMeasure(
-        _ function: String,
-        _ call: (GEOSContextHandle_t, OpaquePointer, UnsafeMutablePointer<Double>) -> Int32
-    ) throws(GeoError) -> Double {
-        try withGEOS { (context, g) throws(GeoError) -> Double in
-            var value = 0.0
-            guard call(context.raw, g.raw, &value) != 0 else { throw context.error(function) }
-            return value
         }
     }
 }

@@ -1,7 +1,8 @@
 /// How a ``ClusterIndex`` is built. The result is the same either way; only the time differs.
 public struct ClusterBuildOptions: Hashable, Sendable {
-    /// How the neighbors of each record are found while the levels are built.
-    public enum NeighborSearch: Hashable, Sendable {
+    /// How the neighbors of each record are found while the levels are built (not API: the
+    /// supercluster-style search is the reference the tests and the benchmark compare with).
+    package enum NeighborSearch: Hashable, Sendable {
         /// A sweep over a grid of cells about the size of the radius (fast; the default).
         case gridSweep
         /// One search-tree query per record, as supercluster does (slow; a reference).
@@ -16,10 +17,15 @@ public struct ClusterBuildOptions: Hashable, Sendable {
     /// same either way.
     public var maximumThreads: Int
     /// How neighbors are found.
-    public var neighborSearch: NeighborSearch
+    package var neighborSearch: NeighborSearch = .gridSweep
 
     /// Creates build options.
-    public init(maximumThreads: Int = 2, neighborSearch: NeighborSearch = .gridSweep) {
+    public init(maximumThreads: Int = 2) {
+        self.maximumThreads = maximumThreads
+    }
+
+    /// Build options with a chosen neighbor search.
+    package init(maximumThreads: Int, neighborSearch: NeighborSearch) {
         self.maximumThreads = maximumThreads
         self.neighborSearch = neighborSearch
     }

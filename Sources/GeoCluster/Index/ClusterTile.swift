@@ -72,6 +72,17 @@ extension ClusterIndex {
         return features.isEmpty ? nil : ClusterTile(features: features)
     }
 
+    /// The clusters and points of a tile, as ``tile(z:x:y:)`` gives them for its zoom, x and y.
+    ///
+    /// ```swift
+    /// let features = index.tile(try TileID(containing: depot, zoom: 12))
+    /// ```
+    ///
+    /// - Complexity: O(√n + k) for k features.
+    public func tile(_ tile: TileID) -> ClusterTile<Element>? {
+        self.tile(z: tile.zoom, x: tile.x, y: tile.y)
+    }
+
     private func tileFeature(
         _ ref: UInt32, in partition: Partition, z2: Double, originX: Double, originY: Double
     ) -> ClusterTileFeature<Element> {
