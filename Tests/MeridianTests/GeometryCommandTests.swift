@@ -64,7 +64,7 @@ struct GeometryCommandTests {
 
     @Test func errorsNameThePosition() {
         let bad = run(["area"], input: "POLYGON ((0 0, 1 0, 1 1, 0 1, 0 0)")
-        #expect(bad.code == 1 && bad.errors.contains("character 34"), "\(bad.errors)")
+        #expect(bad.code == 1 && bad.errors.contains("column 35"), "\(bad.errors)")
         let badJSON = run(["area"], input: #"{"type":"Point","coordinates":[1]}"#)
         #expect(badJSON.code == 1 && badJSON.errors.contains("$.coordinates"), "\(badJSON.errors)")
         #expect(run(["buffer"], input: Self.cell).code == 64)

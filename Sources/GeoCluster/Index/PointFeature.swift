@@ -57,13 +57,14 @@ public struct PointFeature: Hashable, Sendable {
             guard let lon = Double(lonText), fields.count >= 2 else {
                 if lineNumber == 1 && Double(lonText) == nil { continue }  // header
                 throw GeoError(
-                    .malformedInput, "expected lon,lat[,category], got '\(trimmed)'",
+                    .malformedInput, "expected lon,lat[,category], got \(GeoError.quoted(trimmed))",
                     line: lineNumber)
             }
             let latText = fields[1].trimmingCharacters(in: .whitespaces)
             guard let lat = Double(latText), lat.isFinite, lon.isFinite else {
                 throw GeoError(
-                    .malformedInput, "'\(trimmed)' does not hold a finite longitude and latitude",
+                    .malformedInput,
+                    "\(GeoError.quoted(trimmed)) does not hold a finite longitude and latitude",
                     line: lineNumber)
             }
             let category = fields.count > 2 ? fields[2].trimmingCharacters(in: .whitespaces) : nil

@@ -36,7 +36,7 @@ struct LocatedJSON {
         case .null: "null"
         case .bool: "a Boolean"
         case .integer, .number: "a number"
-        case .string(let s): "the string \"\(s.count > 40 ? String(s.prefix(40)) + "…" : s)\""
+        case .string(let s): "the string \(GeoError.quoted(s, limit: 40))"
         case .array: "an array"
         case .object: "an object"
         }
@@ -88,13 +88,16 @@ struct JSONParser {
     /// Arrays and objects nested deeper than this are rejected rather than risking the stack.
     static let maximumDepth = 512
 
-    private let bytes: [UInt8]
-    private var index = 0
+    /// Where the parser is; a UTF-8 byte-order mark is allowed and skipped.
+    private var cursor: ByteCursor
+    private var bytes: [UInt8] { cursor.bytes }
+    private var index: Int {
+        get { cursor.index }
+        set { cursor.index = newValue }
+    }
 
     init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        // A UTF-8 byte-order mark is allowed and skipped.
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        cursor = ByteCursor(bytes, format: "JSON")
     }
 
     /// Parses one value that must fill the text (surrounding whitespace allowed).
@@ -302,7 +305,9 @@ struct JSONParser {
             case 0x41...0x46: digit = UInt32(c - 0x41 + 10)
             case 0x61...0x66: digit = UInt32(c - 0x61 + 10)
             default:
-                throw error("'\(Character(Unicode.Scalar(c)))' is not a hex digit in a \\u escape")
+                throw error(
+                    "\(GeoError.quoted(String(Character(Unicode.Scalar(c))))) is not a hex digit in a \\u escape"
+                )
             }
             value = value << 4 | digit
             index += 1
@@ -310,27 +315,12 @@ struct JSONParser {
         return value
     }
 
-    private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
-
-    private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
-
-    private mutating func skipSpace() {
-        while index < bytes.count,
-            bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A
-                || bytes[index] == 0x0D
-        {
-            index += 1
-        }
-    }
-
-    private func found() -> String {
-        guard index < bytes.count else { return "the end of the text" }
-        let end = min(bytes.count, index + 12)
-        return "'\(String(decoding: bytes[index..<end], as: UTF8.self))'"
-    }
+    private func peek() -> UInt8? { cursor.peek() }
+    private func isDigit(_ b: UInt8) -> Bool { ByteCursor.isDigit(b) }
+    private mutating func skipSpace() { cursor.skipSpace() }
+    private func found() -> String { cursor.found() }
 
     private func error(_ message: String, at offset: Int? = nil) -> GeoError {
-        let at = offset ?? index
-        return GeoError(.malformedInput, "JSON: \(message) (at byte \(at))", offset: at)
+        cursor.error(message, at: offset)
     }
 }

@@ -67,7 +67,7 @@ extension Geometry {
             default:
                 throw GeoError(
                     .malformedInput,
-                    "WKB hex: '\(Character(Unicode.Scalar(c)))' at character \(at) is not a hex digit",
+                    "WKB hex: \(GeoError.quoted(String(Character(Unicode.Scalar(c))))) at character \(at) is not a hex digit",
                     offset: at)
             }
         }

@@ -36,10 +36,15 @@ struct WKTParser {
     /// Collections deeper than this are rejected rather than risking the stack.
     static let maximumDepth = 64
 
-    private let bytes: [UInt8]
-    private var index = 0
+    /// Where the parser is.
+    private var cursor: ByteCursor
+    private var bytes: [UInt8] { cursor.bytes }
+    private var index: Int {
+        get { cursor.index }
+        set { cursor.index = newValue }
+    }
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8]) { cursor = ByteCursor(bytes, format: "WKT") }
 
     /// Whether a coordinate has a measure to drop and whether a height is required.
     private enum Dimensions { case unspecified, z, m, zm }
@@ -95,7 +100,7 @@ struct WKTParser {
             }
         }
         guard let type = Self.type(named: word) else {
-            throw error("unknown geometry tag '\(word)'", at: tagStart)
+            throw error("unknown geometry tag \(GeoError.quoted(word))", at: tagStart)
         }
         skipSpace()
         if dims == .unspecified {
@@ -299,22 +304,16 @@ struct WKTParser {
         case "-inf", "-infinity": return -.infinity
         default: break
         }
-        guard let value = Double(text) else { throw error("'\(text)' is not a number", at: start) }
+        guard let value = Double(text) else {
+            throw error("\(GeoError.quoted(text)) is not a number", at: start)
+        }
         return value
     }
 
     // MARK: Tokens
 
-    private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
-
-    private mutating func skipSpace() {
-        while index < bytes.count,
-            bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A
-                || bytes[index] == 0x0D
-        {
-            index += 1
-        }
-    }
+    private func peek() -> UInt8? { cursor.peek() }
+    private mutating func skipSpace() { cursor.skipSpace() }
 
     private mutating func readWord() -> String {
         let start = index
@@ -322,12 +321,7 @@ struct WKTParser {
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
-    private func matchesWord(_ word: String) -> Bool {
-        let utf8 = Array(word.utf8)
-        guard index + utf8.count <= bytes.count else { return false }
-        for (k, b) in utf8.enumerated() where bytes[index + k] & 0xDF != b { return false }
-        return true
-    }
+    private func matchesWord(_ word: String) -> Bool { cursor.matchesWord(word) }
 
     private mutating func consumeEmpty() throws(GeoError) -> Bool {
         skipSpace()
@@ -363,16 +357,10 @@ struct WKTParser {
         index += 1
     }
 
-    /// A description of the text at the current offset for error messages.
-    private func found() -> String {
-        guard index < bytes.count else { return "the end of the text" }
-        let end = min(bytes.count, index + 12)
-        return "'\(String(decoding: bytes[index..<end], as: UTF8.self))'"
-    }
+    private func found() -> String { cursor.found() }
 
     private func error(_ message: String, at offset: Int? = nil) -> GeoError {
-        let at = offset ?? index
-        return GeoError(.malformedInput, "WKT: \(message) (at character \(at))", offset: at)
+        cursor.error(message, at: offset)
     }
 
     /// Whether `NaN` or `Inf` starts here.
@@ -380,10 +368,8 @@ struct WKTParser {
         matchesWord("NAN") || matchesWord("INF")
     }
 
-    private func isLetter(_ b: UInt8) -> Bool {
-        (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
-    }
-    private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    private func isLetter(_ b: UInt8) -> Bool { ByteCursor.isLetter(b) }
+    private func isDigit(_ b: UInt8) -> Bool { ByteCursor.isDigit(b) }
     private func isNumberStart(_ b: UInt8) -> Bool {
         isDigit(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "+") || b == UInt8(ascii: ".")
     }

@@ -13,7 +13,8 @@ public struct IntersectionMatrix: Hashable, Sendable, CustomStringConvertible {
     public init(_ matrix: String) throws(GeoError) {
         guard matrix.count == 9, matrix.allSatisfy({ "F012".contains($0) }) else {
             throw GeoError(
-                .invalidArgument, "'\(matrix)' is not a DE-9IM matrix (nine of F, 0, 1, 2)")
+                .invalidArgument,
+                "\(GeoError.quoted(matrix)) is not a DE-9IM matrix (nine of F, 0, 1, 2)")
         }
         self.matrix = matrix
     }
@@ -29,7 +30,8 @@ public struct IntersectionMatrix: Hashable, Sendable, CustomStringConvertible {
         let p = Array(pattern.uppercased())
         guard p.count == 9, p.allSatisfy({ "TF*012".contains($0) }) else {
             throw GeoError(
-                .invalidArgument, "'\(pattern)' is not a DE-9IM pattern (nine of T, F, *, 0, 1, 2)")
+                .invalidArgument,
+                "\(GeoError.quoted(pattern)) is not a DE-9IM pattern (nine of T, F, *, 0, 1, 2)")
         }
         for (m, q) in zip(matrix, p) {
             switch q {
@@ -140,7 +142,8 @@ extension Geometry {
     public func relate(_ other: Geometry, pattern: String) throws(GeoError) -> Bool {
         guard pattern.count == 9, pattern.uppercased().allSatisfy({ "TF*012".contains($0) }) else {
             throw GeoError(
-                .invalidArgument, "'\(pattern)' is not a DE-9IM pattern (nine of T, F, *, 0, 1, 2)")
+                .invalidArgument,
+                "\(GeoError.quoted(pattern)) is not a DE-9IM pattern (nine of T, F, *, 0, 1, 2)")
         }
         return try withGEOS(other) { (context, a, b) throws(GeoError) -> Bool in
             try context.bool(

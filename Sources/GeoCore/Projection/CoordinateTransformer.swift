@@ -50,7 +50,7 @@ public final class CoordinateTransformer: Sendable {
         public var description: String {
             switch self {
             case .crsToCRS(let source, let target): "transformation \(source) → \(target)"
-            case .pipeline(let text): "operation '\(text)'"
+            case .pipeline(let text): "operation \(GeoError.quoted(text))"
             }
         }
     }

@@ -82,7 +82,8 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
             guard let digit = character.wholeNumberValue, (0...3).contains(digit), character.isASCII
             else {
                 throw GeoError(
-                    .malformedInput, "quadkey digit '\(character)' is not 0, 1, 2 or 3",
+                    .malformedInput,
+                    "quadkey digit \(GeoError.quoted(String(character))) is not 0, 1, 2 or 3",
                     offset: offset)
             }
             x = x << 1 | (digit & 1)

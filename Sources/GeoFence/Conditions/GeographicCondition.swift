@@ -63,7 +63,8 @@ extension GeographicCondition: Codable {
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container,
-                debugDescription: "unknown condition type '\(type)' (use circle or polygon)")
+                debugDescription:
+                    "unknown condition type \(GeoError.quoted(type)) (use circle or polygon)")
         }
     }
 

@@ -322,7 +322,7 @@ public actor GeofenceMonitor {
 
     private func checkOpen() throws(GeoError) {
         guard lock != nil else {
-            throw GeoError(.monitorClosed, "geofence monitor '\(name)' is closed")
+            throw GeoError(.monitorClosed, "geofence monitor \(GeoError.quoted(name)) is closed")
         }
     }
 

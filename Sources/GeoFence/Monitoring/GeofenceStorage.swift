@@ -41,7 +41,7 @@ public struct GeofenceStorage: Hashable, Sendable {
         guard !name.isEmpty, name.count <= 128, allowed, !name.hasPrefix(".") else {
             throw GeoError(
                 .invalidArgument,
-                "monitor name '\(name)' must be 1 to 128 letters, digits, '.', '_' or '-', not starting with '.'"
+                "monitor name \(GeoError.quoted(name)) must be 1 to 128 letters, digits, '.', '_' or '-', not starting with '.'"
             )
         }
     }
@@ -75,7 +75,8 @@ final class MonitorLock: Sendable {
             let inserted = memoryNames.withLock { names in names.insert(name).inserted }
             guard inserted else {
                 throw GeoError(
-                    .monitorInUse, "a geofence monitor named '\(name)' is already open in memory")
+                    .monitorInUse,
+                    "a geofence monitor named \(GeoError.quoted(name)) is already open in memory")
             }
             return MonitorLock(descriptor: -1, memoryName: name)
         case .directory(let url):
@@ -90,7 +91,7 @@ final class MonitorLock: Sendable {
                 if let reason { throw GeoError(.io, "cannot lock \(path): \(reason)") }
                 throw GeoError(
                     .monitorInUse,
-                    "a geofence monitor named '\(name)' is already open on \(url.path) (lock \(path) is held)"
+                    "a geofence monitor named \(GeoError.quoted(name)) is already open on \(url.path) (lock \(path) is held)"
                 )
             }
             return MonitorLock(descriptor: fd, memoryName: nil)

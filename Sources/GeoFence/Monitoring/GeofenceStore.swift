@@ -113,7 +113,7 @@ struct GeofenceStore: Sendable {
             throw corrupt("does not start with a '\(magic)' header line")
         }
         guard let version = Int(header[1]) else {
-            throw corrupt("has an unreadable format version '\(header[1])'")
+            throw corrupt("has an unreadable format version \(GeoError.quoted(header[1]))")
         }
         guard version == Self.version else {
             throw corrupt(
@@ -123,7 +123,8 @@ struct GeofenceStore: Sendable {
         guard let length = Int(header[2]), length >= 0, let expected = UInt32(header[3], radix: 16)
         else {
             throw corrupt(
-                "has an unreadable header '\(String(decoding: bytes[..<newline], as: UTF8.self))'")
+                "has an unreadable header \(GeoError.quoted(String(decoding: bytes[..<newline], as: UTF8.self)))"
+            )
         }
         let payload = bytes[(newline + 1)...]
         guard payload.count >= length else {

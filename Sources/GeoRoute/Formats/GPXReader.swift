@@ -128,7 +128,7 @@ enum GPXReader {
             guard let latitude = Double(trimmedLat), let longitude = Double(trimmedLon) else {
                 fail(
                     parser,
-                    "<\(element)> has lat '\(latText)' and lon '\(lonText)', which are not both numbers"
+                    "<\(element)> has lat \(GeoError.quoted(latText)) and lon \(GeoError.quoted(lonText)), which are not both numbers"
                 )
                 return nil
             }
@@ -212,7 +212,7 @@ enum GPXReader {
             case "ele", "speed", "course":
                 guard let text else { return }
                 guard let number = Double(text), number.isFinite else {
-                    fail(parser, "<\(name)> '\(text)' is not a finite number")
+                    fail(parser, "<\(name)> \(GeoError.quoted(text)) is not a finite number")
                     return
                 }
                 switch name {
@@ -223,7 +223,7 @@ enum GPXReader {
             case "time":
                 guard let text else { return }
                 guard let date = ISO8601Time.parse(text) else {
-                    fail(parser, "<time> '\(text)' is not an ISO 8601 date and time")
+                    fail(parser, "<time> \(GeoError.quoted(text)) is not an ISO 8601 date and time")
                     return
                 }
                 point?.time = date

@@ -86,19 +86,20 @@ public struct Route: Hashable, Sendable, Codable {
             else {
                 throw GeoError(
                     .invalidArgument,
-                    "step \(i) ('\(step.instruction)') covers \(r.lowerBound)...\(r.upperBound) m, outside the route's 0...\(polyline.length) m"
+                    "step \(i) (\(GeoError.quoted(step.instruction))) covers \(r.lowerBound)...\(r.upperBound) m, outside the route's 0...\(polyline.length) m"
                 )
             }
             guard r.lowerBound >= previousStart else {
                 throw GeoError(
                     .invalidArgument,
-                    "step \(i) ('\(step.instruction)') starts at \(r.lowerBound) m, before the step ahead of it"
+                    "step \(i) (\(GeoError.quoted(step.instruction))) starts at \(r.lowerBound) m, before the step ahead of it"
                 )
             }
             guard step.distance >= 0 && step.distance.isFinite else {
                 throw GeoError(
                     .invalidArgument,
-                    "step \(i) ('\(step.instruction)') has distance \(step.distance) m")
+                    "step \(i) (\(GeoError.quoted(step.instruction))) has distance \(step.distance) m"
+                )
             }
             previousStart = r.lowerBound
         }
