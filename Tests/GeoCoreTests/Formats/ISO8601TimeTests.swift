@@ -1,9 +1,8 @@
 import Foundation
-import GeoCore
 import GeoTestSupport
 import Testing
 
-@testable import GeoRoute
+@testable import GeoCore
 
 @Suite("ISO 8601 times")
 struct ISO8601TimeTests {

@@ -1,13 +1,30 @@
 import Foundation
-import GeoCore
 
 /// Reading and writing the ISO 8601 date-times of GPX (`xsd:dateTime`), without the cost and the
 /// strictness of a date formatter: fractional seconds of any length and any or no time zone are
-/// accepted.
-enum ISO8601Time {
+/// accepted. GPX, location logs and track files use it.
+package enum ISO8601Time {
+    /// The dates a reader accepts: the years 0001 to 9999 of ISO 8601's basic range, as seconds
+    /// since 1970. Anything outside (say 1e300 s) is a mistake in the data, not a time.
+    package static let validRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799
+
+    /// A timestamp field as location logs write it: ISO 8601 (see ``parse(_:)``) or seconds since
+    /// 1970 (a decimal number), within ``validRange``; `nil` otherwise.
+    package static func timestamp(_ text: some StringProtocol) -> Date? {
+        let date: Date
+        if let seconds = Double(String(text)), !text.contains(where: { $0 == "x" || $0 == "X" }) {
+            date = Date(timeIntervalSince1970: seconds)
+        } else if let parsed = parse(text) {
+            date = parsed
+        } else {
+            return nil
+        }
+        return validRange.contains(date.timeIntervalSince1970) ? date : nil
+    }
+
     /// Parses `YYYY-MM-DDThh:mm:ss[.f…][Z|±hh:mm|±hhmm|±hh]` (a space may replace the `T`; no zone
     /// means UTC). Returns `nil` for anything else, including out-of-range fields.
-    static func parse(_ text: some StringProtocol) -> Date? {
+    package static func parse(_ text: some StringProtocol) -> Date? {
         let bytes = Array(text.utf8)
         var i = 0
         func digits(_ count: Int) -> Int? {
@@ -89,7 +106,7 @@ enum ISO8601Time {
 
     /// Formats a date as `YYYY-MM-DDThh:mm:ss[.ffffff]Z` in UTC, with as many fractional digits as
     /// needed (up to microseconds).
-    static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         let interval = date.timeIntervalSince1970
         guard interval.isFinite && abs(interval) < 1e14 else { return "1970-01-01T00:00:00Z" }
         let micro = (interval * 1_000_000).rounded()
