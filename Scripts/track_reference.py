@@ -2,13 +2,18 @@
 """Independent reference values for the GeoRoute track tests.
 
 Reads the track points that were extracted from the GPX files into CSV
-(../shared/data/tracks/trackpoints/*.csv, so no GPX parser is involved) and computes, per track,
+(Tests/Fixtures/tracks/trackpoints/*.csv, so no GPX parser is involved) and computes, per track,
 with GeographicLib 2.1 (`pip install geographiclib`, Karney's geodesics on WGS84) and plain Python:
 
   length       sum of Geodesic.WGS84.Inverse(...)['s12'] between consecutive points of a segment
-  duration     sum over segments of (last time - first time)
-  moving       intervals with dt > 0 and s12 / dt >= 0.5 m/s: their total time and distance
-  max_speed    the largest s12 / dt over intervals with dt > 0
+  length_3d    the same with each step sqrt(s12^2 + dh^2) where both points have an elevation
+  intervals    within a segment, a point whose time is not later than the latest time before it is
+               out of order (as are points without a time); intervals run between consecutive
+               in-order timed points, over the distance travelled between them
+  duration     sum over segments of (last in-order time - first in-order time)
+  moving       intervals with distance / dt >= 0.5 m/s: their total time and distance
+  max_speed    the largest distance / dt over intervals; robust_max the 95th percentile (nearest
+               rank) of the intervals' speeds
   gain / loss  sums of the positive / negative differences of consecutive elevations (points
                without an elevation skipped), and the same with a 5 m hysteresis threshold
   stationary   stay points: from point i, extend while points stay within 25 m of point i; a
@@ -46,26 +51,45 @@ def parse_time(text):
     return base + fraction - zone
 
 def stats(segments):
-    length = duration = moving_time = moving_distance = 0.0
-    max_speed = None
+    length = length_3d = duration = moving_time = moving_distance = 0.0
+    speeds = []
+    out_of_order = 0
     gain = loss = gain5 = loss5 = 0.0
     stationary = []
     for s_index, seg in enumerate(segments):
-        times = [p["time"] for p in seg]
-        if seg and times[0] is not None and times[-1] is not None:
-            duration += times[-1] - times[0]
-        for a, b in zip(seg, seg[1:]):
-            d = G.Inverse(a["lat"], a["lon"], b["lat"], b["lon"])["s12"]
-            length += d
-            if a["time"] is None or b["time"] is None:
+        along = 0.0
+        anchor = None  # (time, along)
+        first = None
+        for i, p in enumerate(seg):
+            if i > 0:
+                a = seg[i - 1]
+                d = G.Inverse(a["lat"], a["lon"], p["lat"], p["lon"])["s12"]
+                along += d
+                if a["ele"] is not None and p["ele"] is not None:
+                    length_3d += math.hypot(d, p["ele"] - a["ele"])
+                else:
+                    length_3d += d
+            t = p["time"]
+            if t is None:
                 continue
-            dt = b["time"] - a["time"]
-            if dt > 0:
-                v = d / dt
-                max_speed = v if max_speed is None else max(max_speed, v)
-                if v >= 0.5:
-                    moving_time += dt
-                    moving_distance += d
+            if anchor is None:
+                anchor = (t, along)
+                first = t
+                continue
+            dt = t - anchor[0]
+            if dt <= 0:
+                out_of_order += 1
+                continue
+            dist = along - anchor[1]
+            v = dist / dt
+            speeds.append(v)
+            if v >= 0.5:
+                moving_time += dt
+                moving_distance += dist
+            anchor = (t, along)
+        length += along
+        if anchor is not None:
+            duration += anchor[0] - first
         elevations = [p["ele"] for p in seg if p["ele"] is not None]
         for x, y in zip(elevations, elevations[1:]):
             if y > x: gain += y - x
@@ -89,11 +113,15 @@ def stats(segments):
                 i = j
             else:
                 i += 1
-    return dict(length=length, duration=duration, moving_time=moving_time, moving_distance=moving_distance,
-                max_speed=max_speed, gain=gain, loss=loss, gain5=gain5, loss5=loss5, stationary=stationary)
+    speeds.sort()
+    robust = speeds[max(0, math.ceil(0.95 * len(speeds)) - 1)] if speeds else None
+    return dict(length=length, length_3d=length_3d, duration=duration, moving_time=moving_time,
+                moving_distance=moving_distance, max_speed=speeds[-1] if speeds else None,
+                robust_max=robust, out_of_order=out_of_order, gain=gain, loss=loss, gain5=gain5,
+                loss5=loss5, stationary=stationary)
 
 def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "Tests", "Fixtures")
     folder = os.path.join(root, "tracks", "trackpoints")
     for name in sorted(os.listdir(folder)):
         tracks = defaultdict(lambda: defaultdict(list))

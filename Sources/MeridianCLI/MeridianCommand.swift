@@ -48,7 +48,7 @@ enum MeridianCommand {
             break
         }
         guard let command = subcommands.first(where: { $0.name == first }) else {
-            console.printError("meridian: unknown command '\(first)'")
+            console.printError("meridian: unknown command \(GeoError.quoted(first))")
             console.writeError(overview)
             return ExitCode.usage
         }
@@ -85,6 +85,13 @@ enum MeridianCommand {
 
             Run 'meridian <command> --help' for a command's arguments and options.
             'meridian --version' prints the versions of Meridian, PROJ and GEOS.
+
+            Commands that read standard input line by line (distance, direct, tile, transform,
+            route, geometry) write exactly one output line per input line, in order: the answer,
+            an error record in place of a bad line ("error: line N: ..." or, with --json,
+            {"line":N,"error":...,"kind":...}), or an empty line for a blank or # comment line.
+
+            \(ExitCode.table)
 
             """
         return text

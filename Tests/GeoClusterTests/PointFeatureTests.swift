@@ -15,15 +15,17 @@ struct PointFeatureTests {
         #expect(points[1].category == nil)
     }
 
-    @Test func csvErrorsNameTheLine() {
-        for (text, line) in [("1,2\n3\n", 2), ("1,2\n1,nan\n", 2), ("x,y\n1,2\na,b\n", 3)] {
-            do {
-                _ = try PointFeature.readCSV(text)
-                Issue.record("expected an error for \(text)")
-            } catch {
-                #expect(error.kind == .malformedInput)
-                #expect(error.line == line)
-            }
+    /// A bad record fails in its place, with its line and column; the others are read.
+    @Test func csvErrorsNameTheLine() throws {
+        for (text, line, column) in [
+            ("1,2\n3\n", 2, 2), ("1,2\n1,nan\n", 2, 2), ("x,y\n1,2\na,b\n", 3, 1),
+            ("1,2\n200,1\n", 2, 1),
+        ] {
+            let records = try PointFeature.readCSV(Data(text.utf8))
+            let error = try #require(records.firstError(), "\(text)")
+            #expect(error.line == line && error.column == column, "\(text): \(error)")
+            #expect(records.values().count == records.count - 1)
+            #expect(throws: GeoError.self) { try PointFeature.read(Data(text.utf8)) }
         }
     }
 

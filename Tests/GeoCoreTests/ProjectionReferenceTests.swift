@@ -88,10 +88,12 @@ struct ProjectionReferenceTests {
             let p = result.position
             let horizontal: Double
             if transformer.givesAngles(direction) {
+                // gie measures geographic results on the operation's own body: degrees become
+                // meters with its radius (R=1 for the unit sphere, a=1000, the Moon's 1 737 400).
+                let metersPerDegree = Self.equatorialRadius(of: operation) * .pi / 180
                 // Longitudes compared modulo 360 (180 and -180 are the same meridian).
                 let dLon = (p.x - ex).remainder(dividingBy: 360) * cos(ey * .pi / 180)
-                horizontal =
-                    ((p.y - ey) * (p.y - ey) + dLon * dLon).squareRoot() * Self.metersPerDegree
+                horizontal = ((p.y - ey) * (p.y - ey) + dLon * dLon).squareRoot() * metersPerDegree
             } else {
                 horizontal = ((p.x - ex) * (p.x - ex) + (p.y - ey) * (p.y - ey)).squareRoot()
             }
@@ -109,6 +111,17 @@ struct ProjectionReferenceTests {
             "PROJ gie: \(run) cases run, \(skipped.count) skipped because they need a PROJ newer than 9.1.1 (proj_9_1_1_gie: fail): \(skipped.joined(separator: ", "))"
         )
         #expect(run > 400)
+    }
+
+    /// The equatorial radius in meters of the body an operation works on: its `R=` or `a=`, else
+    /// WGS84's (PROJ's default GRS80 has the same a).
+    static func equatorialRadius(of operation: String) -> Double {
+        for word in operation.split(separator: " ") {
+            for key in ["R=", "a="] where word.hasPrefix(key) {
+                if let value = Double(word.dropFirst(2)) { return value }
+            }
+        }
+        return 6_378_137
     }
 
     /// Whether a CRS's first axis points north or south (latitude or northing first).

@@ -48,7 +48,7 @@ struct GPXReaderReferenceTests {
             let key = "\(kind) \(index) \(segment)"
             let k = counters[key, default: 0]
             counters[key] = k + 1
-            let fix: Location
+            let fix: TrackPoint
             if kind == "trk" {
                 try #require(
                     index < document.tracks.count && segment < document.tracks[index].segments.count
@@ -59,22 +59,23 @@ struct GPXReaderReferenceTests {
             } else {
                 try #require(
                     index < document.routes.count && k < document.routes[index].points.count)
-                fix = document.routes[index].points[k].location
+                fix = document.routes[index].points[k].point
             }
             #expect(fix.coordinate.latitude == Double(row["lat"] ?? ""), "\(key) point \(k)")
             #expect(fix.coordinate.longitude == Double(row["lon"] ?? ""), "\(key) point \(k)")
             if let ele = row["ele"], !ele.isEmpty {
-                #expect(fix.hasValidAltitude && fix.altitude == Double(ele))
+                #expect(fix.elevation == Double(ele))
             } else {
-                #expect(!fix.hasValidAltitude)
+                #expect(fix.elevation == nil)
             }
             if let time = row["time"], !time.isEmpty {
                 let expected = try #require(referenceTime(time))
+                let actual = try #require(fix.time, "\(key) point \(k): no time")
                 #expect(
-                    abs(fix.timestamp.timeIntervalSince1970 - expected) < 1e-5,
+                    abs(actual.timeIntervalSince1970 - expected) < 1e-5,
                     "\(key) point \(k): \(time)")
             } else {
-                #expect(fix.timestamp == GPX.missingTime)
+                #expect(fix.time == nil && !fix.hasTime)
             }
         }
         // No extra points beyond those of the CSV.
@@ -85,7 +86,7 @@ struct GPXReaderReferenceTests {
                 #expect(document.tracks[index].segments[segment].count == count)
             }
         }
-        let total = document.tracks.reduce(0) { $0 + $1.locations.count }
+        let total = document.tracks.reduce(0) { $0 + $1.points.count }
         #expect(total == counters.filter { $0.key.hasPrefix("trk") }.values.reduce(0, +))
     }
 
@@ -96,15 +97,14 @@ struct GPXReaderReferenceTests {
         #expect(all.name == "example name")
         #expect(all.waypoints.count == 2 && all.routes.count == 2 && all.tracks.count == 2)
         let wpt = all.waypoints[0]
-        #expect(wpt.location.coordinate == Coordinate(latitude: 12.3, longitude: 45.6))
-        #expect(wpt.location.altitude == 75.1 && wpt.location.hasValidAltitude)
+        #expect(wpt.point.coordinate == Coordinate(latitude: 12.3, longitude: 45.6))
+        #expect(wpt.point.elevation == 75.1)
         #expect(
             wpt.name == "example name" && wpt.comment == "example cmt"
                 && wpt.description == "example desc")
         #expect(wpt.symbol == "example sym" && wpt.type == "example type")
-        #expect(
-            wpt.location.timestamp.timeIntervalSince1970 == referenceTime("2013-01-02T02:03:00Z"))
-        #expect(!all.waypoints[1].hasTime && !all.waypoints[1].location.hasValidAltitude)
+        #expect(wpt.point.time?.timeIntervalSince1970 == referenceTime("2013-01-02T02:03:00Z"))
+        #expect(!all.waypoints[1].point.hasTime && all.waypoints[1].point.elevation == nil)
         #expect(all.routes[0].name == "example name" && all.routes[0].points.count == 3)
         #expect(all.routes[1].name == "second route")
         #expect(
@@ -121,10 +121,10 @@ struct GPXReaderReferenceTests {
         let bom = try GPX.read(
             contentsOf: ReferenceData.url("tracks/gpx/gpxpy/unicode_with_bom.gpx"))
         #expect(bom.waypoints.first?.name == "test")
-        #expect(bom.waypoints.first?.location.altitude == -14.6)
+        #expect(bom.waypoints.first?.point.elevation == -14.6)
         let offset = try GPX.read(
             contentsOf: ReferenceData.url("tracks/gpx/gpxpy/track-with-less-sec-time.gpx"))
-        let times = offset.tracks[0].segments[0].map(\.timestamp.timeIntervalSince1970)
+        let times = offset.tracks[0].segments[0].map(\.time?.timeIntervalSince1970)
         #expect(
             times == [
                 referenceTime("2015-12-11T14:43:13Z"), referenceTime("2015-12-11T14:43:13.994Z"),
@@ -134,6 +134,21 @@ struct GPXReaderReferenceTests {
 
 @Suite("GPX reader")
 struct GPXReaderTests {
+    /// The line of every track point is reported, per track and segment, as the file has them.
+    @Test func trackPointLines() throws {
+        let text = """
+            <gpx><trk><trkseg>
+            <trkpt lat="1" lon="2"/><trkpt lat="1" lon="3"/>
+            <!-- <trkpt lat="9" lon="9"/> -->
+            </trkseg><trkseg>
+            <trkpt lat="1" lon="4">
+            </trkpt></trkseg></trk><trk><trkseg><trkpt lat="1" lon="5"/></trkseg></trk></gpx>
+            """
+        let (document, lines) = try GPX.readWithLines(Data(text.utf8))
+        #expect(document.tracks.map { $0.segments.map(\.count) } == [[2, 1], [1]])
+        #expect(lines == [[[2, 2], [5]], [[6]]])
+    }
+
     private func read(_ text: String) throws(GeoError) -> GPXDocument {
         try GPX.read(Data(text.utf8))
     }
@@ -148,12 +163,14 @@ struct GPXReaderTests {
             """)
         let fixes = doc.tracks[0].segments[0]
         #expect(doc.tracks[0].name == "Run" && fixes.count == 2)
-        #expect(
-            fixes[0].altitude == 412.5 && fixes[0].verticalAccuracy == 0
-                && fixes[1].verticalAccuracy == -1)
-        #expect(fixes[1].timestamp.timeIntervalSince(fixes[0].timestamp) == 10.5 - 3600)
-        #expect(fixes[1].speed == 3.5 && fixes[0].speed == -1)
-        #expect(fixes[0].horizontalAccuracy == 0 && fixes[0].hasValidPosition)
+        #expect(fixes[0].elevation == 412.5 && fixes[1].elevation == nil)
+        let t0 = try #require(fixes[0].time), t1 = try #require(fixes[1].time)
+        #expect(t1.timeIntervalSince(t0) == 10.5 - 3600)
+        #expect(fixes[1].speed == 3.5 && fixes[0].speed == nil)
+        #expect(fixes[0].horizontalAccuracy == nil)
+        // As a fix: exact position, altitude valid where there was one.
+        let fix = try #require(fixes[0].location)
+        #expect(fix.horizontalAccuracy == 0 && fix.hasValidPosition && fix.verticalAccuracy == 0)
     }
 
     @Test func errorsNameTheLine() {
@@ -176,6 +193,15 @@ struct GPXReaderTests {
             }
         }
         #expect(throws: GeoError.self) { try read("") }
+        // XML errors say what is wrong in words, with the line and column.
+        do {
+            _ = try read("<gpx>\n<trk></trkseg></gpx>")
+            Issue.record("mismatched tags accepted")
+        } catch {
+            #expect(error.message.contains("closing tag that does not match"), "\(error.message)")
+            #expect(!error.message.contains("NSXMLParserErrorDomain"))
+            #expect(error.line == 2 && error.column != nil)
+        }
         #expect(throws: GeoError.self) {
             try GPX.read(contentsOf: URL(fileURLWithPath: "/nonexistent/file.gpx"))
         }

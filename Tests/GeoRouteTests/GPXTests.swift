@@ -6,7 +6,7 @@ import Testing
 
 @Suite("GPX")
 struct GPXTests {
-    @Test func timesAndTheMissingTimeMarker() throws {
+    @Test func timesAndPointsWithoutTime() throws {
         #expect(
             GPX.date(fromISO8601: "2010-08-05T14:23:59Z")
                 == Date(timeIntervalSince1970: 1_281_018_239))
@@ -14,11 +14,11 @@ struct GPXTests {
         #expect(
             GPX.iso8601(Date(timeIntervalSince1970: 1_281_018_239.25)) == "2010-08-05T14:23:59.25Z")
         let timeless = GPXWaypoint(
-            location: Location(
-                coordinate: Coordinate(latitude: 0, longitude: 0), timestamp: GPX.missingTime))
-        #expect(!timeless.hasTime)
+            point: TrackPoint(coordinate: Coordinate(latitude: 0, longitude: 0)))
+        #expect(!timeless.point.hasTime)
         #expect(!(try GPX.write(GPXDocument(waypoints: [timeless]))).contains("<time>"))
-        let broken = Track(segments: [[], [Location(latitude: .nan, longitude: 0)]])
+        let broken = Track(
+            segments: [[], [TrackPoint(coordinate: Coordinate(latitude: .nan, longitude: 0))]])
         do {
             _ = try GPX.write([broken])
             Issue.record("expected an error")

@@ -50,7 +50,8 @@ struct GeoJSONTests {
         #expect(json["properties"]?["name"] == "Walk")
         #expect(
             json["properties"]?["coordTimes"] == ["2020-09-13T12:26:40Z", "2020-09-13T12:27:40Z"])
-        let two = try roundTrip(Track(segments: [fixes, [], fixes]).geoJSON())
+        let points = fixes.map(TrackPoint.init)
+        let two = try roundTrip(Track(segments: [points, [], points]).geoJSON())
         #expect(two["geometry"]?["type"] == "MultiLineString")
         #expect(two["geometry"]?["coordinates"]?.arrayValue?.count == 2)
     }

@@ -43,9 +43,9 @@ struct StationaryPeriodsTests {
 
     @Test func centerAcrossThe180thMeridian() {
         let fixes = [179.9999, -179.9999].map {
-            Location(
+            TrackPoint(
                 coordinate: Coordinate(latitude: 10, longitude: $0),
-                timestamp: Date(timeIntervalSince1970: 0))
+                time: Date(timeIntervalSince1970: 0))
         }
         let center = Track.meanPosition(fixes[...])
         #expect(abs(abs(center.longitude) - 180) < 1e-9 && abs(center.latitude - 10) < 1e-6)

@@ -17,7 +17,7 @@ struct TrackFiltersTests {
             fix(0, 0), fix(0.001, 1, accuracy: 80), fix(0.002, 2, accuracy: -1), fix(0.003, 3),
         ])
         let kept = try track.filtered(by: [.horizontalAccuracy(maximum: 50)])
-        #expect(kept.locations.map(\.coordinate.longitude) == [0, 0.003])
+        #expect(kept.points.map(\.coordinate.longitude) == [0, 0.003])
     }
 
     @Test func stalenessAndDuplicates() throws {
@@ -26,12 +26,12 @@ struct TrackFiltersTests {
             fix(0.004, 30),
         ])
         #expect(
-            try track.filtered(by: [.staleness(maximumAge: 0)]).locations.map(
-                \.timestamp.timeIntervalSince1970) == [10, 20, 30, 30])
-        #expect(try track.filtered(by: [.staleness(maximumAge: 5)]).locations.count == 5)
+            try track.filtered(by: [.staleness(maximumAge: 0)]).points.compactMap(
+                \.time?.timeIntervalSince1970) == [10, 20, 30, 30])
+        #expect(try track.filtered(by: [.staleness(maximumAge: 5)]).points.count == 5)
         #expect(
-            try track.filtered(by: [.staleness(maximumAge: 0), .duplicateTimestamps]).locations.map(
-                \.timestamp.timeIntervalSince1970) == [10, 20, 30])
+            try track.filtered(by: [.staleness(maximumAge: 0), .duplicateTimestamps]).points
+                .compactMap(\.time?.timeIntervalSince1970) == [10, 20, 30])
     }
 
     /// A single bad fix 1 km off a walk at 1.1 m/s is dropped; a genuine jump (the walk goes on from
@@ -42,13 +42,13 @@ struct TrackFiltersTests {
         walk[4] = fix(0.01, 4)  // spike
         let spike = try Track(locations: walk).filtered(by: [.speedOutliers(maximumSpeed: 10)])
         #expect(
-            spike.locations.count == 9
-                && !spike.locations.contains { $0.coordinate.longitude == 0.01 })
+            spike.points.count == 9
+                && !spike.points.contains { $0.coordinate.longitude == 0.01 })
 
         var jump = (0..<5).map { fix(Double($0) * step, Double($0)) }
         jump += (5..<10).map { fix(0.01 + Double($0) * step, Double($0)) }
         #expect(
-            try Track(locations: jump).filtered(by: [.speedOutliers(maximumSpeed: 10)]).locations
+            try Track(locations: jump).filtered(by: [.speedOutliers(maximumSpeed: 10)]).points
                 .count == 10)
 
         var ends = (0..<10).map { fix(Double($0) * step, Double($0)) }
@@ -56,7 +56,7 @@ struct TrackFiltersTests {
         ends[9] = fix(0.02, 9)
         let trimmed = try Track(locations: ends).filtered(by: [.speedOutliers(maximumSpeed: 10)])
         #expect(
-            trimmed.locations.map(\.timestamp.timeIntervalSince1970)
+            trimmed.points.compactMap(\.time?.timeIntervalSince1970)
                 == Array(1...8).map(Double.init))
     }
 
@@ -69,6 +69,6 @@ struct TrackFiltersTests {
         #expect(throws: GeoError.self) {
             try track.filtered(by: [.speedOutliers(maximumSpeed: -2)])
         }
-        #expect(try track.filtered(by: []).locations.count == 1)
+        #expect(try track.filtered(by: []).points.count == 1)
     }
 }

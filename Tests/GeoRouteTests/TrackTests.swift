@@ -7,10 +7,13 @@ import Testing
 @Suite("Track")
 struct TrackTests {
     @Test func segmentsAndPolylines() throws {
-        let a = Location(latitude: 1, longitude: 2, timestamp: Date(timeIntervalSince1970: 0))
-        let b = Location(latitude: 1.001, longitude: 2, timestamp: Date(timeIntervalSince1970: 10))
+        let a = TrackPoint(
+            coordinate: Coordinate(latitude: 1, longitude: 2), time: Date(timeIntervalSince1970: 0))
+        let b = TrackPoint(
+            coordinate: Coordinate(latitude: 1.001, longitude: 2),
+            time: Date(timeIntervalSince1970: 10))
         let track = Track(name: "T", segments: [[a, b], [], [b]])
-        #expect(track.locations == [a, b, b] && !track.isEmpty)
+        #expect(track.points == [a, b, b] && !track.isEmpty)
         let lines = try track.polylines()
         #expect(lines.count == 2 && lines[0].coordinates == [a.coordinate, b.coordinate])
         #expect(Track(segments: [[], []]).isEmpty)

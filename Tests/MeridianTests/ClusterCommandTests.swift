@@ -67,11 +67,13 @@ struct ClusterCommandTests {
         #expect(run(["cluster", "--input", "-"]).code == 64)
         #expect(run(["cluster", "--input", "-", "--zoom", "1", "--bbox", "1,2,3"]).code == 64)
         let bad = run(["cluster", "--input", "-", "--zoom", "1"], input: "1,2\nx,y\n")
-        #expect(bad.code == 1)
-        #expect(bad.error.contains("line 2"))
+        // The bad record is named and left out; the good one is still clustered.
+        #expect(bad.code == 2)
+        #expect(bad.error.contains(#"line 2, column 1: longitude "x" is not a number"#))
+        #expect(bad.output.contains(#""coordinates":[1,2]"#))
         #expect(
             run(["cluster", "--input", "-", "--zoom", "1", "--max-zoom", "31"], input: "1,2\n").code
-                == 1)
+                == 64)
         #expect(run(["cluster", "--input", "/nonexistent/file.csv", "--zoom", "1"]).code == 1)
     }
 }

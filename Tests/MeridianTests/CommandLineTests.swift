@@ -35,18 +35,40 @@ struct CommandLineTests {
         #expect(meridian("distance", "0", "0", "0", "1", "--model", "flat").code == 64)
     }
 
-    /// Standard input: one job per line, answers in order, bad lines named on standard error with
-    /// their line number and value, exit code 2.
+    /// Standard input: every input line gets exactly one output line, in order: the answer, an
+    /// error record naming the line and the bad value, or an empty line for a blank or comment
+    /// line. The errors also go to standard error, and the exit code is 2.
     @Test func batchFromStandardInput() {
         let input = "0 0 0 1\n\n95,0,1,1\n# comment\n0, 0, 1, 0\nabc 1 2 3\n"
         let result = meridian("distance", input: input)
         #expect(result.code == 2)
+        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 7)  // six lines and the final newline
+        #expect(lines[0].hasPrefix("111319.491 m"))
+        #expect(lines[1].isEmpty && lines[3].isEmpty)
+        #expect(lines[2] == "error: line 3: latitude 95.0 is outside [-90, 90]")
+        #expect(lines[4].hasPrefix("110574.389 m"))
+        #expect(lines[5] == "error: line 6: latitude \"abc\" is not a number (column 1)")
+        #expect(result.error.contains("meridian distance: line 3: latitude 95.0 is outside"))
+        #expect(
+            result.error.contains("meridian distance: line 6: latitude \"abc\" is not a number"))
+    }
+
+    /// With `--json`, each line is one object: the answer with its line number, an error record
+    /// with the error's kind, or a skipped marker.
+    @Test func batchAsJSON() throws {
+        let result = meridian("distance", "--json", input: "0 0 0 1\r\n\r\n1 2 3\r\n")
+        #expect(result.code == 2)
         let lines = result.output.split(separator: "\n")
-        #expect(lines.count == 2)
-        #expect(lines.first?.hasPrefix("111319.491 m") == true)
-        #expect(lines.last?.hasPrefix("110574.389 m") == true)
-        #expect(result.error.contains("line 3: latitude 95.0 is outside [-90, 90]"))
-        #expect(result.error.contains("line 6: latitude 'abc' is not a finite number"))
+        #expect(lines.count == 3)
+        let objects = try lines.map {
+            try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8))
+        }
+        #expect(objects[0]["line"]?.doubleValue == 1 && objects[0]["distance"] != nil)
+        #expect(objects[1]["skipped"] == .bool(true) && objects[1]["line"]?.doubleValue == 2)
+        #expect(objects[2]["line"]?.doubleValue == 3)
+        #expect(objects[2]["kind"] == .string("malformedInput"))
+        #expect(objects[2]["error"]?.stringValue?.contains("expected 4 values") == true)
     }
 
     @Test func direct() throws {

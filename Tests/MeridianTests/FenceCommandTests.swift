@@ -178,14 +178,22 @@ struct FenceCommandTests {
                 == 1)
         let fences = try write("10,20,-5\n", named: "fences.csv")
         let bad = meridian(["fence", "--fences", fences, "--locations", fences])
-        #expect(bad.code == 1 && bad.error.contains("line 1"))
+        // A malformed input file is bad input (2), named with its line and column.
+        #expect(
+            bad.code == 2
+                && bad.error.contains(
+                    "line 1, column 3: radius -5.0 m must be finite and not negative"),
+            "\(bad.error)")
         let gpx = try write("<gpx></gpx>", named: "track.gpx")
         let good = try write("10,20,5\n", named: "good.csv")
         let gpxResult = meridian(["fence", "--fences", good, "--locations", gpx])
         #expect(gpxResult.code == 2 && gpxResult.error.contains("no track points"))
         let broken = try write("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\">", named: "broken.gpx")
         let brokenResult = meridian(["fence", "--fences", good, "--locations", broken])
-        #expect(brokenResult.code == 1 && brokenResult.error.contains("line"))
+        #expect(
+            brokenResult.code == 2
+                && brokenResult.error.contains("line 1: <trkpt> opened on line 1 is never closed"),
+            "\(brokenResult.error)")
         #expect(meridian(["fence", "--help"]).output.contains("--locations"))
     }
 

@@ -37,7 +37,10 @@ struct GeometryCommandTests {
         #expect(fixed.output.hasPrefix(#"{"type":"MultiPolygon""#))
         let feature =
             #"{"type":"Feature","id":"a","geometry":{"type":"LineString","coordinates":[[0,0],[1,0.01],[2,0]]},"properties":{"name":"x"}}"#
-        let simplified = run(["simplify", "--tolerance", "0.1"], input: feature)
+        // The middle vertex is 1 106 m off the chord: kept within 1 000 m, dropped within 2 000 m.
+        let kept = run(["simplify", "--tolerance", "1000"], input: feature)
+        #expect(kept.output.contains("[1,0.01]"), "\(kept.output)")
+        let simplified = run(["simplify", "--tolerance", "2000"], input: feature)
         #expect(
             simplified.output
                 == #"{"type":"Feature","id":"a","geometry":{"type":"LineString","coordinates":[[0,0],[2,0]]},"properties":{"name":"x"}}"#
@@ -54,19 +57,30 @@ struct GeometryCommandTests {
         #expect(measured.output == "cell: 12308778361.469 m²\n")
         let disc = run(
             ["buffer", "--meters", "1000", "--decimals", "6"], input: "POINT (2.35 48.86)")
+        // The geodesic circle starts due north and goes clockwise; vertex 9 is due east
+        // (GeographicLib Direct(48.86, 2.35, 0 / 90, 1000): 48.868992 2.35 / 48.859999 2.363628).
+        let vertices = disc.output.split(separator: ",")
         #expect(
-            disc.output.hasPrefix("POLYGON ((2.363628 48.859999, ")
-                && disc.output.split(separator: ",").count == 33, "\(disc.output)")
+            disc.output.hasPrefix("POLYGON ((2.35 48.868992, ") && vertices.count == 33
+                && vertices[8] == " 2.363628 48.859999", "\(disc.output)")
         let concave = run(
             ["concave-hull", "--ratio", "1"], input: "MULTIPOINT ((0 0), (10 0), (0 10))")
         #expect(concave.output == "POLYGON ((0 10, 10 0, 0 0, 0 10))\n", "\(concave.output)")
     }
 
+    /// A bad line of the batch gets an error record with its line and column; a malformed
+    /// document names where in it; both exit 2. Bad usage exits 64.
     @Test func errorsNameThePosition() {
         let bad = run(["area"], input: "POLYGON ((0 0, 1 0, 1 1, 0 1, 0 0)")
-        #expect(bad.code == 1 && bad.errors.contains("column 35"), "\(bad.errors)")
+        #expect(bad.code == 2 && bad.errors.contains("column 35"), "\(bad.errors)")
+        #expect(bad.output.hasPrefix("error: line 1: WKT: expected ',' or ')'"), "\(bad.output)")
+        let mixed = run(["length"], input: "LINESTRING (0 0, 0 1)\nLINESTRING (0 0\n\n")
+        #expect(mixed.code == 2)
+        #expect(
+            mixed.output.split(separator: "\n", omittingEmptySubsequences: false).count == 4,
+            "\(mixed.output)")
         let badJSON = run(["area"], input: #"{"type":"Point","coordinates":[1]}"#)
-        #expect(badJSON.code == 1 && badJSON.errors.contains("$.coordinates"), "\(badJSON.errors)")
+        #expect(badJSON.code == 2 && badJSON.errors.contains("$.coordinates"), "\(badJSON.errors)")
         #expect(run(["buffer"], input: Self.cell).code == 64)
         #expect(run(["frobnicate"], input: Self.cell).code == 64)
         #expect(run(["contains", "--point", "95,0"], input: Self.cell).code == 64)

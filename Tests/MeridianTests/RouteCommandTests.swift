@@ -16,30 +16,38 @@ private func meridian(
 
 @Suite("meridian route")
 struct RouteCommandTests {
-    /// Google's documented example, both ways.
+    /// Google's documented example, both ways: one polyline per line.
     @Test func encodeAndDecode() {
-        let decoded = meridian(["route", "decode"], input: "_p~iF~ps|U_ulLnnqC_mqNvxq`@\n")
+        let decoded = meridian(["route", "decode"], input: "_p~iF~ps|U_ulLnnqC_mqNvxq`@\r\n")
         #expect(decoded.code == 0)
-        #expect(decoded.output == "38.5,-120.2\n40.7,-120.95\n43.252,-126.453\n\n")
+        #expect(decoded.output == "38.5,-120.2 40.7,-120.95 43.252,-126.453\n")
         let encoded = meridian(["route", "encode"], input: decoded.output + "0.00001,0.00001\n")
         #expect(encoded.code == 0)
         #expect(encoded.output == "_p~iF~ps|U_ulLnnqC_mqNvxq`@\nAA\n")
         // Expected strings from an independent Python encoder (the algorithm of PyPI polyline 2.0.4).
         let six = meridian(["route", "decode", "--precision", "6"], input: "_ecslA~meueF\n")
-        #expect(six.output == "40.7,-120.95\n\n")
+        #expect(six.output == "40.7,-120.95\n")
+        let json = meridian(["route", "decode", "--json"], input: "_p~iF~ps|U\n")
+        #expect(json.output == "{\"line\":1,\"points\":[[38.5,-120.2]]}\n")
     }
 
-    /// A malformed polyline is reported with its line and offset, exit code 2, and the other lines
-    /// are still answered.
+    /// Every input line gets one output line: a malformed polyline gets an error record with its
+    /// line and column in its place (and on standard error, in order), blank lines stay blank.
     @Test func malformedPolylinesAreReported() {
-        let result = meridian(["route", "decode"], input: "??\n_p~iF~ps|U_ulL\n  ??!\n??\n")
+        let result = meridian(["route", "decode"], input: "??\n_p~iF~ps|U_ulL\n  ??!\n\n??\n")
         #expect(result.code == 2)
-        #expect(result.output == "0,0\n\n0,0\n\n")
-        #expect(result.error.contains("line 2, offset 10"))
-        #expect(result.error.contains("line 3, offset 4"))
-        let encode = meridian(["route", "encode"], input: "1,2\n3\n\n5,6\n")
-        #expect(encode.code == 2 && encode.error.contains("line 2"))
-        #expect(encode.output == "_qo]_{rc@\n")
+        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 6 && lines[0] == "0,0" && lines[3] == "" && lines[4] == "0,0")
+        #expect(lines[1].hasPrefix("error: line 2:") && lines[1].contains("column 11"))
+        #expect(lines[2].hasPrefix("error: line 3:") && lines[2].contains("column 5"))
+        let errors = result.error.split(separator: "\n")
+        #expect(errors.count == 2 && errors[0].contains("line 2") && errors[1].contains("line 3"))
+        let encode = meridian(["route", "encode", "--json"], input: "1,2\n3\n\n5,6\n")
+        #expect(encode.code == 2)
+        #expect(
+            encode.output
+                == "{\"encoded\":\"_ibE_seK\",\"line\":1}\n{\"error\":\"point 1 \\\"3\\\" is not LAT,LON\",\"kind\":\"malformedInput\",\"line\":2}\n{\"line\":3,\"skipped\":true}\n{\"encoded\":\"_qo]_{rc@\",\"line\":4}\n",
+            "\(encode.output)")
     }
 
     @Test func lengthSimplifyAndSnapFromStandardInput() {
@@ -51,10 +59,33 @@ struct RouteCommandTests {
         let encoded = meridian(
             ["route", "simplify", "--tolerance", "5", "--output", "encoded"], input: csv)
         #expect(encoded.output == "???wQ\n")
-        let snap = meridian(["route", "snap", "0.001", "0.0015", "--json"], input: csv)
-        #expect(snap.code == 0 && snap.output.contains("\"segment\":1"))
         let bad = meridian(["route", "simplify"], input: csv)
         #expect(bad.code == 64)
+        // Visvalingam-Whyatt takes an area, not a distance.
+        #expect(
+            meridian(["route", "simplify", "--method", "vw", "--tolerance", "5"], input: csv).code
+                == 64)
+        let vw = meridian(["route", "simplify", "--method", "vw", "--area", "1000"], input: csv)
+        #expect(vw.code == 0 && vw.output == "0.0,0.0\n0.0,0.003\n\n")
+    }
+
+    /// snap searches every line of a file and says which one it used; points come from standard
+    /// input one per line, answered in place.
+    @Test func snapToEveryLine() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "snap-\(UUID().uuidString).csv")
+        try "0,0\n0,0.001\n0,0.002\n\n1,0\n1,0.001\n".write(
+            to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let one = meridian(["route", "snap", file.path, "0.0001", "0.0015", "--json"])
+        #expect(
+            one.code == 0 && one.output.contains("\"track\":0")
+                && one.output.contains("\"segment\":1"))
+        let many = meridian(["route", "snap", file.path], input: "0.9999 0.0005\nx y\n0 0.0005\n")
+        let lines = many.output.split(separator: "\n")
+        #expect(many.code == 2 && lines.count == 3)
+        #expect(lines[0].hasSuffix("track 1 part 0") && lines[1].hasPrefix("error: line 2"))
+        #expect(lines[2].hasSuffix("track 0 part 0"))
     }
 
     @Test func inputErrorsNameTheLine() {
@@ -65,7 +96,12 @@ struct RouteCommandTests {
             input: "<gpx>\n<trk><trkseg><trkpt lat=\"1\"/></trkseg></trk></gpx>")
         #expect(gpx.code == 2 && gpx.error.contains("line 2"))
         let encoded = meridian(["route", "length", "--format", "encoded"], input: "??\n?!\n")
-        #expect(encoded.code == 2 && encoded.error.contains("line 2, offset 1"))
+        #expect(encoded.code == 2 && encoded.error.contains("line 2, column 2"), "\(encoded.error)")
+        // CRLF, a byte-order mark, semicolons and a header are read as they are written.
+        let excel = meridian(["route", "length"], input: "\u{FEFF}Lat;Lon\r\n0;0\r\n0;0,001\r\n")
+        #expect(
+            excel.code == 0 && excel.output.hasPrefix("111.319"), "\(excel.output) \(excel.error)")
+        #expect(meridian(["route", "length"], input: "lat,lon\n").code == 2)
         let json = meridian(
             ["route", "length"],
             input: "{\"type\": \"LineString\", \"coordinates\": [[0, 0], [0, \"x\"]]}")
@@ -82,6 +118,13 @@ struct RouteCommandTests {
         #expect(stats.output.contains("\"length\":15323.27049107"))
         #expect(stats.output.contains("\"elevationLoss\":1372.99245"))
         #expect(stats.output.contains("\"stationaryPeriods\":2"))
+        #expect(stats.output.contains("\"robustMaximumSpeed\":0.87026078871"))
+        #expect(
+            stats.output.contains("\"outOfOrderPoints\":0")
+                && stats.output.contains("\"length3D\":15415.0957"))
+        let filtered = meridian(["route", "stats", path, "--max-speed", "30"])
+        #expect(
+            filtered.output.contains("filtered: duplicate timestamps, speed outliers > 30.0 m/s"))
         let geojson = meridian([
             "route", "simplify", path, "--tolerance", "20", "--output", "geojson",
         ])

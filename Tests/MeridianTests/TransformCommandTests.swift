@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 import Testing
 
 @testable import MeridianCLI
@@ -13,23 +14,41 @@ struct TransformCommandTests {
         return (code, console.output, console.errorOutput)
     }
 
-    /// The IOGP Guidance Note 7-2 Pseudo-Mercator example, through the command line; a bad line and a
-    /// failed point are reported with their line numbers and the rest is still written, in order.
+    /// The IOGP Guidance Note 7-2 Pseudo-Mercator example, through the command line; every input
+    /// line gets its output line, in order: a bad line and a failed point get error records naming
+    /// their line numbers.
     @Test func linesInOrderWithFailuresReported() {
         let input = "-100.333333333333 24.381786944444\n\n# comment\nnot a number\n0 95\n0 0\n"
         let result = run(["--from", "EPSG:4326", "--to", "EPSG:3857"], input: input)
         #expect(result.code == 2)
-        let lines = result.output.split(separator: "\n")
-        #expect(lines.count == 2)
-        let first = lines.first?.split(separator: " ").compactMap { Double($0) } ?? []
+        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 7, "\(result.output)")
+        guard lines.count == 7 else { return }
+        let first = lines[0].split(separator: " ").compactMap { Double($0) }
         #expect(
             first.count == 2 && abs(first[0] - -11_169_055.58) < 0.01
                 && abs(first[1] - 2_800_000.00) < 0.01, "\(result.output)")
-        #expect(lines.last == "0.0000 0.0000")
+        #expect(lines[1].isEmpty && lines[2].isEmpty)
+        #expect(lines[3] == #"error: line 4: x "not" is not a number (column 1)"#)
+        #expect(lines[4].hasPrefix("error: line 5: (0.0, 95.0) could not be transformed"))
+        #expect(lines[5] == "0.0000 0.0000")
         #expect(
             result.errors.contains("line 4:") && result.errors.contains("line 5:"),
             "\(result.errors)")
         #expect(!result.errors.contains("line 6"))
+    }
+
+    /// A fourth value is the point's epoch (decimal year), passed to PROJ per point and echoed.
+    @Test func perPointEpochs() throws {
+        let result = run(
+            ["--from", "EPSG:4326", "--to", "EPSG:3857", "--json"], input: "0 0 0 0\n1 2 3 2020.5\n"
+        )
+        #expect(result.code == 0)
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.count == 2)
+        let second = try JSONDecoder().decode(JSONValue.self, from: Data(lines[1].utf8))
+        #expect(second["t"]?.doubleValue == 2020.5 && second["z"]?.doubleValue == 3)
+        #expect(abs((second["x"]?.doubleValue ?? 0) - 111_319.490_793) < 1e-6)
     }
 
     @Test func inverseHeightsPipelinesAndJSON() {
@@ -43,7 +62,7 @@ struct TransformCommandTests {
         #expect(height.output == "6378237.0000 0.0000 0.0000\n", "\(height.output)")
         let pipeline = run(
             ["--pipeline", "+proj=utm +zone=32 +ellps=GRS80", "--json"], input: "12 56\n")
-        #expect(pipeline.output.hasPrefix(#"{"x":687071.439"#), "\(pipeline.output)")
+        #expect(pipeline.output.hasPrefix(#"{"line":1,"x":687071.439"#), "\(pipeline.output)")
     }
 
     @Test func usageAndLibraryErrors() {

@@ -106,4 +106,72 @@ public struct ClusterAggregation<Element> {
                 counts = .object(merged)
             })
     }
+
+    /// The smallest value of a numeric property over the cluster's elements, as a JSON number;
+    /// elements whose value is NaN do not count.
+    public static func minimum(_ value: @escaping (Element) -> Double) -> ClusterAggregation {
+        extreme(value, keep: { $0 < $1 })
+    }
+
+    /// The largest value of a numeric property over the cluster's elements, as a JSON number;
+    /// elements whose value is NaN do not count.
+    public static func maximum(_ value: @escaping (Element) -> Double) -> ClusterAggregation {
+        extreme(value, keep: { $0 > $1 })
+    }
+
+    private static func extreme(
+        _ value: @escaping (Element) -> Double, keep: @escaping (Double, Double) -> Bool
+    ) -> ClusterAggregation {
+        ClusterAggregation(
+            map: { element in
+                let v = value(element)
+                return v.isNaN ? .null : .number(v)
+            },
+            reduce: { best, next in
+                guard let candidate = next.doubleValue else { return }
+                if let current = best.doubleValue, !keep(candidate, current) { return }
+                best = .number(candidate)
+            })
+    }
+
+    /// The mean of a numeric property over the cluster's elements, as a JSON object
+    /// `{"mean": m, "count": n}` (the count of elements whose value is not NaN; the mean is `null`
+    /// when there are none). Merged exactly: means of sub-clusters are weighted by their counts.
+    public static func mean(_ value: @escaping (Element) -> Double) -> ClusterAggregation {
+        ClusterAggregation(
+            map: { element in
+                let v = value(element)
+                return v.isNaN ? ["mean": .null, "count": 0] : ["mean": .number(v), "count": 1]
+            },
+            reduce: { total, next in
+                let n1 = total["count"]?.intValue ?? 0, n2 = next["count"]?.intValue ?? 0
+                guard n1 + n2 > 0 else { return }
+                let m1 = total["mean"]?.doubleValue ?? 0, m2 = next["mean"]?.doubleValue ?? 0
+                let mean = m1 + (m2 - m1) * Double(n2) / Double(n1 + n2)
+                total = ["mean": .number(mean), "count": .integer(n1 + n2)]
+            })
+    }
+
+    /// Several aggregations at once, as a JSON object with one member per name.
+    ///
+    /// ```swift
+    /// let stats = ClusterAggregation<Station>.combined([
+    ///     ("riders", .sum { $0.riders }), ("oldest", .minimum { $0.built }),
+    /// ])
+    /// ```
+    public static func combined(_ parts: [(String, ClusterAggregation)]) -> ClusterAggregation {
+        ClusterAggregation(
+            map: { element in
+                .object(Dictionary(parts.map { ($0.0, $0.1.map(element)) }) { a, _ in a })
+            },
+            reduce: { total, next in
+                var merged = total.objectValue ?? [:]
+                for (name, part) in parts {
+                    var value = merged[name] ?? .null
+                    part.reduce(&value, next[name] ?? .null)
+                    merged[name] = value
+                }
+                total = .object(merged)
+            })
+    }
 }

@@ -26,54 +26,58 @@ public struct PointFeature: Hashable, Sendable {
 
     /// Reads points from GeoJSON (text starting with `{` or `[`) or CSV.
     ///
-    /// - Throws: `GeoError.Kind.malformedInput` naming the line or feature.
+    /// - Throws: `GeoError.Kind.malformedInput` or `invalidCoordinate` naming the line (and column)
+    ///   or feature of the first bad point.
     public static func read(_ data: Data) throws(GeoError) -> [PointFeature] {
-        let first = data.first {
-            !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB
-                || $0 == 0xBF)
-        }
-        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return try readGeoJSON(data) }
-        return try readCSV(String(decoding: data, as: UTF8.self))
+        let records = try self.records(data)
+        if let error = records.firstError() { throw error }
+        return records.values()
     }
 
-    /// Reads `lon,lat[,category]` lines (degrees; a header line whose first field is not a number is
-    /// skipped, as are blank lines).
+    /// Reads points, one record per CSV line (or per GeoJSON feature), so that a bad line is
+    /// reported in its place and the others are still read.
     ///
-    /// - Throws: `GeoError.Kind.malformedInput` naming the line and its text.
-    /// - Complexity: O(n).
-    public static func readCSV(_ text: String) throws(GeoError) -> [PointFeature] {
-        var result = [PointFeature]()
-        var lineNumber = 0
-        for line in text.split(
-            omittingEmptySubsequences: false,
-            whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-        {
-            lineNumber += 1
-            let trimmed = line
-            if trimmed.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-            let fields = trimmed.split(
-                separator: ",", maxSplits: 2, omittingEmptySubsequences: false)
-            let lonText = fields[0].trimmingCharacters(in: .whitespaces)
-            guard let lon = Double(lonText), fields.count >= 2 else {
-                if lineNumber == 1 && Double(lonText) == nil { continue }  // header
-                throw GeoError(
-                    .malformedInput, "expected lon,lat[,category], got \(GeoError.quoted(trimmed))",
-                    line: lineNumber)
-            }
-            let latText = fields[1].trimmingCharacters(in: .whitespaces)
-            guard let lat = Double(latText), lat.isFinite, lon.isFinite else {
-                throw GeoError(
-                    .malformedInput,
-                    "\(GeoError.quoted(trimmed)) does not hold a finite longitude and latitude",
-                    line: lineNumber)
-            }
-            let category = fields.count > 2 ? fields[2].trimmingCharacters(in: .whitespaces) : nil
-            result.append(
-                PointFeature(
-                    coordinate: Coordinate(latitude: lat, longitude: lon),
-                    category: category.flatMap { $0.isEmpty ? nil : $0 }))
+    /// - Throws: For GeoJSON, the document's first error (a document is read whole); for CSV, a
+    ///   header that names only one of longitude and latitude.
+    public static func records(_ data: Data) throws(GeoError) -> [LineRecord<PointFeature>] {
+        let first = data.first {
+            !(ByteCursor.isSpace($0) || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF)
         }
-        return result
+        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+            return try readGeoJSON(data).enumerated().map {
+                LineRecord(line: $0.offset + 1, value: .success($0.element))
+            }
+        }
+        return try readCSV(data)
+    }
+
+    /// Reads `lon,lat[,category]` records (degrees; see ``CoordinateCSV`` for what it accepts): a
+    /// header may name the columns (`lon`, `lat`, and `category`, `kind`, `type` or `group` for the
+    /// clustering identifier); without one the third field, if any, is the category.
+    ///
+    /// - Throws: `GeoError.Kind.malformedInput` for a header that names only one coordinate
+    ///   column; bad records become failed records in their place.
+    /// - Complexity: O(n).
+    public static func readCSV(_ data: Data) throws(GeoError) -> [LineRecord<PointFeature>] {
+        let table = try CoordinateCSV.read(data, order: .longitudeFirst)
+        let names = ["category", "kind", "type", "group", "class", "clusteringidentifier"]
+        let categoryColumn = table.extraNames.flatMap {
+            DelimitedText.columns(in: $0, named: [0: names])?[0]
+        }
+        return zip(table.records, table.extras).map { record, extras in
+            LineRecord(
+                line: record.line,
+                value: record.value.map { coordinate in
+                    let category: String?
+                    if table.header == nil {
+                        category = extras.first.flatMap { $0.isEmpty ? nil : $0 }
+                    } else {
+                        category = categoryColumn.flatMap { $0 < extras.count ? extras[$0] : nil }
+                            .flatMap { $0.isEmpty ? nil : $0 }
+                    }
+                    return PointFeature(coordinate: coordinate, category: category)
+                })
+        }
     }
 
     /// Reads a GeoJSON FeatureCollection (or one Feature, or an array of Features) of Point features;

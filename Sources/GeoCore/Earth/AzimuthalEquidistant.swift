@@ -48,6 +48,18 @@ struct AzimuthalEquidistant: Sendable {
         return Position(x: end.coordinate.longitude, y: end.coordinate.latitude, z: p.z)
     }
 
+    /// The largest geodesic distance in meters from the center to any of the positions: how far
+    /// into the plane a geometry reaches.
+    func reach(of positions: [Position]) -> Double {
+        var farthest = 0.0
+        for p in positions {
+            farthest = max(
+                farthest,
+                geodesic.distance(from: center, to: Coordinate(latitude: p.y, longitude: p.x)))
+        }
+        return farthest
+    }
+
     /// The largest relative scale error of distances measured in the plane within `radius` meters of
     /// the center: `(radius/R)² / 6` with R the mean radius of the ellipsoid.
     func scaleError(within radius: Double) -> Double {

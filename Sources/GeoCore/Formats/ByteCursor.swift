@@ -3,7 +3,7 @@
 ///
 /// Offsets are byte offsets into the text as given, a byte-order mark included; error messages also
 /// give the line and column (in characters) of the offset.
-struct ByteCursor {
+package struct ByteCursor {
     /// The text.
     let bytes: [UInt8]
     /// The offset of the next byte.
@@ -86,8 +86,11 @@ struct ByteCursor {
         return (line, column)
     }
 
+    /// Whether a byte is a space, tab or line break.
     @inline(__always)
-    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+    package static func isSpace(_ b: UInt8) -> Bool {
+        b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D
+    }
 
     @inline(__always)
     static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }

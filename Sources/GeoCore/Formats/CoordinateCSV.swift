@@ -39,6 +39,18 @@ public enum CoordinateCSV {
         public var records: [LineRecord<Coordinate>]
         /// The other fields of each record, by record (same order as ``records``).
         public var extras: [[String]]
+        /// The header's names of the other fields, in the order of ``extras``; `nil` without a
+        /// header.
+        public var extraNames: [String]? {
+            header.map { header in
+                header.enumerated().filter {
+                    $0.offset != latitudeColumn && $0.offset != longitudeColumn
+                }.map(\.element)
+            }
+        }
+        /// Where the coordinates were found.
+        public var latitudeColumn: Int
+        public var longitudeColumn: Int
     }
 
     /// Column names that say where the latitude and longitude are.
@@ -63,9 +75,11 @@ public enum CoordinateCSV {
         _ data: Data, order: Order = .latitudeFirst, separator: DelimitedText.Separator? = nil
     ) throws(GeoError) -> Table {
         let text = DelimitedText(data, separator: separator)
-        var table = Table(header: nil, separator: text.separator, records: [], extras: [])
         var latitudeColumn = order == .latitudeFirst ? 0 : 1
         var longitudeColumn = order == .latitudeFirst ? 1 : 0
+        var table = Table(
+            header: nil, separator: text.separator, records: [], extras: [],
+            latitudeColumn: latitudeColumn, longitudeColumn: longitudeColumn)
         var first = true
         for record in text.records {
             switch record {
@@ -83,6 +97,7 @@ public enum CoordinateCSV {
                             line: row.line)
                     }
                     (latitudeColumn, longitudeColumn) = (lat, lon)
+                    (table.latitudeColumn, table.longitudeColumn) = (lat, lon)
                     table.header = row.fields
                     continue
                 }
@@ -111,8 +126,8 @@ public enum CoordinateCSV {
         return DelimitedText.columns(in: row.fields, named: columnNames)
     }
 
-    /// The coordinate in a record's fields.
-    static func coordinate(
+    /// The coordinate in a record's fields (valid, in range), with the column of a bad field.
+    package static func coordinate(
         _ fields: [String], latitude: Int, longitude: Int, separator: DelimitedText.Separator
     ) throws(GeoError) -> Coordinate {
         let needed = max(latitude, longitude) + 1
@@ -122,8 +137,15 @@ public enum CoordinateCSV {
                 "expected a latitude and a longitude, found \(fields.count) field\(fields.count == 1 ? "" : "s")",
                 column: fields.count + 1)
         }
-        let lat = try number(fields[latitude], name: "latitude", column: latitude + 1, separator)
-        let lon = try number(fields[longitude], name: "longitude", column: longitude + 1, separator)
+        // The fields in their order on the line, so the first bad one is reported.
+        var lat = 0.0, lon = 0.0
+        if latitude < longitude {
+            lat = try number(fields[latitude], name: "latitude", column: latitude + 1, separator)
+            lon = try number(fields[longitude], name: "longitude", column: longitude + 1, separator)
+        } else {
+            lon = try number(fields[longitude], name: "longitude", column: longitude + 1, separator)
+            lat = try number(fields[latitude], name: "latitude", column: latitude + 1, separator)
+        }
         do {
             return try Coordinate(validatingLatitude: lat, longitude: lon)
         } catch {

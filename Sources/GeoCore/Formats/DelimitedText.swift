@@ -279,7 +279,7 @@ public struct DelimitedText: Sendable {
 
     /// The text of bytes: UTF-16 when they start with its byte-order mark, UTF-8 otherwise (a
     /// UTF-8 byte-order mark is kept for ``init(_:separator:comments:)-(String,_,_)`` to drop).
-    static func decode(_ data: Data) -> String {
+    package static func decode(_ data: Data) -> String {
         if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) {
             let littleEndian = data.first == 0xFF
             var units = [UInt16]()
@@ -297,7 +297,7 @@ public struct DelimitedText: Sendable {
 
     /// The lines of a text, split at LF, CR LF and lone CR, without their terminators; a final
     /// line terminator does not start another line.
-    static func lines(of text: String) -> [Substring] {
+    package static func lines(of text: String) -> [Substring] {
         var result = [Substring]()
         var start = text.startIndex
         var i = text.startIndex

@@ -337,6 +337,82 @@ public final class CoordinateTransformer: Sendable {
         }
     }
 
+    /// Transforms coordinates with a time each (four-dimensional input, as PROJ's `cct` reads
+    /// `x y z t` lines), in place: for time-dependent operations such as plate-motion models or
+    /// ITRF ↔ ETRF transformations, each point's epoch is its own.
+    ///
+    /// - Parameters:
+    ///   - t: The epoch of each point in decimal years (2020.5 is July 2020); same count as `x`.
+    ///     Transformed with the point (most operations leave it as it is).
+    /// - Returns: The failed points (set to NaN, their time too) with their index and PROJ's reason.
+    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` if the arrays differ in length.
+    /// - Complexity: O(n); no allocation per point.
+    public func transform(
+        x: inout [Double], y: inout [Double], z: inout [Double]?, t: inout [Double],
+        direction: Direction = .forward
+    ) throws(GeoError) -> [PointFailure] {
+        guard x.count == y.count, t.count == x.count, z.map({ $0.count == x.count }) ?? true else {
+            throw GeoError(
+                .invalidArgument,
+                "coordinate arrays differ in length: x \(x.count), y \(y.count), z \(z?.count ?? 0), t \(t.count)"
+            )
+        }
+        let count = x.count
+        var heights = z ?? [Double](repeating: 0, count: count)
+        defer { if z != nil { z = heights } }
+        return try x.withUnsafeMutableBufferPointer { (xb) throws(GeoError) -> [PointFailure] in
+            try y.withUnsafeMutableBufferPointer { (yb) throws(GeoError) -> [PointFailure] in
+                try heights.withUnsafeMutableBufferPointer {
+                    (zb) throws(GeoError) -> [PointFailure] in
+                    try t.withUnsafeMutableBufferPointer {
+                        (tb) throws(GeoError) -> [PointFailure] in
+                        guard let xp = xb.baseAddress, let yp = yb.baseAddress,
+                            let zp = zb.baseAddress, let tp = tb.baseAddress
+                        else { return [] }
+                        let addresses = (
+                            UInt(bitPattern: xp), UInt(bitPattern: yp), UInt(bitPattern: zp),
+                            UInt(bitPattern: tp)
+                        )
+                        return try pool.with { (state) throws(GeoError) -> [PointFailure] in
+                            guard let xs = UnsafeMutablePointer<Double>(bitPattern: addresses.0),
+                                let ys = UnsafeMutablePointer<Double>(bitPattern: addresses.1),
+                                let zs = UnsafeMutablePointer<Double>(bitPattern: addresses.2),
+                                let ts = UnsafeMutablePointer<Double>(bitPattern: addresses.3)
+                            else { return [] }
+                            var failures = [PointFailure]()
+                            state.transformBatch(
+                                x: xs, y: ys, z: zs, stride: MemoryLayout<Double>.stride,
+                                count: count, time: nil, times: ts, direction: proj(direction),
+                                failures: &failures)
+                            return failures
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The axes of the coordinates a direction gives: the target CRS's for ``Direction/forward``,
+    /// the source's for ``Direction/inverse``, in the order Meridian returns them (longitude or
+    /// easting first); `nil` for operations that are not between two CRSs.
+    ///
+    /// Tells a caller how to print the result: degrees or meters, and whether there is a third
+    /// coordinate (EPSG:4978 and EPSG:4979 have three axes).
+    public func outputAxes(_ direction: Direction = .forward) -> [CRSAxis]? {
+        guard let axes = direction == .forward ? targetAxes : sourceAxes else { return nil }
+        // Normalized for visualization: a geographic CRS's first two axes swap to longitude first.
+        guard axes.count >= 2, CoordinateTransformer.isLatitudeFirst(axes) else { return axes }
+        var swapped = axes
+        swapped.swapAt(0, 1)
+        return swapped
+    }
+
+    /// Whether an authority's axis order puts north (latitude or northing) before east.
+    static func isLatitudeFirst(_ axes: [CRSAxis]) -> Bool {
+        let first = axes[0].direction.lowercased(), second = axes[1].direction.lowercased()
+        return (first == "north" || first == "south") && (second == "east" || second == "west")
+    }
+
     /// Transforms coordinates given as separate arrays without heights; see
     /// ``transform(x:y:z:time:direction:)``.
     public func transform(

@@ -60,7 +60,15 @@ final class ProjState {
         let made: OpaquePointer?
         var axes: ([CRSAxis]?, [CRSAxis]?) = (nil, nil)
         switch definition {
-        case .crsToCRS(let source, let target):
+        case .crsToCRS(let sourceText, let targetText):
+            let source: String, target: String
+            do throws(GeoError) {
+                source = try Self.resolveCRS(context, sourceText, role: "source")
+                target = try Self.resolveCRS(context, targetText, role: "target")
+            } catch {
+                proj_context_destroy(context)
+                throw error
+            }
             if let raw = proj_create_crs_to_crs(context, source, target, nil) {
                 axes = (
                     Self.axes(context, proj_get_source_crs(context, raw)),
@@ -95,6 +103,98 @@ final class ProjState {
         )
         sourceAxes = axes.0
         targetAxes = axes.1
+    }
+
+    /// A CRS as `proj_create_crs_to_crs` should see it, refusing what PROJ 9.1 would match loosely.
+    ///
+    /// AUTHORITY:CODE (`EPSG:4326`), URNs and URLs, WKT, PROJJSON and PROJ strings pass as they
+    /// are. Anything else is taken as a CRS name or alias and must match one exactly (ignoring
+    /// case): `proj_create` would otherwise turn "foo" into Amersfoort and "wgs" into WGS 72.
+    /// - Throws: ``GeoError/Kind-swift.struct/proj`` naming the text and the closest CRS names.
+    static func resolveCRS(
+        _ context: OpaquePointer, _ text: String, role: String
+    ) throws(GeoError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if isStructuredCRS(trimmed) { return trimmed }
+        guard !trimmed.isEmpty else {
+            throw GeoError(.proj, "the \(role) CRS is empty")
+        }
+        let exact = names(context, trimmed, approximate: false, limit: 1)
+        if let match = exact.first { return match.code }
+        let close = names(context, trimmed, approximate: true, limit: 5)
+        let suggestions =
+            close.isEmpty
+            ? ""
+            : "; closest names: " + close.map { "\($0.name) (\($0.code))" }.joined(separator: ", ")
+        throw GeoError(
+            .proj,
+            "unknown \(role) CRS \(GeoError.quoted(trimmed)): not an AUTHORITY:CODE, WKT, PROJJSON or PROJ string, and no CRS is named so\(suggestions)"
+        )
+    }
+
+    /// Whether a CRS text is a definition PROJ reads without guessing: AUTHORITY:CODE, a URN or
+    /// URL, WKT, PROJJSON or a PROJ string.
+    static func isStructuredCRS(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        if lower.hasPrefix("urn:") || lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            return true
+        }
+        if text.hasPrefix("{") || text.hasPrefix("+") || lower.hasPrefix("proj=")
+            || lower.contains("+proj=")
+        {
+            return true
+        }
+        // WKT: a keyword followed by '['.
+        if let open = text.firstIndex(of: "["),
+            !text[..<open].isEmpty,
+            text[..<open].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+        {
+            return true
+        }
+        // AUTHORITY:CODE, such as EPSG:4326, ESRI:54009, IGNF:LAMB93 or OGC:CRS84.
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        if parts.count == 2, let first = parts[0].first, first.isLetter,
+            parts[0].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }),
+            !parts[1].isEmpty,
+            parts[1].allSatisfy({ $0.isLetter || $0.isNumber || "_.-".contains($0) })
+        {
+            return true
+        }
+        return false
+    }
+
+    /// CRSs whose name or alias matches a text (exactly, ignoring case, or approximately), as
+    /// (name, AUTHORITY:CODE).
+    private static func names(
+        _ context: OpaquePointer, _ text: String, approximate: Bool, limit: Int
+    ) -> [(name: String, code: String)] {
+        let types: [PJ_TYPE] = [
+            PJ_TYPE_GEOGRAPHIC_2D_CRS, PJ_TYPE_GEOGRAPHIC_3D_CRS, PJ_TYPE_GEOCENTRIC_CRS,
+            PJ_TYPE_PROJECTED_CRS, PJ_TYPE_COMPOUND_CRS, PJ_TYPE_VERTICAL_CRS,
+            PJ_TYPE_ENGINEERING_CRS, PJ_TYPE_BOUND_CRS, PJ_TYPE_OTHER_CRS,
+        ]
+        guard
+            let list = types.withUnsafeBufferPointer({ buffer in
+                proj_create_from_name(
+                    context, nil, text, buffer.baseAddress, buffer.count, approximate ? 1 : 0,
+                    limit, nil)
+            })
+        else { return [] }
+        defer { proj_list_destroy(list) }
+        var result = [(name: String, code: String)]()
+        for i in 0..<proj_list_get_count(list) {
+            guard let object = proj_list_get(context, list, i) else { continue }
+            defer { proj_destroy(object) }
+            guard let authority = proj_get_id_auth_name(object, 0),
+                let code = proj_get_id_code(object, 0)
+            else { continue }
+            result.append(
+                (
+                    proj_get_name(object).map { String(cString: $0) } ?? "",
+                    String(cString: authority) + ":" + String(cString: code)
+                ))
+        }
+        return result
     }
 
     /// The axes of a CRS (which this call destroys), or `nil` if it has no single coordinate system.
@@ -171,7 +271,8 @@ final class ProjState {
     func transformBatch(
         x: UnsafeMutablePointer<Double>, y: UnsafeMutablePointer<Double>,
         z: UnsafeMutablePointer<Double>?,
-        stride: Int, count: Int, time: Double?, direction: CoordinateTransformer.Direction,
+        stride: Int, count: Int, time: Double?, times: UnsafeMutablePointer<Double>? = nil,
+        direction: CoordinateTransformer.Direction,
         indexOffset: Int = 0, failures: inout [CoordinateTransformer.PointFailure]
     ) {
         let dir = direction == .forward ? PJ_FWD : PJ_INV
@@ -179,16 +280,18 @@ final class ProjState {
         let toDegrees = direction == .forward ? angularOutput.0 : angularOutput.1
         let elementStride = stride / MemoryLayout<Double>.stride
         var timeValue = time ?? .infinity
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * Self.chunkSize) { saved in
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 4 * Self.chunkSize) { saved in
             var start = 0
             while start < count {
                 let n = min(Self.chunkSize, count - start)
                 let xs = x + start * elementStride, ys = y + start * elementStride
                 let zs = z.map { $0 + start * elementStride }
+                let ts = times.map { $0 + start * elementStride }
                 for i in 0..<n {
-                    saved[3 * i] = xs[i * elementStride]
-                    saved[3 * i + 1] = ys[i * elementStride]
-                    saved[3 * i + 2] = zs?[i * elementStride] ?? 0
+                    saved[4 * i] = xs[i * elementStride]
+                    saved[4 * i + 1] = ys[i * elementStride]
+                    saved[4 * i + 2] = zs?[i * elementStride] ?? 0
+                    saved[4 * i + 3] = ts?[i * elementStride] ?? time ?? .infinity
                 }
                 if toRadians {
                     for i in 0..<n {
@@ -197,20 +300,26 @@ final class ProjState {
                     }
                 }
                 proj_errno_reset(pj)
-                _ = proj_trans_generic(
-                    pj, dir, xs, stride, n, ys, stride, n, zs, zs == nil ? 0 : stride,
-                    zs == nil ? 0 : n,
-                    &timeValue, 0, time == nil ? 0 : 1)
+                if let ts {
+                    _ = proj_trans_generic(
+                        pj, dir, xs, stride, n, ys, stride, n, zs, zs == nil ? 0 : stride,
+                        zs == nil ? 0 : n, ts, stride, n)
+                } else {
+                    _ = proj_trans_generic(
+                        pj, dir, xs, stride, n, ys, stride, n, zs, zs == nil ? 0 : stride,
+                        zs == nil ? 0 : n, &timeValue, 0, time == nil ? 0 : 1)
+                }
                 for i in 0..<n {
                     let xi = xs[i * elementStride], yi = ys[i * elementStride]
                     if xi == .infinity || yi == .infinity || xi.isNaN || yi.isNaN {
                         failures.append(
                             failure(
-                                at: indexOffset + start + i, saved[3 * i], saved[3 * i + 1],
-                                saved[3 * i + 2], time, direction))
+                                at: indexOffset + start + i, saved[4 * i], saved[4 * i + 1],
+                                saved[4 * i + 2], saved[4 * i + 3], direction))
                         xs[i * elementStride] = .nan
                         ys[i * elementStride] = .nan
                         if let zs { zs[i * elementStride] = .nan }
+                        if let ts { ts[i * elementStride] = .nan }
                     } else if toDegrees {
                         xs[i * elementStride] = xi * (180 / .pi)
                         ys[i * elementStride] = yi * (180 / .pi)
@@ -274,11 +383,11 @@ final class ProjState {
 
     /// Re-runs one failed point alone to get PROJ's reason.
     private func failure(
-        at index: Int, _ x: Double, _ y: Double, _ z: Double, _ time: Double?,
+        at index: Int, _ x: Double, _ y: Double, _ z: Double, _ time: Double,
         _ direction: CoordinateTransformer.Direction
     ) -> CoordinateTransformer.PointFailure {
         do {
-            _ = try transform(x, y, z, time ?? .infinity, direction)
+            _ = try transform(x, y, z, time, direction)
             // Succeeded alone: PROJ failed it in the batch for a reason it no longer reports.
             return .init(
                 index: index, error: GeoError(.proj, "(\(x), \(y)) could not be transformed"))

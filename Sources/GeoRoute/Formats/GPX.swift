@@ -2,29 +2,24 @@ import Foundation
 import GeoCore
 
 /// GPX, the GPS Exchange Format (versions 1.0 and 1.1): reading and writing waypoints, routes and
-/// tracks as `Location` values.
+/// tracks as ``TrackPoint`` values.
 ///
 /// ```swift
 /// let document = try GPX.read(contentsOf: URL(fileURLWithPath: "ride.gpx"))
 /// for track in document.tracks {
 ///     for segment in track.segments {
-///         for fix in segment { print(fix.coordinate, fix.altitude, fix.timestamp) }
+///         for point in segment { print(point.coordinate, point.elevation, point.time) }
 ///     }
 /// }
 /// let text = try GPX.write(document)    // GPX 1.1
 /// ```
 ///
-/// Each point becomes a `Location`: its coordinate from `lat` and `lon`; its altitude from `<ele>`
-/// (with a vertical accuracy of 0 when present, −1 when absent, so
-/// `Location.hasValidAltitude` tells); its timestamp from `<time>`, or ``missingTime``
-/// when the point has none; its speed and course from `<speed>` and `<course>` (GPX 1.0, or any
-/// extension element of those names), −1 when absent. GPX has no horizontal accuracy in meters, so
-/// it is 0 (valid, unknown). Extensions are otherwise skipped, and unknown elements ignored.
+/// Each point becomes a ``TrackPoint``: its coordinate from `lat` and `lon`, its elevation from
+/// `<ele>`, its time from `<time>`, its speed and course from `<speed>` and `<course>` (GPX 1.0,
+/// or any extension element of those names); whatever the point lacks is `nil`. GPX has no
+/// horizontal accuracy in meters, so that is `nil` too. Extensions are otherwise skipped, and
+/// unknown elements ignored.
 public enum GPX {
-    /// The timestamp of a point that has no `<time>`: `Date.distantPast`. The writer omits `<time>`
-    /// for it.
-    public static let missingTime = Date.distantPast
-
     /// The date of an ISO 8601 date-time as GPX writes it (`xsd:dateTime`):
     /// `YYYY-MM-DDThh:mm:ss[.f…][Z|±hh:mm]`, any number of fractional digits, no zone meaning UTC;
     /// `nil` for anything else.
@@ -42,11 +37,22 @@ public enum GPX {
     ///
     /// - Parameter data: The document's bytes (UTF-8 or the encoding its XML declaration names; a
     ///   byte-order mark is allowed).
-    /// - Throws: `GeoError.Kind.malformedInput` with the line for XML that does
-    ///   not parse, a root element other than `<gpx>`, or a point with a missing, unparseable or
-    ///   out-of-range `lat`/`lon`, or an unparseable `<ele>`, `<time>`, `<speed>` or `<course>`.
+    /// - Throws: `GeoError.Kind.malformedInput` with the line and column for XML that does
+    ///   not parse (and a readable reason), a root element other than `<gpx>`, or a point with a
+    ///   missing, unparseable or out-of-range `lat`/`lon`, or an unparseable `<ele>`, `<time>`,
+    ///   `<speed>` or `<course>`.
     /// - Complexity: O(size of the document).
     public static func read(_ data: Data) throws(GeoError) -> GPXDocument {
+        try GPXReader.read(data).document
+    }
+
+    /// Reads a GPX document and where each track point is in it: `lines[t][s][i]` is the line on
+    /// which the `<trkpt>` of point `i` of segment `s` of track `t` starts.
+    ///
+    /// - Throws: As ``read(_:)``.
+    public static func readWithLines(
+        _ data: Data
+    ) throws(GeoError) -> (document: GPXDocument, trackPointLines: [[[Int]]]) {
         try GPXReader.read(data)
     }
 
@@ -102,7 +108,7 @@ public struct GPXDocument: Hashable, Sendable, Codable {
 /// A named point of a GPX file: a waypoint or a route point.
 public struct GPXWaypoint: Hashable, Sendable, Codable {
     /// The position, elevation and time (see ``GPX`` for how the fields map).
-    public var location: Location
+    public var point: TrackPoint
     /// `<name>`.
     public var name: String?
     /// `<cmt>`.
@@ -116,19 +122,16 @@ public struct GPXWaypoint: Hashable, Sendable, Codable {
 
     /// Creates a waypoint.
     public init(
-        location: Location, name: String? = nil, comment: String? = nil, description: String? = nil,
+        point: TrackPoint, name: String? = nil, comment: String? = nil, description: String? = nil,
         symbol: String? = nil, type: String? = nil
     ) {
-        self.location = location
+        self.point = point
         self.name = name
         self.comment = comment
         self.description = description
         self.symbol = symbol
         self.type = type
     }
-
-    /// Whether the point had a `<time>`.
-    public var hasTime: Bool { location.timestamp != GPX.missingTime }
 }
 
 /// A planned route of a GPX file (`<rte>`).

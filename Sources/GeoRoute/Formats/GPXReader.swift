@@ -7,7 +7,9 @@ import FoundationXML
 
 /// The GPX reader: a streaming XML parse (`XMLParser`) into ``GPXDocument``.
 enum GPXReader {
-    static func read(_ data: Data) throws(GeoError) -> GPXDocument {
+    static func read(
+        _ data: Data
+    ) throws(GeoError) -> (document: GPXDocument, trackPointLines: [[[Int]]]) {
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
@@ -16,17 +18,41 @@ enum GPXReader {
         let parsed = parser.parse()
         if let failure = delegate.failure { throw failure }
         guard parsed else {
-            let reason =
-                parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
+            let code = (parser.parserError as NSError?)?.code ?? -1
             throw GeoError(
                 .malformedInput,
-                "not well-formed XML at line \(parser.lineNumber), column \(parser.columnNumber): \(reason)",
-                line: parser.lineNumber)
+                "not well-formed XML at line \(parser.lineNumber), column \(parser.columnNumber): \(xmlReason(code))",
+                line: parser.lineNumber, column: parser.columnNumber)
         }
         guard delegate.sawRoot else {
             throw GeoError(.malformedInput, "no <gpx> element: the document is empty", line: 1)
         }
-        return delegate.document
+        return (delegate.document, delegate.trackPointLines)
+    }
+
+    /// A readable reason for an `XMLParser` error code (libxml2's error numbers, which
+    /// `XMLParser.ErrorCode` mirrors), instead of "NSXMLParserErrorDomain error 5".
+    static func xmlReason(_ code: Int) -> String {
+        switch code {
+        case 4: "the document is empty"
+        case 5: "an element is not closed, or something follows the root element"
+        case 9: "a character XML does not allow (or bytes that are not valid UTF-8)"
+        case 6, 7, 8, 22, 23, 24, 25: "a malformed character or entity reference"
+        case 26: "an undefined entity (write '&' as '&amp;')"
+        case 31, 32, 79, 81: "an encoding that cannot be read"
+        case 38, 39, 40, 41: "a malformed attribute (values need quotes)"
+        case 42: "an attribute given twice"
+        case 45: "a comment that is not closed"
+        case 62, 63: "a misplaced or unclosed CDATA section"
+        case 64, 56, 57: "a misplaced or malformed XML declaration"
+        case 68: "a name is missing (a bare '&' or '<' in text?)"
+        case 73: "a '>' is missing"
+        case 76: "a closing tag that does not match the element it closes"
+        case 77: "a tag that is not finished"
+        case 85, 86: "elements that do not nest, or content after the root element"
+        case 89: "entities that expand without bound (refused)"
+        default: "XML error \(code)"
+        }
     }
 
     /// The point being read (`wpt`, `rtept` or `trkpt`).
@@ -43,17 +69,15 @@ enum GPXReader {
         var symbol: String?
         var type: String?
 
-        var location: Location {
-            Location(
-                coordinate: coordinate, altitude: elevation ?? 0, horizontalAccuracy: 0,
-                verticalAccuracy: elevation == nil ? -1 : 0, course: course ?? -1,
-                speed: speed ?? -1,
-                timestamp: time ?? GPX.missingTime)
+        var point: TrackPoint {
+            TrackPoint(
+                coordinate: coordinate, elevation: elevation, time: time, speed: speed,
+                course: course)
         }
 
         var waypoint: GPXWaypoint {
             GPXWaypoint(
-                location: location, name: name, comment: comment, description: description,
+                point: point, name: name, comment: comment, description: description,
                 symbol: symbol, type: type)
         }
     }
@@ -69,7 +93,11 @@ enum GPXReader {
         private var point: PointBuilder?
         private var route: GPXRoute?
         private var track: Track?
-        private var segment: [Location]?
+        private var segment: [TrackPoint]?
+        /// The line of each track point, as ``GPX/readWithLines(_:)`` returns them.
+        var trackPointLines: [[[Int]]] = []
+        private var trackLines: [[Int]] = []
+        private var segmentLines: [Int] = []
         /// Depth of `<extensions>` nesting; inside, only `speed` and `course` are read.
         private var extensionDepth = 0
 
@@ -109,8 +137,10 @@ enum GPXReader {
                 route = GPXRoute(points: [])
             case "trk":
                 track = Track(segments: [])
+                trackLines = []
             case "trkseg":
                 segment = []
+                segmentLines = []
             default:
                 break
             }
@@ -182,16 +212,25 @@ enum GPXReader {
                 if let point { route?.points.append(point.waypoint) }
                 point = nil
             case "trkpt":
-                if let point { segment?.append(point.location) }
+                if let point, segment != nil {
+                    segment?.append(point.point)
+                    segmentLines.append(point.line)
+                }
                 point = nil
             case "trkseg":
-                if let segment { track?.segments.append(segment) }
+                if let segment, track != nil {
+                    track?.segments.append(segment)
+                    trackLines.append(segmentLines)
+                }
                 segment = nil
             case "rte":
                 if let route { document.routes.append(route) }
                 route = nil
             case "trk":
-                if let track { document.tracks.append(track) }
+                if let track {
+                    document.tracks.append(track)
+                    trackPointLines.append(trackLines)
+                }
                 track = nil
             case "name":
                 let text = value.isEmpty ? nil : value

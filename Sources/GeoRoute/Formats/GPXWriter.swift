@@ -4,8 +4,8 @@ import GeoCore
 extension GPX {
     /// Writes a document as GPX 1.1.
     ///
-    /// Points are written with `lat`, `lon`, `<ele>` when the altitude is valid, `<time>` in UTC
-    /// when the timestamp is not ``missingTime``, and the waypoint fields. Numbers are written in
+    /// Points are written with `lat`, `lon`, `<ele>` and `<time>` (in UTC) when they have them, and
+    /// the waypoint fields. Numbers are written in
     /// their shortest form that reads back to the same `Double`, so ``read(_:)`` gives back the same
     /// coordinates and altitudes (times to the microsecond). Speed, course and accuracies have no
     /// place in GPX 1.1 and are not written.
@@ -31,15 +31,14 @@ extension GPX {
         }
         for (i, waypoint) in document.waypoints.enumerated() {
             try writePoint(
-                "wpt", waypoint.location, waypoint, indent: "  ", into: &out, where: "waypoint \(i)"
-            )
+                "wpt", waypoint.point, waypoint, indent: "  ", into: &out, where: "waypoint \(i)")
         }
         for (r, route) in document.routes.enumerated() {
             out += "  <rte>\n"
             if let name = route.name { out += "    <name>\(escape(name))</name>\n" }
             for (i, point) in route.points.enumerated() {
                 try writePoint(
-                    "rtept", point.location, point, indent: "    ", into: &out,
+                    "rtept", point.point, point, indent: "    ", into: &out,
                     where: "route \(r) point \(i)")
             }
             out += "  </rte>\n"
@@ -72,11 +71,11 @@ extension GPX {
     }
 
     private static func writePoint(
-        _ element: String, _ location: Location, _ waypoint: GPXWaypoint?, indent: String,
+        _ element: String, _ point: TrackPoint, _ waypoint: GPXWaypoint?, indent: String,
         into out: inout String,
         where place: @autoclosure () -> String
     ) throws(GeoError) {
-        let c = location.coordinate
+        let c = point.coordinate
         guard c.isValid else {
             throw GeoError(
                 .invalidCoordinate,
@@ -84,11 +83,11 @@ extension GPX {
         }
         out += "\(indent)<\(element) lat=\"\(decimal(c.latitude))\" lon=\"\(decimal(c.longitude))\""
         var children = ""
-        if location.hasValidAltitude {
-            children += "\(indent)  <ele>\(decimal(location.altitude))</ele>\n"
+        if let elevation = point.elevation, elevation.isFinite {
+            children += "\(indent)  <ele>\(decimal(elevation))</ele>\n"
         }
-        if location.timestamp != missingTime {
-            children += "\(indent)  <time>\(ISO8601Time.format(location.timestamp))</time>\n"
+        if let time = point.time {
+            children += "\(indent)  <time>\(ISO8601Time.format(time))</time>\n"
         }
         if let waypoint {
             // The order GPX 1.1's wptType requires.

@@ -53,23 +53,24 @@ extension Track {
     /// The track as a GeoJSON `Feature`.
     ///
     /// The geometry is a `LineString` for a track of one segment, otherwise a `MultiLineString` of
-    /// its non-empty segments; positions carry the altitude when every fix of the track has a valid
-    /// one. Properties: `name` (if any) and `coordTimes`, the fixes' ISO 8601 times in the shape of
-    /// the coordinates (the convention of Mapbox's togeojson), `null` for fixes without a time.
+    /// its non-empty segments; positions carry the elevation when every point of the track has one.
+    /// Properties: `name` (if any) and `coordTimes`, the points' ISO 8601 times in the shape of
+    /// the coordinates (the convention of Mapbox's togeojson), `null` for points without a time.
     /// A segment that crosses the 180th meridian is not cut, so that the times stay aligned with
     /// the positions.
     public func geoJSON() -> JSONValue {
         let lines = segments.filter { !$0.isEmpty }
-        let withAltitude = !lines.isEmpty && lines.allSatisfy { $0.allSatisfy(\.hasValidAltitude) }
-        func position(_ fix: Location) -> JSONValue {
+        let withAltitude =
+            !lines.isEmpty && lines.allSatisfy { $0.allSatisfy { $0.elevation != nil } }
+        func position(_ point: TrackPoint) -> JSONValue {
             var values: [JSONValue] = [
-                .number(fix.coordinate.longitude), .number(fix.coordinate.latitude),
+                .number(point.coordinate.longitude), .number(point.coordinate.latitude),
             ]
-            if withAltitude { values.append(.number(fix.altitude)) }
+            if withAltitude, let elevation = point.elevation { values.append(.number(elevation)) }
             return .array(values)
         }
-        func time(_ fix: Location) -> JSONValue {
-            fix.timestamp == GPX.missingTime ? .null : .string(ISO8601Time.format(fix.timestamp))
+        func time(_ point: TrackPoint) -> JSONValue {
+            point.time.map { .string(ISO8601Time.format($0)) } ?? .null
         }
         var properties: [String: JSONValue] = [:]
         if let name { properties["name"] = .string(name) }
@@ -95,16 +96,14 @@ extension GPXDocument {
     public func geoJSON() -> JSONValue {
         var features = [JSONValue]()
         for waypoint in waypoints {
-            let c = waypoint.location.coordinate
+            let c = waypoint.point.coordinate
             var properties: [String: JSONValue] = [:]
             if let name = waypoint.name { properties["name"] = .string(name) }
             if let description = waypoint.description { properties["desc"] = .string(description) }
-            if waypoint.hasTime {
-                properties["time"] = .string(ISO8601Time.format(waypoint.location.timestamp))
+            if let time = waypoint.point.time {
+                properties["time"] = .string(ISO8601Time.format(time))
             }
-            if waypoint.location.hasValidAltitude {
-                properties["ele"] = .number(waypoint.location.altitude)
-            }
+            if let elevation = waypoint.point.elevation { properties["ele"] = .number(elevation) }
             features.append([
                 "type": "Feature",
                 "geometry": [
@@ -119,8 +118,8 @@ extension GPXDocument {
             let coordinates: JSONValue = .array(
                 route.points.map {
                     .array([
-                        .number($0.location.coordinate.longitude),
-                        .number($0.location.coordinate.latitude),
+                        .number($0.point.coordinate.longitude),
+                        .number($0.point.coordinate.latitude),
                     ])
                 })
             features.append([

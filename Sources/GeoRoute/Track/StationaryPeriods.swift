@@ -27,7 +27,7 @@ extension Track {
     /// it (geodesic distance); if the fixes so gathered span at least `minimumDuration`, they form
     /// a stationary period and the search resumes after it, otherwise it resumes at the next fix.
     /// The center is the mean of the fixes' positions (averaged as unit vectors, so correct across
-    /// the 180th meridian). Fixes without a time (``GPX/missingTime``) cannot start or end a period.
+    /// the 180th meridian). Points without a time cannot start or end a period.
     ///
     /// - Parameters:
     ///   - radius: Meters; 25 by default.
@@ -46,14 +46,12 @@ extension Track {
                 while j < fixes.count
                     && fixes[i].coordinate.distance(to: fixes[j].coordinate) <= radius
                 { j += 1 }
-                let span = fixes[j - 1].timestamp.timeIntervalSince(fixes[i].timestamp)
-                if j - 1 > i && fixes[i].hasKnownTime && fixes[j - 1].hasKnownTime
-                    && span >= minimumDuration
+                if j - 1 > i, let start = fixes[i].time, let end = fixes[j - 1].time,
+                    end.timeIntervalSince(start) >= minimumDuration
                 {
                     periods.append(
                         StationaryPeriod(
-                            segment: s, indices: i...(j - 1), start: fixes[i].timestamp,
-                            end: fixes[j - 1].timestamp,
+                            segment: s, indices: i...(j - 1), start: start, end: end,
                             center: Track.meanPosition(fixes[i..<j])))
                     i = j
                 } else {
@@ -65,7 +63,7 @@ extension Track {
     }
 
     /// The mean of positions as unit vectors on a sphere, back to latitude and longitude.
-    static func meanPosition(_ fixes: ArraySlice<Location>) -> Coordinate {
+    static func meanPosition(_ fixes: ArraySlice<TrackPoint>) -> Coordinate {
         var x = 0.0, y = 0.0, z = 0.0
         for fix in fixes {
             let phi = fix.coordinate.latitude * (.pi / 180),

@@ -3,27 +3,30 @@ import GeoCore
 
 /// A rule that removes defective fixes from a recorded ``Track``; see ``Track/filtered(by:)``.
 public enum TrackFilter: Hashable, Sendable, Codable {
-    /// Drops fixes whose position is invalid (negative horizontal accuracy or a bad coordinate, as
-    /// Core Location marks them) or whose horizontal accuracy is worse than `maximum` meters.
+    /// Drops points whose position is invalid (a bad coordinate, or a negative or non-finite
+    /// horizontal accuracy, as Core Location marks invalid fixes) or whose horizontal accuracy is
+    /// worse than `maximum` meters. Points without a recorded accuracy are kept.
     case horizontalAccuracy(maximum: Double)
-    /// Drops fixes that arrive late: those whose timestamp is more than `maximumAge` seconds older
-    /// than the newest fix kept before them (a cached position delivered after fresher ones). With a
-    /// maximum age of 0, any fix that goes back in time is dropped.
+    /// Drops points that arrive late: those whose time is more than `maximumAge` seconds older than
+    /// the newest point kept before them (a cached position delivered after fresher ones). With a
+    /// maximum age of 0, any point that goes back in time is dropped. Points without a time are
+    /// kept.
     case staleness(maximumAge: TimeInterval)
-    /// Drops a fix whose timestamp equals that of the fix kept before it (the first one stays).
+    /// Drops a point whose time equals that of the point kept before it (the first one stays).
     case duplicateTimestamps
-    /// Drops spikes: a fix that is reached from the fix kept before it at more than `maximumSpeed`
-    /// meters per second and left for the next fix at more than that speed, while going straight
-    /// from the kept fix to the next would not be too fast. The first fix of a segment is a spike
-    /// if it is left too fast for a second fix that is left at a plausible speed; the last if it is
-    /// reached too fast. Speeds are geodesic distance over elapsed time; fixes with equal or
-    /// reversed times are not judged.
+    /// Drops spikes: a point that is reached from the point kept before it at more than
+    /// `maximumSpeed` meters per second and left for the next point at more than that speed, while
+    /// going straight from the kept point to the next would not be too fast. The first point of a
+    /// segment is a spike if it is left too fast for a second point that is left at a plausible
+    /// speed; the last if it is reached too fast. Speeds are geodesic distance over elapsed time;
+    /// points with equal, reversed or missing times are not judged.
     case speedOutliers(maximumSpeed: Double)
 }
 
 extension Track {
-    /// The track without the fixes the filters reject, applied one after the other, each within
-    /// every segment. Segments left empty are kept, so segment indices stay the same.
+    /// The track without the points the filters reject, applied one after the other, each within
+    /// every segment. Segments left empty are kept, so segment indices stay the same; the filters
+    /// are added to ``appliedFilters``.
     ///
     /// - Throws: `GeoError.Kind.invalidArgument` for a NaN or negative
     ///   threshold.
@@ -35,26 +38,36 @@ extension Track {
             case .horizontalAccuracy(let maximum):
                 try Track.check(maximum, "maximum horizontal accuracy", unit: "m")
                 result.segments = result.segments.map { segment in
-                    segment.filter { $0.hasValidPosition && $0.horizontalAccuracy <= maximum }
+                    segment.filter { point in
+                        guard point.coordinate.isValid else { return false }
+                        guard let accuracy = point.horizontalAccuracy else { return true }
+                        return accuracy >= 0 && accuracy <= maximum
+                    }
                 }
             case .staleness(let maximumAge):
                 try Track.check(maximumAge, "maximum age", unit: "s")
                 result.segments = result.segments.map { segment in
-                    var newest = Date.distantPast
-                    var kept = [Location]()
+                    var newest: Date?
+                    var kept = [TrackPoint]()
                     kept.reserveCapacity(segment.count)
-                    for fix in segment where newest.timeIntervalSince(fix.timestamp) <= maximumAge {
-                        kept.append(fix)
-                        if fix.timestamp > newest { newest = fix.timestamp }
+                    for point in segment {
+                        guard let time = point.time else {
+                            kept.append(point)
+                            continue
+                        }
+                        if let newest, newest.timeIntervalSince(time) > maximumAge { continue }
+                        kept.append(point)
+                        if newest.map({ time > $0 }) ?? true { newest = time }
                     }
                     return kept
                 }
             case .duplicateTimestamps:
                 result.segments = result.segments.map { segment in
-                    var kept = [Location]()
+                    var kept = [TrackPoint]()
                     kept.reserveCapacity(segment.count)
-                    for fix in segment where kept.last?.timestamp != fix.timestamp {
-                        kept.append(fix)
+                    for point in segment
+                    where point.time == nil || kept.last?.time != point.time {
+                        kept.append(point)
                     }
                     return kept
                 }
@@ -64,6 +77,7 @@ extension Track {
                     Track.removingSpikes($0, maximumSpeed: maximumSpeed)
                 }
             }
+            result.appliedFilters.append(filter)
         }
         return result
     }
@@ -74,19 +88,23 @@ extension Track {
         }
     }
 
-    /// The speed in m/s from one fix to the next, or `nil` when their times are equal or reversed.
-    static func speed(from a: Location, to b: Location) -> Double? {
-        let elapsed = b.timestamp.timeIntervalSince(a.timestamp)
-        guard elapsed > 0, a.hasKnownTime, b.hasKnownTime else { return nil }
+    /// The speed in m/s from one point to the next, or `nil` when a time is missing or the times
+    /// are equal or reversed.
+    static func speed(from a: TrackPoint, to b: TrackPoint) -> Double? {
+        guard let ta = a.time, let tb = b.time else { return nil }
+        let elapsed = tb.timeIntervalSince(ta)
+        guard elapsed > 0 else { return nil }
         return a.coordinate.distance(to: b.coordinate) / elapsed
     }
 
-    private static func removingSpikes(_ fixes: [Location], maximumSpeed: Double) -> [Location] {
+    private static func removingSpikes(
+        _ fixes: [TrackPoint], maximumSpeed: Double
+    ) -> [TrackPoint] {
         guard fixes.count > 1 else { return fixes }
-        func tooFast(_ a: Location, _ b: Location) -> Bool {
+        func tooFast(_ a: TrackPoint, _ b: TrackPoint) -> Bool {
             (speed(from: a, to: b) ?? 0) > maximumSpeed
         }
-        var kept = [Location]()
+        var kept = [TrackPoint]()
         kept.reserveCapacity(fixes.count)
         var start = 0
         // A first fix left too fast, when the second fix is left at a plausible speed.

@@ -15,122 +15,164 @@ public struct ElevationChange: Hashable, Sendable, Codable {
     }
 }
 
-/// The summary figures of a ``Track``, computed together in one pass by ``Track/statistics(movingSpeed:elevationThreshold:)``.
+/// The summary figures of a ``Track``, computed together in one pass by
+/// ``Track/statistics(movingSpeed:elevationThreshold:)``.
+///
+/// ### Times that do not increase
+/// Recorded times jitter and sometimes go backwards (a receiver that corrects its clock, merged
+/// logs). Within a segment, a point whose time is not later than the latest time before it is
+/// *out of order*: it counts for the lengths, but its time is not used; the interval it would start
+/// or end runs instead from the last in-order point to the next one, over the distance travelled
+/// between them. So durations never shrink, the moving time never exceeds the duration, and one
+/// reversed time cannot make a speed of thousands of meters per second. ``outOfOrderPoints`` counts
+/// them. Points without a time (``untimedPoints``) are treated the same way.
 public struct TrackStatistics: Hashable, Sendable, Codable {
-    /// Meters along the geodesics between consecutive fixes, within segments.
+    /// Meters along the geodesics between consecutive points, within segments (altitude ignored).
     public var length: Double
-    /// Seconds from the first to the last fix of each segment, summed over segments.
+    /// Meters in three dimensions: each interval √(d² + Δh²) where both points have an elevation,
+    /// its geodesic length d otherwise.
+    public var length3D: Double
+    /// Seconds from the first to the last in-order timed point of each segment, summed over
+    /// segments.
     public var duration: TimeInterval
-    /// Seconds spent in intervals between consecutive fixes whose average speed is at least the
-    /// moving speed.
+    /// Seconds spent in intervals (between consecutive in-order timed points) whose average speed
+    /// is at least the moving speed.
     public var movingTime: TimeInterval
     /// Meters covered in those intervals.
     public var movingDistance: Double
+    /// The speed at or above which an interval counted as moving, in m/s.
+    public var movingSpeedThreshold: Double
     /// ``length`` over ``duration`` in m/s; `nil` when the duration is not positive.
     public var averageSpeed: Double?
     /// ``movingDistance`` over ``movingTime`` in m/s; `nil` when there is no moving time.
     public var averageMovingSpeed: Double?
-    /// The largest average speed of an interval between consecutive fixes, in m/s; `nil` when no
-    /// interval has a positive duration.
+    /// The largest average speed of an interval, in m/s; `nil` when no interval has a duration.
+    /// One bad point makes this figure meaningless: see ``robustMaximumSpeed``.
     public var maximumSpeed: Double?
+    /// The 95th percentile of the intervals' speeds (nearest rank), in m/s: the maximum with the
+    /// fastest 5 % of intervals left out, as gpxpy reports it by default; `nil` without intervals.
+    public var robustMaximumSpeed: Double?
     /// Elevation gained and lost.
     public var elevationChange: ElevationChange
+    /// Points in the track.
+    public var pointCount: Int
+    /// Points without a time.
+    public var untimedPoints: Int
+    /// Points whose time is not later than the latest time before them in their segment.
+    public var outOfOrderPoints: Int
+    /// The filters the track went through before these figures were computed
+    /// (``Track/appliedFilters``).
+    public var filters: [TrackFilter]
 }
 
 extension Track {
-    /// The length in meters: the sum of the geodesic distances on WGS84 between consecutive fixes of
+    /// The length in meters: the sum of the geodesic distances on WGS84 between consecutive points of
     /// each segment (altitude ignored, as `CLLocation.distance(from:)`).
     /// - Complexity: O(n) inverse geodesics.
-    public var length: Double {
-        var total = 0.0
-        for segment in segments where segment.count > 1 {
-            for i in 1..<segment.count {
-                total += segment[i - 1].coordinate.distance(to: segment[i].coordinate)
-            }
-        }
-        return total
-    }
+    public var length: Double { statistics().length }
 
-    /// The duration in seconds: from the first to the last fix of each segment, summed over
-    /// segments (pauses between segments do not count). A segment whose first or last fix has no
-    /// time (``GPX/missingTime``) adds nothing.
-    public var duration: TimeInterval {
-        segments.reduce(0) { total, segment in
-            guard let first = segment.first, let last = segment.last, first.hasKnownTime,
-                last.hasKnownTime
-            else {
-                return total
-            }
-            return total + last.timestamp.timeIntervalSince(first.timestamp)
-        }
-    }
+    /// The duration in seconds: from the first to the last in-order timed point of each segment,
+    /// summed over segments (pauses between segments do not count; see ``TrackStatistics``).
+    public var duration: TimeInterval { statistics().duration }
 
     /// The summary figures of the track.
     ///
-    /// Each interval between consecutive fixes of a segment has a geodesic distance d and a duration
-    /// t. It counts as moving when t > 0 and d / t ≥ `movingSpeed`; the maximum speed is the largest
-    /// d / t with t > 0. Intervals that touch a fix without a time (``GPX/missingTime``) count for
-    /// the length only. Elevation is taken from the fixes with a valid altitude (see
-    /// ``elevationChange(threshold:)``).
+    /// Each interval between consecutive in-order timed points of a segment (see
+    /// ``TrackStatistics`` for the rule) has a geodesic distance d along the track and a duration
+    /// t > 0. It counts as moving when d / t ≥ `movingSpeed`; the maximum speed is the largest
+    /// d / t. Elevation is taken from the points that have one (see ``elevationChange(threshold:)``).
     ///
     /// - Parameters:
     ///   - movingSpeed: Meters per second at or above which an interval counts as moving; 0.5 m/s
     ///     (1.8 km/h) by default.
     ///   - elevationThreshold: Meters of hysteresis for the elevation change; 0 sums every rise and
     ///     fall.
-    /// - Complexity: O(n) inverse geodesics.
+    /// - Complexity: O(n) inverse geodesics, O(n log n) for the percentile.
     public func statistics(
         movingSpeed: Double = 0.5, elevationThreshold: Double = 0
     ) -> TrackStatistics {
-        var length = 0.0, movingTime = 0.0, movingDistance = 0.0
-        var maximumSpeed: Double?
-        for segment in segments where segment.count > 1 {
-            for i in 1..<segment.count {
-                let d = segment[i - 1].coordinate.distance(to: segment[i].coordinate)
-                let t = segment[i].timestamp.timeIntervalSince(segment[i - 1].timestamp)
-                length += d
-                guard t > 0, segment[i - 1].hasKnownTime, segment[i].hasKnownTime else { continue }
-                let v = d / t
-                maximumSpeed = max(maximumSpeed ?? v, v)
-                if v >= movingSpeed {
-                    movingTime += t
-                    movingDistance += d
+        var length = 0.0, length3D = 0.0, duration = 0.0, movingTime = 0.0, movingDistance = 0.0
+        var speeds = [Double]()
+        var untimed = 0, outOfOrder = 0, count = 0
+        for segment in segments {
+            count += segment.count
+            // The last in-order timed point: its time and the length travelled up to it.
+            var anchor: (time: Date, along: Double)?
+            var first: Date?
+            var along = 0.0
+            for (i, point) in segment.enumerated() {
+                if i > 0 {
+                    let previous = segment[i - 1]
+                    let d = previous.coordinate.distance(to: point.coordinate)
+                    along += d
+                    if let h0 = previous.elevation, let h1 = point.elevation {
+                        length3D += (d * d + (h1 - h0) * (h1 - h0)).squareRoot()
+                    } else {
+                        length3D += d
+                    }
                 }
+                guard let time = point.time,
+                    ISO8601Time.validRange.contains(time.timeIntervalSince1970)
+                else {
+                    untimed += 1
+                    continue
+                }
+                guard let last = anchor else {
+                    anchor = (time, along)
+                    first = time
+                    continue
+                }
+                let elapsed = time.timeIntervalSince(last.time)
+                guard elapsed > 0 else {
+                    outOfOrder += 1
+                    continue
+                }
+                let distance = along - last.along
+                let speed = distance / elapsed
+                speeds.append(speed)
+                if speed >= movingSpeed {
+                    movingTime += elapsed
+                    movingDistance += distance
+                }
+                anchor = (time, along)
             }
+            length += along
+            if let first, let last = anchor { duration += last.time.timeIntervalSince(first) }
         }
-        let duration = self.duration
+        speeds.sort()
+        let robust =
+            speeds.isEmpty
+            ? nil : speeds[max(0, Int((0.95 * Double(speeds.count)).rounded(.up)) - 1)]
         return TrackStatistics(
-            length: length, duration: duration, movingTime: movingTime,
-            movingDistance: movingDistance,
+            length: length, length3D: length3D, duration: duration, movingTime: movingTime,
+            movingDistance: movingDistance, movingSpeedThreshold: movingSpeed,
             averageSpeed: duration > 0 ? length / duration : nil,
             averageMovingSpeed: movingTime > 0 ? movingDistance / movingTime : nil,
-            maximumSpeed: maximumSpeed,
-            elevationChange: elevationChange(threshold: elevationThreshold))
+            maximumSpeed: speeds.last, robustMaximumSpeed: robust,
+            elevationChange: elevationChange(threshold: elevationThreshold),
+            pointCount: count, untimedPoints: untimed, outOfOrderPoints: outOfOrder,
+            filters: appliedFilters)
     }
 
-    /// Seconds spent moving: the sum of the intervals between consecutive fixes whose average speed
-    /// is at least `minimumSpeed` m/s (0.5 by default).
+    /// Seconds spent moving: the sum of the intervals whose average speed is at least
+    /// `minimumSpeed` m/s (0.5 by default); see ``statistics(movingSpeed:elevationThreshold:)``.
     public func movingTime(minimumSpeed: Double = 0.5) -> TimeInterval {
         statistics(movingSpeed: minimumSpeed).movingTime
     }
 
     /// The average speed in m/s over the whole ``duration``; `nil` when the duration is not positive.
-    public var averageSpeed: Double? {
-        let duration = self.duration
-        return duration > 0 ? length / duration : nil
-    }
+    public var averageSpeed: Double? { statistics().averageSpeed }
 
-    /// The largest average speed in m/s of an interval between consecutive fixes; `nil` when no
-    /// interval has a positive duration. Filter spikes first (``TrackFilter/speedOutliers(maximumSpeed:)``):
-    /// one bad fix makes this figure meaningless.
+    /// The largest average speed in m/s of an interval; `nil` when no interval has a positive
+    /// duration. Filter spikes first (``TrackFilter/speedOutliers(maximumSpeed:)``) or use
+    /// ``TrackStatistics/robustMaximumSpeed``: one bad point makes this figure meaningless.
     public var maximumSpeed: Double? { statistics().maximumSpeed }
 
-    /// Elevation gained and lost, from the altitudes of the fixes that have one
-    /// (`Location.hasValidAltitude`), within segments.
+    /// Elevation gained and lost, from the elevations of the points that have one, within segments.
     ///
-    /// With a threshold of 0 every rise and fall between consecutive altitudes counts. A positive
-    /// threshold ignores changes smaller than it (hysteresis): a reference altitude moves only once
-    /// the altitude has risen or fallen from it by at least the threshold, and only then is the
+    /// With a threshold of 0 every rise and fall between consecutive elevations counts. A positive
+    /// threshold ignores changes smaller than it (hysteresis): a reference elevation moves only once
+    /// the elevation has risen or fallen from it by at least the threshold, and only then is the
     /// difference counted, which keeps GPS altitude noise from inflating the totals.
     ///
     /// - Parameter threshold: Meters, not negative (negative values count as 0).
@@ -139,26 +181,22 @@ extension Track {
         let threshold = max(0, threshold.isNaN ? 0 : threshold)
         for segment in segments {
             var reference: Double?
-            for fix in segment where fix.hasValidAltitude {
+            for point in segment {
+                guard let elevation = point.elevation, elevation.isFinite else { continue }
                 guard let base = reference else {
-                    reference = fix.altitude
+                    reference = elevation
                     continue
                 }
-                let change = fix.altitude - base
+                let change = elevation - base
                 if change > 0 && change >= threshold {
                     gain += change
-                    reference = fix.altitude
+                    reference = elevation
                 } else if change < 0 && -change >= threshold {
                     loss -= change
-                    reference = fix.altitude
+                    reference = elevation
                 }
             }
         }
         return ElevationChange(gain: gain, loss: loss)
     }
-}
-
-extension Location {
-    /// Whether the fix has a real time, not GPX's placeholder for a point without `<time>`.
-    var hasKnownTime: Bool { timestamp != GPX.missingTime }
 }

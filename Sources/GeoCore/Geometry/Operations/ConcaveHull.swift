@@ -20,7 +20,8 @@ extension Geometry {
         guard ratio >= 0 && ratio <= 1 else {
             throw GeoError(.invalidArgument, "concave hull ratio \(ratio) is outside [0, 1]")
         }
-        return try geosUnary("GEOSConcaveHull_r") { context, g in
+        // Only the positions matter: read rings with too few positions leniently.
+        return try structurallyRepaired.geosUnary("GEOSConcaveHull_r") { context, g in
             GEOSConcaveHull_r(context, g, ratio, allowHoles ? 1 : 0)
         }
     }

@@ -7,9 +7,12 @@ extension Geometry {
     /// ```swift
     /// let footprint = try Geometry.multiPoint(coordinates: members).convexHull()
     /// ```
+    /// Only the positions matter, so rings that are not closed or have too few positions (which
+    /// ``validity()`` reports) are read leniently.
+    ///
     /// - Throws: ``GeoError`` from GEOS (or for non-finite coordinates).
     /// - Complexity: O(n log n). See `GEOSConvexHull_r`.
     public func convexHull() throws(GeoError) -> Geometry {
-        try geosUnary("GEOSConvexHull_r", GEOSConvexHull_r)
+        try structurallyRepaired.geosUnary("GEOSConvexHull_r", GEOSConvexHull_r)
     }
 }

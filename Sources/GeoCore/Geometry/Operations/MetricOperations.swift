@@ -8,12 +8,20 @@
 /// Accuracy: distances measured in the plane are off by at most the factor `(ρ/R)² / 6`, where ρ is
 /// the largest distance of any vertex (of input or result) from the center and R ≈ 6371 km: 0.004 %
 /// for geometries within 100 km of their center (4 cm on a 1 km buffer), 0.1 % within 500 km, 0.4 %
-/// within 1000 km. ``distance(meters:)`` reports the exact geodesic distance between the two points
-/// found nearest in the plane, so it is never below the true minimum and exceeds it only by a
-/// second-order amount. Results near the 180th meridian keep continuous longitudes (they may pass ±180).
+/// within 1000 km, 2.6 % at ``metricPlaneLimit`` (2 500 km), beyond which a buffer is refused: the
+/// plane cannot represent it faithfully (far beyond, it folds over the antipode). A **point's**
+/// buffer is exact at any distance up to the antipode: it is the ``GeodesicCircle`` itself.
+/// ``distance(meters:)`` reports the exact geodesic distance between the two points found nearest
+/// in the plane, so it is never below the true minimum and exceeds it only by a second-order
+/// amount; beyond the limit it compares every vertex with every edge exactly instead. Results near
+/// the 180th meridian keep continuous longitudes (they may pass ±180).
 extension Geometry {
     /// Edges longer than this (in meters) are split along their geodesic before they are projected.
     public static let densifySpacing = 10_000.0
+
+    /// How far in meters from the plane's center a metric operation may reach (the geometry's own
+    /// extent plus the buffer distance): 2 500 km, where distances in the plane are off by 2.6 %.
+    public static let metricPlaneLimit = 2_500_000.0
 
     /// The points within `meters` of this geometry on the WGS84 ellipsoid, as a longitude/latitude
     /// polygon; negative values erode polygons.
@@ -25,8 +33,9 @@ extension Geometry {
     ///   - meters: The buffer distance in meters.
     ///   - style: Caps, joins and segments per quarter circle (see ``BufferStyle``).
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for a latitude outside [-90, 90] or a
-    ///   non-finite position; ``GeoError/Kind-swift.struct/invalidArgument`` for a non-finite distance;
-    ///   or from GEOS.
+    ///   non-finite position; ``GeoError/Kind-swift.struct/invalidArgument`` for a non-finite distance,
+    ///   or when the result would reach farther than ``metricPlaneLimit`` from the geometry's center
+    ///   (not for points, whose buffers are exact circles); or from GEOS.
     public func buffer(
         meters: Double, style: BufferStyle = BufferStyle()
     ) throws(GeoError) -> Geometry {
@@ -35,9 +44,30 @@ extension Geometry {
         }
         try validateGeographic()
         if isEmpty { return .polygon([]) }
+        if let point = singlePoint {
+            guard meters > 0 else { return .polygon([]) }
+            return try GeodesicCircle(center: point.coordinate, radius: meters).polygon(
+                minimumVertices: 4 * max(1, style.quadrantSegments))
+        }
         let plane = AzimuthalEquidistant(centeredOn: positions)
+        let reach = plane.reach(of: positions) + max(0, meters)
+        guard reach <= Self.metricPlaneLimit else {
+            throw GeoError(
+                .invalidArgument,
+                "a buffer of \(meters) m reaches \(Int(reach / 1000)) km from the geometry's center, beyond the \(Int(Self.metricPlaneLimit / 1000)) km the local metric plane represents to \(String(format: "%.1f", plane.scaleError(within: Self.metricPlaneLimit) * 100)) %; buffer smaller parts, or a point, whose buffer is exact at any distance"
+            )
+        }
         let projected = densified(Self.densifySpacing).mapPositions(plane.forward)
         return try projected.buffer(distance: meters, style: style).mapPositions(plane.inverse)
+    }
+
+    /// The one position of a point, or of a multipoint of one point.
+    private var singlePoint: Position? {
+        switch self {
+        case .point(let p): p
+        case .multiPoint(let ps) where ps.count == 1: ps[0]
+        default: nil
+        }
     }
 
     /// The geodesic distance in meters on WGS84 between this geometry and another (both in
@@ -49,7 +79,11 @@ extension Geometry {
         try validateGeographic()
         try other.validateGeographic()
         if isEmpty || other.isEmpty { return .infinity }
-        let plane = AzimuthalEquidistant(centeredOn: positions + other.positions)
+        let all = positions + other.positions
+        let plane = AzimuthalEquidistant(centeredOn: all)
+        guard plane.reach(of: all) <= Self.metricPlaneLimit else {
+            return exactDistance(to: other)
+        }
         let a = densified(Self.densifySpacing).mapPositions(plane.forward)
         let b = other.densified(Self.densifySpacing).mapPositions(plane.forward)
         guard let (p, q) = try a.nearestPoints(to: b) else { return .infinity }
@@ -95,6 +129,50 @@ extension Geometry {
             tolerance: meters, preservingTopology: preservingTopology)
         // GEOS keeps a subset of the input vertices bit for bit; map them back to the originals.
         return simplified.mapPositions { q in originals[PlanarKey(q)] ?? plane.inverse(q) }
+    }
+
+    /// The exact geodesic distance between two geometries too far apart for the plane: every vertex
+    /// of each against every edge of the other (``GeodesicLine/closestPoint(to:)``), 0 when they
+    /// intersect on the globe (a vertex of one inside a polygon of the other).
+    private func exactDistance(to other: Geometry) -> Double {
+        func edges(_ g: Geometry) -> [(Coordinate, Coordinate)] {
+            var result = [(Coordinate, Coordinate)]()
+            func add(_ ps: [Position]) {
+                for i in 1..<max(1, ps.count) {
+                    result.append((ps[i - 1].coordinate.normalized, ps[i].coordinate.normalized))
+                }
+            }
+            switch g {
+            case .lineString(let ps): add(ps)
+            case .multiLineString(let lines): lines.forEach(add)
+            case .polygon(let rings): rings.forEach(add)
+            case .multiPolygon(let polygons): polygons.forEach { $0.forEach(add) }
+            case .geometryCollection(let members): result = members.flatMap(edges)
+            case .point, .multiPoint: break
+            }
+            return result
+        }
+        func oneWay(_ a: Geometry, _ b: Geometry) -> Double {
+            let polygon = try? GeographicPolygon(b)
+            let segments = edges(b)
+            var best = Double.infinity
+            for p in a.positions {
+                let c = p.coordinate.normalized
+                if let polygon, polygon.contains(c) { return 0 }
+                for (s, e) in segments {
+                    best = min(
+                        best, Geodesic.wgs84.line(from: s, to: e).closestPoint(to: c).distance)
+                }
+                if segments.isEmpty {
+                    for q in b.positions {
+                        best = min(
+                            best, Geodesic.wgs84.distance(from: c, to: q.coordinate.normalized))
+                    }
+                }
+            }
+            return best
+        }
+        return min(oneWay(self, other), oneWay(other, self))
     }
 
     /// A projected position's x and y as a dictionary key (z is carried separately).

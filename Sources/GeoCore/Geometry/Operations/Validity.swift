@@ -71,11 +71,16 @@ extension Geometry {
     ///   - method: The repair algorithm; ``MakeValidMethod/linework`` by default (as `GEOSMakeValid_r`).
     ///   - keepCollapsed: With ``MakeValidMethod/structure``, whether parts that collapse to lines or
     ///     points are kept.
+    /// A repair reads its input leniently: a ring that is not closed is closed, and a ring or line
+    /// with too few positions (which ``validity()`` reports as "Too few points") is padded by
+    /// repeating its last position, so GEOS can collapse it as it collapses any degenerate part:
+    /// `POLYGON ((0 0, 1 1, 0 0))` becomes `LINESTRING (0 0, 1 1)` with `keepCollapsed`.
+    ///
     /// - Throws: ``GeoError`` from GEOS. See `GEOSMakeValidWithParams_r`.
     public func makeValid(
         method: MakeValidMethod = .linework, keepCollapsed: Bool = false
     ) throws(GeoError) -> Geometry {
-        try withGEOS { (context, g) throws(GeoError) -> Geometry in
+        try structurallyRepaired.withGEOS { (context, g) throws(GeoError) -> Geometry in
             guard let params = GEOSMakeValidParams_create_r(context.raw) else {
                 throw context.error("GEOSMakeValidParams_create_r")
             }
@@ -122,6 +127,34 @@ extension Geometry {
             return polygons.lazy.compactMap { Geometry.polygon($0).structuralProblem() }.first
         case .geometryCollection(let members):
             return members.lazy.compactMap { $0.structuralProblem() }.first
+        }
+    }
+}
+
+extension Geometry {
+    /// The geometry with the structure GEOS requires, made up from what is there: unclosed rings
+    /// closed, rings padded to four positions and lines to two by repeating their last position.
+    /// The set of positions does not change, so hulls and repairs may use it.
+    var structurallyRepaired: Geometry {
+        func ring(_ ps: [Position]) -> [Position] {
+            guard let first = ps.first, let last = ps.last else { return ps }
+            var out = ps
+            if first.x != last.x || first.y != last.y || out.count == 1 { out.append(first) }
+            while out.count < 4 { out.insert(out[out.count - 2], at: out.count - 1) }
+            return out
+        }
+        func line(_ ps: [Position]) -> [Position] {
+            guard let only = ps.first, ps.count == 1 else { return ps }
+            return [only, only]
+        }
+        switch self {
+        case .point, .multiPoint: return self
+        case .lineString(let ps): return .lineString(line(ps))
+        case .multiLineString(let lines): return .multiLineString(lines.map(line))
+        case .polygon(let rings): return .polygon(rings.map(ring))
+        case .multiPolygon(let polygons): return .multiPolygon(polygons.map { $0.map(ring) })
+        case .geometryCollection(let members):
+            return .geometryCollection(members.map(\.structurallyRepaired))
         }
     }
 }

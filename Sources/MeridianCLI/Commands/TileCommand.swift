@@ -11,38 +11,38 @@ enum TileCommand: Subcommand {
         Prints the XYZ (slippy-map) tile containing (LAT, LON) at ZOOM (0-30) as z/x/y, its TMS row,
         its Bing quadkey and its bounds west, south, east, north in degrees.
 
-        Without positional arguments, reads one job per line from standard input: three numbers
-        separated by spaces or commas. Bad lines are reported on standard error with their line
-        number and the exit code is 2; the other lines are still answered.
+        \(batchHelp(fields: "three numbers"))
 
         Options:
-          --json      one JSON object per result: zoom, x, y, tmsY, quadkey, west, south, east, north
+          --json      one JSON object per line: zoom, x, y, tmsY, quadkey, west, south, east,
+                      north, line
 
         Example:
           meridian tile 51.4700 -0.4543 12
+
+        \(ExitCode.table)
 
         """
 
     static func run(_ arguments: inout Arguments, console: Console) throws(UsageError) -> Int32 {
         let json = arguments.flag("json")
         try arguments.rejectUnknown()
-        return runJobs(positional: arguments.positional, console: console) {
+        return Batch.run(name, positional: arguments.positional, json: json, console: console) {
             (fields) throws(GeoError) in
             try expectFields(fields, ["LAT", "LON", "ZOOM"])
             let coordinate = try parseCoordinate(fields[0], fields[1])
             let tile = try TileID(
-                containing: coordinate, zoom: try parseInteger(fields[2], name: "zoom"))
+                containing: coordinate, zoom: try parseInteger(fields[2], name: "zoom", column: 3))
             let b = tile.bounds
-            if json {
-                return jsonLine([
+            return Answer(
+                text:
+                    "\(tile) tms \(tile.tmsY) quadkey \(tile.quadkey.isEmpty ? "-" : tile.quadkey) bounds \(b.west),\(b.south),\(b.east),\(b.north)",
+                json: [
                     "zoom": .integer(tile.zoom), "x": .integer(tile.x), "y": .integer(tile.y),
                     "tmsY": .integer(tile.tmsY), "quadkey": .string(tile.quadkey),
                     "west": .number(b.west), "south": .number(b.south), "east": .number(b.east),
                     "north": .number(b.north),
                 ])
-            }
-            return
-                "\(tile) tms \(tile.tmsY) quadkey \(tile.quadkey.isEmpty ? "-" : tile.quadkey) bounds \(b.west),\(b.south),\(b.east),\(b.north)"
         }
     }
 }

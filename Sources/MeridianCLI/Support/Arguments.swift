@@ -36,14 +36,16 @@ struct Arguments {
             if valueOptions.contains(name) {
                 if value == nil {
                     guard index < raw.count else {
-                        throw UsageError("option --\(name) needs a value")
+                        throw UsageError("option --\(printable(name)) needs a value")
                     }
                     value = raw[index]
                     index += 1
                 }
                 options[name] = value
             } else {
-                guard value == nil else { throw UsageError("option --\(name) takes no value") }
+                guard value == nil else {
+                    throw UsageError("option --\(printable(name)) takes no value")
+                }
                 flags.insert(name)
             }
         }
@@ -66,8 +68,11 @@ struct Arguments {
     /// - Throws: ``UsageError`` naming the option and the text that is not a finite number.
     mutating func number(_ name: String) throws(UsageError) -> Double? {
         guard let text = option(name) else { return nil }
-        guard let value = Double(text), value.isFinite else {
-            throw UsageError("option --\(name): '\(text)' is not a finite number")
+        guard let value = DelimitedText.number(text) else {
+            throw UsageError("option --\(name): \(GeoError.quoted(text)) is not a number")
+        }
+        guard value.isFinite else {
+            throw UsageError("option --\(name): \(value) is not finite")
         }
         return value
     }
@@ -78,7 +83,7 @@ struct Arguments {
     mutating func integer(_ name: String) throws(UsageError) -> Int? {
         guard let text = option(name) else { return nil }
         guard let value = Int(text) else {
-            throw UsageError("option --\(name): '\(text)' is not an integer")
+            throw UsageError("option --\(name): \(GeoError.quoted(text)) is not an integer")
         }
         return value
     }
@@ -86,7 +91,9 @@ struct Arguments {
     /// Throws for any option or flag the command did not ask about.
     mutating func rejectUnknown() throws(UsageError) {
         let unknown = Set(options.keys).union(flags).subtracting(consumed)
-        if let name = unknown.sorted().first { throw UsageError("unknown option --\(name)") }
+        if let name = unknown.sorted().first {
+            throw UsageError("unknown option --\(printable(name))")
+        }
     }
 }
 
@@ -96,27 +103,8 @@ struct UsageError: Error {
     init(_ message: String) { self.message = message }
 }
 
-/// Splits a job line into fields at spaces, tabs and commas.
-func fields(of line: some StringProtocol) -> [Substring] {
-    line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).map { Substring($0) }
-}
-
-/// Parses a field as a finite number.
-///
-/// - Throws: ``GeoError`` naming the field and its text.
-func parseNumber(_ text: Substring, name: String) throws(GeoError) -> Double {
-    guard let value = Double(text), value.isFinite else {
-        throw GeoError(.malformedInput, "\(name) '\(text)' is not a finite number")
-    }
-    return value
-}
-
-/// Parses a field as an integer.
-///
-/// - Throws: ``GeoError`` naming the field and its text.
-func parseInteger(_ text: Substring, name: String) throws(GeoError) -> Int {
-    guard let value = Int(text) else {
-        throw GeoError(.malformedInput, "\(name) '\(text)' is not an integer")
-    }
-    return value
+/// Text from the command line as a message shows it: control characters escaped (see
+/// `GeoError.quoted`), without the quotes.
+func printable(_ text: String) -> String {
+    String(GeoError.quoted(text, limit: 80).dropFirst().dropLast())
 }

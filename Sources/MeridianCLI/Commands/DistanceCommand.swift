@@ -12,16 +12,16 @@ enum DistanceCommand: Subcommand {
         north) at the start and at the end, on the WGS84 ellipsoid (Karney's geodesic, accurate to
         15 nm) or, with --model haversine, on a sphere of radius 6 371 008.8 m (within 0.57 %).
 
-        Without positional arguments, reads one job per line from standard input: four numbers
-        separated by spaces or commas. Bad lines are reported on standard error with their line
-        number and the exit code is 2; the other lines are still answered.
+        \(batchHelp(fields: "four numbers"))
 
         Options:
           --model M   geodesic (default) or haversine
-          --json      one JSON object per result: distance, initialAzimuth, finalAzimuth, model
+          --json      one JSON object per line: distance, initialAzimuth, finalAzimuth, model, line
 
         Example:
           meridian distance 40.6413 -73.7781 51.4700 -0.4543    # JFK to Heathrow
+
+        \(ExitCode.table)
 
         """
 
@@ -29,14 +29,14 @@ enum DistanceCommand: Subcommand {
         let json = arguments.flag("json")
         let model = arguments.option("model") ?? "geodesic"
         guard model == "geodesic" || model == "haversine" else {
-            throw UsageError("unknown model '\(model)' (use geodesic or haversine)")
+            throw UsageError("unknown model \(GeoError.quoted(model)) (use geodesic or haversine)")
         }
         try arguments.rejectUnknown()
-        return runJobs(positional: arguments.positional, console: console) {
+        return Batch.run(name, positional: arguments.positional, json: json, console: console) {
             (fields) throws(GeoError) in
             try expectFields(fields, ["LAT1", "LON1", "LAT2", "LON2"])
-            let a = try parseCoordinate(fields[0], fields[1])
-            let b = try parseCoordinate(fields[2], fields[3])
+            let a = try parseCoordinate(fields[0], fields[1], column: 1)
+            let b = try parseCoordinate(fields[2], fields[3], column: 3)
             let distance: Double, initial: Double, final: Double
             if model == "haversine" {
                 distance = Haversine.distance(from: a, to: b)
@@ -46,14 +46,25 @@ enum DistanceCommand: Subcommand {
                 let line = Geodesic.wgs84.inverse(from: a, to: b)
                 (distance, initial, final) = (line.distance, line.initialAzimuth, line.finalAzimuth)
             }
-            if json {
-                return jsonLine([
+            return Answer(
+                text:
+                    "\(format(distance, decimals: 3)) m, initial azimuth \(format(initial, decimals: 8))°, final azimuth \(format(final, decimals: 8))°",
+                json: [
                     "distance": .number(distance), "initialAzimuth": .number(initial),
                     "finalAzimuth": .number(final), "model": .string(model),
                 ])
-            }
-            return
-                "\(format(distance, decimals: 3)) m, initial azimuth \(format(initial, decimals: 8))°, final azimuth \(format(final, decimals: 8))°"
         }
     }
+}
+
+/// The help paragraph every batch command shares.
+func batchHelp(fields: String) -> String {
+    """
+    Without positional arguments, reads one job per line from standard input: \(fields)
+    separated by spaces, tabs, commas or semicolons (CRLF, CR and a byte-order mark are fine).
+    Every input line gets exactly one output line, in order: the answer; for a bad line an error
+    record in its place ("error: line N: ..." as text, {"line":N,"error":...,"kind":...} as
+    JSON), with the same message on standard error; for a blank or # line an empty line
+    ({"line":N,"skipped":true} as JSON). JSON answers carry their "line".
+    """
 }

@@ -1,0 +1,124 @@
+import Foundation
+
+/// The points within a geodesic distance of a center on the ellipsoid, as a longitude/latitude
+/// polygon: a fence's true shape, and the buffer of a point at any distance up to the antipode.
+///
+/// ```swift
+/// let disc = try GeodesicCircle(center: jfk, radius: 5_000_000).polygon()
+/// ```
+///
+/// The boundary is sampled by direct geodesics from the center at evenly spaced azimuths, at least
+/// `minimumVertices` of them and at most ``vertexSpacing`` meters apart, so the straight edges of
+/// the polygon stay within a few meters of the true circle. The polygon's shape follows the circle:
+/// - a circle away from the poles is one ring, with longitudes kept continuous across the 180th
+///   meridian (they may pass ±180, as the metric buffers' results do);
+/// - a circle around one pole is a ring that runs once round the Earth and is closed along that
+///   pole (as Antarctica's outline is), so planar tools and ``GeographicPolygon`` see the cap;
+/// - a circle around both poles is the world with a hole round the antipode, centered on the
+///   antipode's longitude;
+/// - a radius of at least the distance to the antipode is the whole world.
+public struct GeodesicCircle: Hashable, Sendable {
+    /// The center.
+    public var center: Coordinate
+    /// The radius in meters on the ellipsoid.
+    public var radius: Double
+    /// The ellipsoid.
+    public var geodesic: Geodesic
+
+    /// Boundary vertices are at most this far apart, in meters (10 km).
+    public static let vertexSpacing = 10_000.0
+
+    /// A circle.
+    ///
+    /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for an invalid center;
+    ///   ``GeoError/Kind-swift.struct/invalidArgument`` for a negative or non-finite radius.
+    public init(center: Coordinate, radius: Double, geodesic: Geodesic = .wgs84) throws(GeoError) {
+        self.center = try center.validated()
+        guard radius >= 0 && radius.isFinite else {
+            throw GeoError(
+                .invalidArgument, "circle radius \(radius) m must be finite and not negative")
+        }
+        self.radius = radius
+        self.geodesic = geodesic
+    }
+
+    /// The circle as a polygon (see the type's discussion for its shapes).
+    ///
+    /// - Parameter minimumVertices: The fewest boundary vertices (32 by default, GEOS's circle).
+    /// - Complexity: O(vertices) direct geodesics: up to about 4 000 for the largest circles.
+    public func polygon(minimumVertices: Int = 32) -> Geometry {
+        let antipode = Coordinate(
+            latitude: -center.latitude, longitude: Angle.normalizedLongitude(center.longitude + 180)
+        )
+        let toAntipode = geodesic.distance(from: center, to: antipode)
+        if radius >= toAntipode {
+            return .polygon([Self.world(centeredAt: 0)])
+        }
+        if radius == 0 { return .polygon([]) }
+        let northDistance = geodesic.distance(
+            from: center, to: Coordinate(latitude: 90, longitude: center.longitude))
+        let southDistance = geodesic.distance(
+            from: center, to: Coordinate(latitude: -90, longitude: center.longitude))
+        let aroundNorth = radius > northDistance, aroundSouth = radius > southDistance
+        if aroundNorth && aroundSouth {
+            // The world less the disc round the antipode.
+            let hole = try? GeodesicCircle(
+                center: antipode, radius: toAntipode - radius, geodesic: geodesic)
+            let ring = hole?.ring(minimumVertices: minimumVertices) ?? []
+            return .polygon([Self.world(centeredAt: antipode.longitude), ring])
+        }
+        var ring = ring(minimumVertices: minimumVertices)
+        if aroundNorth || aroundSouth, let first = ring.first, let last = ring.last {
+            // A ring round a pole: its longitudes turn through 360°; close it along the pole.
+            let pole = aroundNorth ? 90.0 : -90.0
+            ring.removeLast()
+            ring.append(Position(x: last.x, y: last.y))
+            ring.append(Position(x: last.x, y: pole))
+            ring.append(Position(x: first.x, y: pole))
+            ring.append(first)
+        }
+        return .polygon([ring])
+    }
+
+    /// The boundary as a closed ring, clockwise seen from above (azimuths increase), longitudes
+    /// continuous from the first vertex.
+    func ring(minimumVertices: Int) -> [Position] {
+        // The circumference, as on a sphere of the equatorial radius (enough to choose a spacing).
+        let a = geodesic.equatorialRadius
+        let circumference = 2 * Double.pi * a * abs(sin(min(radius / a, Double.pi)))
+        let count = max(minimumVertices, 4, Int((circumference / Self.vertexSpacing).rounded(.up)))
+        var ring = [Position]()
+        ring.reserveCapacity(count + 1)
+        var unrolled = 0.0
+        for k in 0..<count {
+            let azimuth = Double(k) * 360 / Double(count)
+            let c = geodesic.direct(from: center, azimuth: azimuth, distance: radius).coordinate
+            if let previous = ring.last {
+                unrolled += Angle.longitudeDifference(from: previous.x, to: c.longitude)
+                ring.append(Position(x: ring[0].x + unrolled, y: c.latitude))
+            } else {
+                // Start continuous with the center's longitude.
+                ring.append(
+                    Position(
+                        x: center.longitude
+                            + Angle.longitudeDifference(from: center.longitude, to: c.longitude),
+                        y: c.latitude))
+            }
+        }
+        if let first = ring.first, let last = ring.last {
+            unrolled += Angle.longitudeDifference(from: last.x, to: first.x)
+            // Closing: back to the first vertex, or one turn further round a pole.
+            ring.append(Position(x: first.x + unrolled, y: first.y))
+        }
+        return ring
+    }
+
+    /// The whole world as a ring, spanning 360° of longitude centered on a longitude.
+    static func world(centeredAt longitude: Double) -> [Position] {
+        let west = longitude - 180, east = longitude + 180
+        return [
+            Position(x: west, y: -90), Position(x: east, y: -90), Position(x: east, y: 90),
+            Position(x: west, y: 90), Position(x: west, y: -90),
+        ]
+    }
+}

@@ -1,0 +1,263 @@
+import Foundation
+import GeoCore
+
+/// Tracks from the files people have: GPX, GeoJSON, CSV or encoded polylines, detected or named.
+///
+/// ```swift
+/// let data = try Data(contentsOf: url)
+/// let format = TrackFile.Format.detect(name: url.lastPathComponent, data: data)
+/// for track in try TrackFile.read(data, format: format) { print(track.statistics().length) }
+/// ```
+///
+/// Errors name where the problem is: the line (and column) for GPX, CSV and encoded polylines, the
+/// JSON path and byte for GeoJSON.
+public enum TrackFile {
+    /// A file format that holds tracks.
+    public enum Format: String, Sendable, Hashable, CaseIterable {
+        /// GPX 1.0 or 1.1: its tracks, then its routes as tracks of one segment.
+        case gpx
+        /// GeoJSON: every `LineString` (a track of one segment) and `MultiLineString` (a track of
+        /// several), in features, collections and geometry collections; elevations from a third
+        /// position value, times from a `coordTimes` property (Mapbox's togeojson convention) and
+        /// the name from a `name` property.
+        case geojson
+        /// Delimited text (``DelimitedText``): one point per record, `latitude, longitude
+        /// [, elevation [, time]]`, or columns named by a header (`lat`, `lon`, `ele`/`elevation`/
+        /// `alt`, `time`); a blank line starts the next track.
+        case csv
+        /// Encoded polylines (Google's format), one per line, each a track.
+        case encoded
+
+        /// The format of a file from its name's extension, or else from its first bytes: `<` is GPX,
+        /// `{` or `[` GeoJSON, a first line of numbers or naming a latitude column CSV, anything else
+        /// encoded polylines.
+        public static func detect(name: String?, data: Data) -> Format {
+            if let name {
+                switch (name as NSString).pathExtension.lowercased() {
+                case "gpx": return .gpx
+                case "geojson", "json": return .geojson
+                case "csv", "tsv", "txt": return .csv
+                case "polyline", "enc", "encoded": return .encoded
+                default: break
+                }
+            }
+            let text = DelimitedText.decode(data.prefix(4096))
+            let start = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+            if start.hasPrefix("<") { return .gpx }
+            if start.hasPrefix("{") || start.hasPrefix("[") { return .geojson }
+            let firstLine = start.prefix { $0 != "\n" && $0 != "\r" }
+            let fields =
+                (try? DelimitedText.split(
+                    firstLine, separator: DelimitedText.Separator.detect(in: firstLine))) ?? []
+            if fields.count >= 2
+                && (DelimitedText.number(fields[0]) != nil
+                    || firstLine.lowercased().contains("lat"))
+            {
+                return .csv
+            }
+            return .encoded
+        }
+    }
+
+    /// Reads the tracks of a file.
+    ///
+    /// - Parameters:
+    ///   - data: The file's bytes.
+    ///   - format: Its format.
+    ///   - precision: The decimal precision of encoded polylines (5 by default; 6 for OSRM and
+    ///     Valhalla).
+    /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` or
+    ///   ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the place of the first problem.
+    /// - Complexity: O(size of the file).
+    public static func read(
+        _ data: Data, format: Format, precision: Int = 5
+    ) throws(GeoError) -> [Track] {
+        switch format {
+        case .gpx:
+            let document = try GPX.read(data)
+            return document.tracks
+                + document.routes.map { Track(name: $0.name, points: $0.points.map(\.point)) }
+        case .geojson:
+            return try readGeoJSON(data)
+        case .csv:
+            return try readCSV(data)
+        case .encoded:
+            return try readEncoded(data, precision: precision)
+        }
+    }
+
+    // MARK: - CSV
+
+    enum Column: Hashable { case latitude, longitude, elevation, time }
+
+    static let columnNames: [Column: [String]] = [
+        .latitude: ["lat", "latitude", "y"],
+        .longitude: ["lon", "lng", "long", "longitude", "x"],
+        .elevation: ["ele", "elevation", "alt", "altitude", "height", "z"],
+        .time: ["time", "timestamp", "date", "datetime", "utc"],
+    ]
+
+    /// Tracks from delimited text (see ``Format/csv``).
+    ///
+    /// - Throws: The first bad record's error, at its line and column.
+    public static func readCSV(_ data: Data) throws(GeoError) -> [Track] {
+        let text = DelimitedText(data)
+        var columns: [Column: Int] = [.latitude: 0, .longitude: 1, .elevation: 2, .time: 3]
+        var tracks = [Track]()
+        var current = [TrackPoint]()
+        var first = true
+        for record in text.records {
+            let row = try record.get()
+            if row.isBlank {
+                if !current.isEmpty { tracks.append(Track(points: current)) }
+                current = []
+                continue
+            }
+            defer { first = false }
+            if first, row.fields.count >= 2,
+                DelimitedText.number(row.fields[0]) == nil
+                    || DelimitedText.number(row.fields[1]) == nil,
+                let named = DelimitedText.columns(in: row.fields, named: columnNames)
+            {
+                guard named[.latitude] != nil, named[.longitude] != nil else {
+                    throw GeoError(
+                        .malformedInput, "the header names no latitude and longitude columns",
+                        line: row.line)
+                }
+                columns = named
+                continue
+            }
+            do throws(GeoError) {
+                current.append(try point(row.fields, columns: columns, separator: text.separator))
+            } catch {
+                throw error.at(line: row.line)
+            }
+        }
+        if !current.isEmpty { tracks.append(Track(points: current)) }
+        return tracks
+    }
+
+    private static func point(
+        _ fields: [String], columns: [Column: Int], separator: DelimitedText.Separator
+    ) throws(GeoError) -> TrackPoint {
+        let lat = columns[.latitude] ?? 0, lon = columns[.longitude] ?? 1
+        let coordinate = try CoordinateCSV.coordinate(
+            fields, latitude: lat, longitude: lon, separator: separator)
+        var point = TrackPoint(coordinate: coordinate)
+        if let e = columns[.elevation], e < fields.count, !fields[e].isEmpty {
+            point.elevation = try CoordinateCSV.number(
+                fields[e], name: "elevation", column: e + 1, separator)
+        }
+        if let t = columns[.time], t < fields.count, !fields[t].isEmpty {
+            guard let time = ISO8601Time.timestamp(fields[t]) else {
+                throw GeoError(
+                    .malformedInput,
+                    "time \(GeoError.quoted(fields[t])) is neither ISO 8601 nor seconds since 1970 within the years 1 to 9999",
+                    column: t + 1)
+            }
+            point.time = time
+        }
+        return point
+    }
+
+    // MARK: - GeoJSON
+
+    /// Tracks from GeoJSON (see ``Format/geojson``).
+    ///
+    /// - Throws: Errors of the GeoJSON reader (with the JSON path and byte), or an invalid
+    ///   coordinate or time naming its path.
+    public static func readGeoJSON(_ data: Data) throws(GeoError) -> [Track] {
+        var tracks = [Track]()
+        func points(
+            _ positions: [Position], times: JSONValue?, path: String
+        ) throws(GeoError) -> [TrackPoint] {
+            var result = [TrackPoint]()
+            result.reserveCapacity(positions.count)
+            for (i, p) in positions.enumerated() {
+                let coordinate: Coordinate
+                do throws(GeoError) {
+                    coordinate = try Coordinate(validatingLatitude: p.y, longitude: p.x)
+                } catch {
+                    throw GeoError(error.kind, "\(path)[\(i)]: \(error.message)")
+                }
+                var time: Date?
+                if let text = times?[i]?.stringValue {
+                    guard let parsed = ISO8601Time.timestamp(text) else {
+                        throw GeoError(
+                            .malformedInput,
+                            "\(path)[\(i)]: coordTimes \(GeoError.quoted(text)) is not an ISO 8601 time"
+                        )
+                    }
+                    time = parsed
+                }
+                result.append(TrackPoint(coordinate: coordinate, elevation: p.z, time: time))
+            }
+            return result
+        }
+        func visit(
+            _ geometry: Geometry, name: String?, times: JSONValue?, path: String
+        ) throws(GeoError) {
+            switch geometry {
+            case .lineString(let positions):
+                tracks.append(
+                    Track(
+                        name: name,
+                        points: try points(positions, times: times, path: path + ".coordinates")))
+            case .multiLineString(let lines):
+                var segments = [[TrackPoint]]()
+                for (i, line) in lines.enumerated() {
+                    segments.append(
+                        try points(line, times: times?[i], path: "\(path).coordinates[\(i)]"))
+                }
+                tracks.append(Track(name: name, segments: segments))
+            case .geometryCollection(let members):
+                for (i, member) in members.enumerated() {
+                    try visit(member, name: name, times: nil, path: "\(path).geometries[\(i)]")
+                }
+            default:
+                return  // points and polygons are not lines
+            }
+        }
+        switch try GeoJSON(data: data) {
+        case .geometry(let g):
+            try visit(g, name: nil, times: nil, path: "$")
+        case .feature(let f):
+            if let g = f.geometry {
+                try visit(
+                    g, name: f.properties["name"]?.stringValue, times: f.properties["coordTimes"],
+                    path: "$.geometry")
+            }
+        case .featureCollection(let c):
+            for (i, f) in c.features.enumerated() {
+                guard let g = f.geometry else { continue }
+                try visit(
+                    g, name: f.properties["name"]?.stringValue, times: f.properties["coordTimes"],
+                    path: "$.features[\(i)].geometry")
+            }
+        }
+        return tracks
+    }
+
+    // MARK: - Encoded polylines
+
+    /// Tracks from encoded polylines, one per line (blank lines skipped).
+    ///
+    /// - Throws: The first bad polyline's error, with its line and the column of the bad character.
+    public static func readEncoded(_ data: Data, precision: Int = 5) throws(GeoError) -> [Track] {
+        var tracks = [Track]()
+        for (index, line) in DelimitedText.lines(of: DelimitedText.decode(data)).enumerated() {
+            let leading = line.prefix { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
+            let text = line.dropFirst(leading.count).trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { continue }
+            do throws(GeoError) {
+                let points = try EncodedPolyline.decode(text, precision: precision)
+                tracks.append(Track(points: points.map { TrackPoint(coordinate: $0) }))
+            } catch {
+                throw GeoError(
+                    error.kind, error.message, offset: error.offset, line: index + 1,
+                    column: error.offset.map { $0 + leading.unicodeScalars.count + 1 })
+            }
+        }
+        return tracks
+    }
+}

@@ -1,0 +1,458 @@
+import Foundation
+import GeoCore
+
+/// `meridian geometry OPERATION`: measures and operations on WKT or GeoJSON geometries.
+enum GeometryCommand: Subcommand {
+    static let name = "geometry"
+    static let summary =
+        "area, length, buffer, hulls, simplify, validity, containment of WKT/GeoJSON"
+    static let valueOptions: Set<String> = [
+        "meters", "tolerance", "point", "ratio", "format", "decimals",
+    ]
+    static let help = """
+        Usage: meridian geometry OPERATION [FILE] [options]
+
+        Reads geometries with x = longitude and y = latitude in degrees from FILE or standard
+        input, either as one GeoJSON document (a geometry, a Feature or a FeatureCollection: the
+        operation runs on every geometry of it), or one geometry per line, as WKT or as GeoJSON
+        (batch mode: one output line per input line, see below). Operations:
+
+          area                 geodesic area on WGS84, square meters
+          length               geodesic length on WGS84, meters (the perimeter for polygons)
+          buffer --meters M    the points within M meters (negative erodes polygons); a point's
+                               buffer is its exact geodesic circle at any distance, other
+                               geometries may reach at most 2 500 km from their center
+          hull                 the convex hull
+          concave-hull         a concave hull (--ratio R in [0, 1], default 0.3; 1 is the convex hull)
+          simplify --tolerance M
+                               topology-preserving simplification within M meters on the
+                               ellipsoid (with --planar, M in coordinate units)
+          validate             "valid", or "invalid: reason at x y"
+          make-valid           a valid geometry covering the same points; parts that collapse to
+                               lines or points are kept (as shapely does) unless --drop-collapsed
+          contains --point LAT,LON [FILE]
+                               whether the point lies inside each geometry, on the globe: rings
+                               across the 180th meridian, around a pole, or cut at ±180° (RFC
+                               7946) mean what they mean on the Earth (with --planar, the plane)
+          contains FILE        the same for many points: one "LAT LON" per line of standard input
+
+        Geometries are written as the input was (WKT or GeoJSON; a Feature keeps its properties)
+        unless --format says otherwise.
+
+        In batch mode every input line gets exactly one output line, in order: the answer; for a
+        bad line an error record in its place ("error: line N: ..." as text,
+        {"line":N,"error":...,"kind":...} as JSON) with the same message on standard error; for a
+        blank or # line an empty line. Errors give the line and column.
+
+        Options:
+          --format wkt|geojson   output format for geometries
+          --decimals N           decimals of written coordinates (default: shortest exact)
+          --planar               contains and simplify in the plane of longitude and latitude
+          --drop-collapsed       make-valid: leave out parts that collapse
+          --json                 measures and answers as JSON objects
+
+        Examples:
+          echo 'POLYGON ((0 0, 1 0, 1 1, 0 1, 0 0))' | meridian geometry area
+          echo 'POINT (2.35 48.86)' | meridian geometry buffer --meters 500 --format geojson
+          meridian geometry contains --point 48.86,2.35 paris.geojson
+          meridian geometry contains countries.geojson < points.txt
+
+        \(ExitCode.table)
+
+        """
+
+    /// What an operation gives for one geometry: a measure or answer, or a new geometry.
+    enum Outcome {
+        case text(String, [String: JSONValue])
+        case geometry(Geometry)
+    }
+
+    /// How the output is written.
+    struct Output {
+        var json: Bool
+        var geoJSON: Bool
+        var decimals: Int?
+
+        func write(_ g: Geometry) -> String {
+            if geoJSON {
+                guard let decimals else { return g.geoJSON }
+                return g.mapPositions { p in
+                    Position(
+                        x: rounded(p.x, decimals), y: rounded(p.y, decimals),
+                        z: p.z.map { rounded($0, decimals) })
+                }.geoJSON
+            }
+            return decimals.map { g.wkt(decimals: $0) } ?? g.wkt
+        }
+
+        func answer(_ outcome: Outcome) -> Answer {
+            switch outcome {
+            case .text(let text, let object): Answer(text: text, json: object)
+            case .geometry(let g):
+                Answer(
+                    text: write(g),
+                    json: [
+                        "geometry":
+                            (try? JSONDecoder().decode(JSONValue.self, from: Data(g.geoJSON.utf8)))
+                            ?? .null
+                    ])
+            }
+        }
+    }
+
+    static func run(_ arguments: inout Arguments, console: Console) throws(UsageError) -> Int32 {
+        let meters = try arguments.number("meters")
+        let tolerance = try arguments.number("tolerance")
+        let ratio = try arguments.number("ratio")
+        let pointText = arguments.option("point")
+        let outputFormat = arguments.option("format")
+        let decimals = try arguments.integer("decimals")
+        let json = arguments.flag("json")
+        let planar = arguments.flag("planar")
+        let dropCollapsed = arguments.flag("drop-collapsed")
+        try arguments.rejectUnknown()
+        guard let operation = arguments.positional.first else {
+            throw UsageError("missing OPERATION")
+        }
+        guard arguments.positional.count <= 2 else {
+            throw UsageError("unexpected argument \(GeoError.quoted(arguments.positional[2]))")
+        }
+        if let outputFormat, outputFormat != "wkt" && outputFormat != "geojson" {
+            throw UsageError("unknown format \(GeoError.quoted(outputFormat)) (use wkt or geojson)")
+        }
+        if let decimals, !(0...17).contains(decimals) {
+            throw UsageError("--decimals \(decimals) is outside 0...17")
+        }
+        let file = arguments.positional.count == 2 ? arguments.positional[1] : nil
+
+        let apply: (Geometry) throws(GeoError) -> Outcome
+        switch operation {
+        case "area":
+            apply = { (g) throws(GeoError) in
+                let a = try g.geodesicArea()
+                return .text("\(format(a, decimals: 3)) m²", ["area": .number(a)])
+            }
+        case "length":
+            apply = { (g) throws(GeoError) in
+                let length = try g.geodesicLength() + g.geodesicPerimeter()
+                return .text("\(format(length, decimals: 3)) m", ["length": .number(length)])
+            }
+        case "buffer":
+            guard let meters else { throw UsageError("buffer needs --meters M") }
+            apply = { (g) throws(GeoError) in .geometry(try g.buffer(meters: meters)) }
+        case "hull":
+            apply = { (g) throws(GeoError) in .geometry(try g.convexHull()) }
+        case "concave-hull":
+            let r = ratio ?? 0.3
+            guard (0...1).contains(r) else { throw UsageError("--ratio \(r) is outside [0, 1]") }
+            apply = { (g) throws(GeoError) in .geometry(try g.concaveHull(ratio: r)) }
+        case "simplify":
+            guard let tolerance else { throw UsageError("simplify needs --tolerance M") }
+            guard tolerance >= 0 else {
+                throw UsageError("--tolerance \(tolerance) must not be negative")
+            }
+            apply = { (g) throws(GeoError) in
+                .geometry(
+                    planar
+                        ? try g.simplified(tolerance: tolerance)
+                        : try g.simplified(meters: tolerance))
+            }
+        case "validate":
+            apply = { (g) throws(GeoError) in
+                let report = try g.validity()
+                var object: [String: JSONValue] = ["valid": .bool(report.isValid)]
+                if let reason = report.reason { object["reason"] = .string(reason) }
+                if let p = report.location { object["location"] = [.number(p.x), .number(p.y)] }
+                if report.isValid { return .text("valid", object) }
+                let at =
+                    report.location.map {
+                        " at \(NumberText.shortest($0.x)) \(NumberText.shortest($0.y))"
+                    } ?? ""
+                return .text("invalid: \(report.reason ?? "unknown reason")\(at)", object)
+            }
+        case "make-valid":
+            apply = { (g) throws(GeoError) in
+                .geometry(try g.makeValid(method: .linework, keepCollapsed: !dropCollapsed))
+            }
+        case "contains":
+            if let pointText {
+                let coordinate = try Self.point(pointText)
+                apply = { (g) throws(GeoError) in
+                    let inside = try Self.contains(g, coordinate, planar: planar)
+                    return .text(inside ? "true" : "false", ["contains": .bool(inside)])
+                }
+            } else {
+                guard let file else {
+                    throw UsageError(
+                        "contains needs --point LAT,LON, or a FILE whose geometry is tested against the points on standard input"
+                    )
+                }
+                return containsMany(
+                    file, planar: planar, json: json, console: console)
+            }
+        default:
+            throw UsageError("unknown operation \(GeoError.quoted(operation))")
+        }
+
+        let data: Data
+        do {
+            data = try readInput(file, console: console)
+        } catch {
+            console.printError("meridian geometry: \(error.message)")
+            return ExitCode.failure
+        }
+        var output = Output(json: json, geoJSON: outputFormat == "geojson", decimals: decimals)
+        switch Input.read(data) {
+        case .document(let document):
+            output.geoJSON = outputFormat.map { $0 == "geojson" } ?? true
+            return runDocument(document, apply: apply, output: output, console: console)
+        case .lines(let lines, let geoJSON):
+            output.geoJSON = outputFormat.map { $0 == "geojson" } ?? geoJSON
+            var batch = Batch(command: name, json: json, console: console)
+            for line in lines {
+                switch line.value {
+                case nil: batch.skip(line: line.number)
+                case .failure(let error)?: batch.emit(line: line.number, .failure(error))
+                case .success(let g)?:
+                    let result = Result { () throws(GeoError) -> Outcome in try apply(g) }
+                    batch.emit(line: line.number, result.map(output.answer))
+                }
+            }
+            return batch.exitCode
+        case .malformed(let error):
+            console.printError("meridian geometry: \(error.message)")
+            return ExitCode.badInput
+        }
+    }
+
+    /// Runs an operation on a GeoJSON document: the geometry, the feature's geometry, or each
+    /// feature's geometry of a collection.
+    private static func runDocument(
+        _ document: GeoJSON, apply: (Geometry) throws(GeoError) -> Outcome, output: Output,
+        console: Console
+    ) -> Int32 {
+        func emit(_ outcome: Outcome, label: String?) {
+            switch outcome {
+            case .text(let text, var object):
+                if output.json {
+                    if let label { object["feature"] = .string(label) }
+                    console.print(jsonLine(object))
+                } else {
+                    console.print(label.map { "\($0): \(text)" } ?? text)
+                }
+            case .geometry(let g):
+                console.print(output.write(g))
+            }
+        }
+        do {
+            switch document {
+            case .geometry(let g):
+                emit(try apply(g), label: nil)
+            case .feature(var feature):
+                guard let g = feature.geometry else {
+                    console.printError("meridian geometry: the feature has no geometry")
+                    return ExitCode.badInput
+                }
+                let outcome = try apply(g)
+                if case .geometry(let out) = outcome, output.geoJSON {
+                    feature.geometry = out
+                    console.print(feature.jsonText)
+                } else {
+                    emit(outcome, label: nil)
+                }
+            case .featureCollection(var collection):
+                var failed = false
+                var producesGeometry = false
+                var texts = [String]()
+                for i in collection.features.indices {
+                    let label = Self.label(of: collection.features[i], index: i)
+                    guard let g = collection.features[i].geometry else { continue }
+                    do {
+                        switch try apply(g) {
+                        case .geometry(let out):
+                            producesGeometry = true
+                            collection.features[i].geometry = out
+                            if !output.geoJSON { texts.append(output.write(out)) }
+                        case let other:
+                            emit(other, label: label)
+                        }
+                    } catch {
+                        console.printError("meridian geometry: \(label): \(error.message)")
+                        failed = true
+                    }
+                }
+                if producesGeometry {
+                    if output.geoJSON {
+                        console.print(collection.jsonText)
+                    } else {
+                        texts.forEach { console.print($0) }
+                    }
+                }
+                return failed ? ExitCode.badInput : ExitCode.success
+            }
+        } catch {
+            console.printError("meridian geometry: \(error.message)")
+            return ExitCode.badInput
+        }
+        return ExitCode.success
+    }
+
+    /// `contains FILE`: the points on standard input against the geometry of a file.
+    private static func containsMany(
+        _ file: String, planar: Bool, json: Bool, console: Console
+    ) -> Int32 {
+        let features: [(label: String, geometry: Geometry)]
+        do throws(GeoError) {
+            let data = try readInput(file, console: console)
+            switch Input.read(data) {
+            case .document(let document):
+                switch document {
+                case .geometry(let g): features = [("geometry", g)]
+                case .feature(let f):
+                    features = f.geometry.map { [(label(of: f, index: 0), $0)] } ?? []
+                case .featureCollection(let c):
+                    features = c.features.enumerated().compactMap { i, f in
+                        f.geometry.map { (label(of: f, index: i), $0) }
+                    }
+                }
+            case .lines(let lines, _):
+                var list = [(label: String, geometry: Geometry)]()
+                for line in lines {
+                    guard let value = line.value else { continue }
+                    list.append(("line \(line.number)", try value.get()))
+                }
+                features = list
+            case .malformed(let error):
+                throw error
+            }
+        } catch {
+            console.printError("meridian geometry: \(printable(file)): \(error.message)")
+            return error.kind == .io ? ExitCode.failure : ExitCode.badInput
+        }
+        // Prepared once: geographic polygons (or the planar geometries).
+        var shapes = [(label: String, test: (Coordinate) -> Bool)]()
+        for (label, geometry) in features {
+            if planar {
+                shapes.append((label, { geometry.contains($0) }))
+            } else {
+                do {
+                    let polygon = try GeographicPolygon(geometry)
+                    shapes.append((label, polygon.contains))
+                } catch {
+                    console.printError("meridian geometry: \(file): \(label): \(error.message)")
+                    return ExitCode.badInput
+                }
+            }
+        }
+        let many = shapes.count > 1
+        return Batch.run(name, positional: [], json: json, console: console) {
+            (fields) throws(GeoError) in
+            try expectFields(fields, ["LAT", "LON"])
+            let point = try parseCoordinate(fields[0], fields[1])
+            let inside = shapes.filter { $0.test(point) }.map(\.label)
+            var object: [String: JSONValue] = ["contains": .bool(!inside.isEmpty)]
+            if many { object["features"] = .array(inside.map { .string($0) }) }
+            let text =
+                (inside.isEmpty ? "false" : "true")
+                + (many && !inside.isEmpty ? " " + inside.joined(separator: ", ") : "")
+            return Answer(text: text, json: object)
+        }
+    }
+
+    private static func contains(
+        _ g: Geometry, _ point: Coordinate, planar: Bool
+    ) throws(GeoError) -> Bool {
+        planar ? g.contains(point) : try g.containsGeographically(point)
+    }
+
+    /// `--point LAT,LON`.
+    private static func point(_ text: String) throws(UsageError) -> Coordinate {
+        do throws(GeoError) {
+            let fields = try splitJob(text)
+            try expectFields(fields, ["LAT", "LON"])
+            return try parseCoordinate(fields[0], fields[1])
+        } catch {
+            throw UsageError("--point \(GeoError.quoted(text)): \(error.message)")
+        }
+    }
+
+    /// A feature's name in messages: its id, its name property, or its index.
+    static func label(of feature: Feature, index: Int) -> String {
+        switch feature.id {
+        case .string(let s)?: return s
+        case .integer(let n)?: return String(n)
+        case .number(let d)?: return NumberText.shortest(d)
+        case nil:
+            return feature.properties["name"]?.stringValue ?? "feature \(index)"
+        }
+    }
+
+    private static func rounded(_ value: Double, _ decimals: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        return (value * scale).rounded() / scale
+    }
+}
+
+/// How geometry input is laid out: one GeoJSON document, or one geometry per line.
+enum Input {
+    /// One line of line-based input: its geometry, or its error, or `nil` for a blank or comment.
+    struct Line {
+        var number: Int
+        var value: Result<Geometry, GeoError>?
+    }
+
+    case document(GeoJSON)
+    case lines([Line], geoJSON: Bool)
+    case malformed(GeoError)
+
+    /// Text that starts with `{` is one GeoJSON document, or, when it does not parse as one and
+    /// every line holds an object, GeoJSON lines; anything else is WKT, one geometry per line.
+    static func read(_ data: Data) -> Input {
+        let text = DelimitedText.decode(data)
+        let start = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        let lines = DelimitedText.lines(of: text)
+        if start.hasPrefix("{") {
+            do throws(GeoError) {
+                return .document(try GeoJSON(data: Array(data)))
+            } catch {
+                let objects = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+                guard objects.count > 1,
+                    objects.allSatisfy({
+                        $0.drop { $0.isWhitespace || $0 == "\u{FEFF}" }.hasPrefix("{")
+                    })
+                else { return .malformed(error) }
+                return .lines(
+                    parse(lines) { (text) throws(GeoError) -> Geometry in
+                        try GeoJSON(parsing: text).geometries.first ?? .point(nil)
+                    }, geoJSON: true)
+            }
+        }
+        return .lines(
+            parse(lines) { (text) throws(GeoError) -> Geometry in try Geometry(wkt: text) },
+            geoJSON: false)
+    }
+
+    private static func parse(
+        _ lines: [Substring], _ geometry: (String) throws(GeoError) -> Geometry
+    ) -> [Line] {
+        lines.enumerated().map { index, raw in
+            let text = String(raw.drop { $0 == "\u{FEFF}" })
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty && !trimmed.hasPrefix("#") else {
+                return Line(number: index + 1, value: nil)
+            }
+            return Line(
+                number: index + 1,
+                value: Result { () throws(GeoError) -> Geometry in try geometry(text) })
+        }
+    }
+}
+
+/// Shortest exact text of a number, as WKT writes it.
+enum NumberText {
+    static func shortest(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 0x1p53 { return String(Int64(value)) }
+        return "\(value)"
+    }
+}

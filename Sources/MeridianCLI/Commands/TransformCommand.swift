@@ -1,0 +1,186 @@
+import Foundation
+import GeoCore
+
+/// `meridian transform --from CRS --to CRS` or `--pipeline STRING`: coordinates through PROJ.
+enum TransformCommand: Subcommand {
+    static let name = "transform"
+    static let summary = "transform coordinates between CRSs or through a PROJ pipeline"
+    static let valueOptions: Set<String> = ["from", "to", "pipeline", "decimals"]
+    static let help = """
+        Usage: meridian transform --from CRS --to CRS [--inverse] [--decimals N] [--json] [X Y [Z [T]]]
+               meridian transform --pipeline STRING [--inverse] [--decimals N] [--json] [X Y [Z [T]]]
+
+        Transforms coordinates with PROJ. A CRS is an AUTHORITY:CODE (EPSG:4326, ESRI:54009), an
+        OGC URN, WKT, PROJJSON, a PROJ string, or the exact name or alias of a CRS ("WGS 84 / UTM
+        zone 33N", "wgs84", any case); anything else is refused with the closest names, never
+        guessed. Between two CRSs, geographic coordinates are always longitude first ("x y" =
+        "lon lat"), whatever the CRS's official axis order. A --pipeline is a PROJ operation or
+        pipeline string and keeps its own axis order. Angles are in degrees (as PROJ's cct takes
+        them), lengths in the CRS's units.
+
+        Points are "x y", "x y z" or "x y z t" (t an epoch in decimal years, for time-dependent
+        operations such as plate-motion models, as cct reads it); z is 0 when missing. Output
+        has as many decimals as the axis unit needs (9 for degrees, about 0.1 mm; 4 for meters
+        and feet, as cct prints them) unless --decimals says otherwise, and z whenever the input
+        had one or the target CRS has three axes (EPSG:4978, EPSG:4979), t when the input had one.
+
+        \(batchHelp(fields: "two to four numbers"))
+
+        Options:
+          --from CRS        source CRS
+          --to CRS          target CRS
+          --pipeline STR    a PROJ operation instead of --from/--to
+          --inverse         transform from target to source
+          --decimals N      decimals written, 0-17
+          --json            one JSON object per line: x, y and z and t where written, line
+
+        Examples:
+          echo "12.5 55.7" | meridian transform --from EPSG:4326 --to EPSG:32633
+          meridian transform --from EPSG:4326 --to EPSG:3857 -- -0.4543 51.47
+          echo "500000 6100000" | meridian transform --from EPSG:4326 --to EPSG:32633 --inverse
+          echo "12 55" | meridian transform --pipeline "+proj=utm +zone=32 +ellps=GRS80"
+          echo "12 55 0 2020.5" | meridian transform --from EPSG:7789 --to EPSG:7912
+
+        \(ExitCode.table)
+
+        """
+
+    /// One input line, read before the batch goes through PROJ.
+    private enum Job {
+        case skip
+        case bad(GeoError)
+        case point(x: Double, y: Double, z: Double?, t: Double?)
+    }
+
+    static func run(_ arguments: inout Arguments, console: Console) throws(UsageError) -> Int32 {
+        let from = arguments.option("from"), to = arguments.option("to")
+        let pipeline = arguments.option("pipeline")
+        let inverse = arguments.flag("inverse")
+        let json = arguments.flag("json")
+        let decimals = try arguments.integer("decimals")
+        try arguments.rejectUnknown()
+        if let decimals, !(0...17).contains(decimals) {
+            throw UsageError("--decimals \(decimals) is outside 0...17")
+        }
+        let definition: CoordinateTransformer.Definition
+        switch (from, to, pipeline) {
+        case (let from?, let to?, nil): definition = .crsToCRS(source: from, target: to)
+        case (nil, nil, let pipeline?): definition = .pipeline(pipeline)
+        default: throw UsageError("give either --from and --to, or --pipeline")
+        }
+        let transformer: CoordinateTransformer
+        do {
+            transformer = try CoordinateTransformer(definition: definition)
+        } catch {
+            console.printError("meridian transform: \(error.message)")
+            return ExitCode.failure
+        }
+        let direction: CoordinateTransformer.Direction = inverse ? .inverse : .forward
+
+        // Read every point first, so that PROJ transforms them in one batch.
+        var jobs = [(line: Int, job: Job)]()
+        if !arguments.positional.isEmpty {
+            jobs.append((1, job(arguments.positional.joined(separator: " "))))
+        } else {
+            var number = 0
+            while let line = console.readLine() {
+                number += 1
+                jobs.append((number, job(line)))
+            }
+        }
+        var xs = [Double](), ys = [Double](), zs = [Double](), ts = [Double]()
+        var slot = [Int?](repeating: nil, count: jobs.count)
+        for (i, entry) in jobs.enumerated() {
+            guard case .point(let x, let y, let z, let t) = entry.job else { continue }
+            slot[i] = xs.count
+            xs.append(x)
+            ys.append(y)
+            zs.append(z ?? 0)
+            // PROJ's "no time": the point is taken at the operation's own epoch.
+            ts.append(t ?? .infinity)
+        }
+        var heights: [Double]? = zs
+        let failures: [CoordinateTransformer.PointFailure]
+        do {
+            failures = try transformer.transform(
+                x: &xs, y: &ys, z: &heights, t: &ts, direction: direction)
+        } catch {
+            console.printError("meridian transform: \(error.message)")
+            return ExitCode.failure
+        }
+        let failed = Dictionary(failures.map { ($0.index, $0.error) }) { first, _ in first }
+        let places = Self.decimals(transformer, direction: direction, override: decimals)
+        let threeAxes = (transformer.outputAxes(direction)?.count ?? 2) >= 3
+        var batch = Batch(command: name, json: json, console: console)
+        for (i, entry) in jobs.enumerated() {
+            switch entry.job {
+            case .skip:
+                batch.skip(line: entry.line)
+            case .bad(let error):
+                batch.emit(line: entry.line, .failure(error))
+            case .point(_, _, let z, let t):
+                guard let k = slot[i] else { continue }
+                if let error = failed[k] {
+                    batch.emit(line: entry.line, .failure(error))
+                    continue
+                }
+                var text =
+                    "\(format(xs[k], decimals: places.x)) \(format(ys[k], decimals: places.y))"
+                var object: [String: JSONValue] = ["x": .number(xs[k]), "y": .number(ys[k])]
+                if z != nil || threeAxes, let h = heights?[k] {
+                    text += " \(format(h, decimals: places.z))"
+                    object["z"] = .number(h)
+                }
+                if t != nil {
+                    text += " \(format(ts[k], decimals: places.t))"
+                    object["t"] = .number(ts[k])
+                }
+                batch.emit(line: entry.line, .success(Answer(text: text, json: object)))
+            }
+        }
+        return batch.exitCode
+    }
+
+    /// One line as a job.
+    private static func job(_ line: String) -> Job {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty || trimmed.hasPrefix("#") { return .skip }
+        do throws(GeoError) {
+            let fields = try splitJob(trimmed)
+            guard (2...4).contains(fields.count) else {
+                throw GeoError(
+                    .malformedInput, "expected 2 to 4 numbers (x y [z [t]]), found \(fields.count)")
+            }
+            let names = ["x", "y", "z", "t"]
+            var values = [Double]()
+            for (i, field) in fields.enumerated() {
+                values.append(try parseNumber(field, name: names[i], column: i + 1))
+            }
+            return .point(
+                x: values[0], y: values[1], z: values.count > 2 ? values[2] : nil,
+                t: values.count > 3 ? values[3] : nil)
+        } catch {
+            return .bad(error)
+        }
+    }
+
+    /// Decimals per output coordinate: 9 for an angle (1e-9° is 0.1 mm on the ground), 4 for a
+    /// length (0.1 mm in meters), as PROJ's cct prints them; 4 for times.
+    private static func decimals(
+        _ transformer: CoordinateTransformer, direction: CoordinateTransformer.Direction,
+        override: Int?
+    ) -> (x: Int, y: Int, z: Int, t: Int) {
+        if let override { return (override, override, override, override) }
+        func places(_ axis: CRSAxis?) -> Int {
+            guard let axis else { return 4 }
+            let unit = axis.unitName.lowercased()
+            return unit.contains("degree") || unit.contains("radian") || unit.contains("grad")
+                ? 9 : 4
+        }
+        if let axes = transformer.outputAxes(direction), axes.count >= 2 {
+            return (places(axes[0]), places(axes[1]), places(axes.count > 2 ? axes[2] : nil), 4)
+        }
+        let angular = transformer.givesAngles(direction)
+        return (angular ? 9 : 4, angular ? 9 : 4, 4, 4)
+    }
+}

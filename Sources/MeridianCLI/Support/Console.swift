@@ -1,0 +1,141 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a command reads its input and writes its output; tests substitute buffers.
+struct Console {
+    /// The next line of standard input without its line terminator, or `nil` at the end.
+    var readLine: () -> String?
+    /// All remaining bytes of standard input.
+    var readAll: () -> Data
+    /// Writes text to standard output.
+    var write: (String) -> Void
+    /// Writes text to standard error.
+    var writeError: (String) -> Void
+
+    /// The process's standard streams. Lines end at LF, CR LF or a lone CR, and a byte-order mark
+    /// at the start is dropped, so input from any system reads the same.
+    static var standard: Console {
+        let reader = LineReader { buffer in
+            #if canImport(Glibc)
+            return buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            #else
+            let data = FileHandle.standardInput.availableData
+            data.copyBytes(to: &buffer, count: data.count)
+            return data.count
+            #endif
+        }
+        return Console(
+            readLine: { reader.next() },
+            readAll: { reader.rest() },
+            write: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
+            writeError: { text in FileHandle.standardError.write(Data(text.utf8)) })
+    }
+
+    /// Writes a line to standard output.
+    func print(_ line: String) { write(line + "\n") }
+
+    /// Writes a line to standard error.
+    func printError(_ line: String) { writeError(line + "\n") }
+}
+
+/// Splits a byte stream into lines at LF, CR LF and lone CR, dropping a leading byte-order mark.
+final class LineReader {
+    private let fill: (inout [UInt8]) -> Int
+    private var buffer = [UInt8]()
+    private var start = 0
+    private var atEnd = false
+    private var first = true
+
+    /// A reader over a source that fills a buffer and returns how many bytes it read (0 at the end).
+    init(fill: @escaping (inout [UInt8]) -> Int) {
+        self.fill = fill
+    }
+
+    /// A reader over bytes held in memory.
+    convenience init(_ data: Data) {
+        var remaining = data[...]
+        self.init { buffer in
+            let n = min(buffer.count, remaining.count)
+            buffer.replaceSubrange(0..<n, with: remaining.prefix(n))
+            remaining = remaining.dropFirst(n)
+            return n
+        }
+    }
+
+    private func more() -> Bool {
+        guard !atEnd else { return false }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        let n = fill(&chunk)
+        guard n > 0 else {
+            atEnd = true
+            return false
+        }
+        if start > 0 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        buffer.append(contentsOf: chunk[0..<n])
+        return true
+    }
+
+    /// The next line, or `nil` at the end.
+    func next() -> String? {
+        while true {
+            if first, buffer.count - start >= 3 || atEnd {
+                first = false
+                if buffer[start...].starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
+            }
+            if let end = buffer[start...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+                // A CR at the end of the buffer may be the first half of CR LF.
+                if buffer[end] == 0x0D && end + 1 == buffer.count && !atEnd && more() { continue }
+                let line = String(decoding: buffer[start..<end], as: UTF8.self)
+                start = end + 1
+                if buffer[end] == 0x0D && start < buffer.count && buffer[start] == 0x0A {
+                    start += 1
+                }
+                return line
+            }
+            if !more() {
+                guard start < buffer.count else { return nil }
+                let line = String(decoding: buffer[start...], as: UTF8.self)
+                start = buffer.count
+                return line
+            }
+        }
+    }
+
+    /// Everything not read yet.
+    func rest() -> Data {
+        while more() {}
+        defer { start = buffer.count }
+        return Data(buffer[start...])
+    }
+}
+
+/// A console backed by strings, for tests and for running commands in-process.
+final class BufferedConsole {
+    private let reader: LineReader
+    /// Everything written to standard output.
+    private(set) var output = ""
+    /// Everything written to standard error.
+    private(set) var errorOutput = ""
+
+    init(input: String = "") {
+        reader = LineReader(Data(input.utf8))
+    }
+
+    init(data: Data) {
+        reader = LineReader(data)
+    }
+
+    var console: Console {
+        Console(
+            readLine: { [unowned self] in reader.next() },
+            readAll: { [unowned self] in reader.rest() },
+            write: { [unowned self] in output += $0 },
+            writeError: { [unowned self] in errorOutput += $0 })
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import GeoCore
+
+/// A `meridian` subcommand.
+protocol Subcommand: Sendable {
+    /// The word that selects it: `meridian <name> ...`.
+    static var name: String { get }
+    /// One line for the overview.
+    static var summary: String { get }
+    /// The full help text, printed by `--help`.
+    static var help: String { get }
+    /// Options that take a value (everything else starting with `--` is a flag).
+    static var valueOptions: Set<String> { get }
+    /// Runs the command and returns the process exit code.
+    static func run(_ arguments: inout Arguments, console: Console) throws(UsageError) -> Int32
+}
+
+/// The exit codes of every subcommand: one table, printed by `meridian --help`.
+enum ExitCode {
+    /// Everything was answered.
+    static let success: Int32 = 0
+    /// The command could not run: a file could not be read, or PROJ or GEOS could not set up what
+    /// was asked (an unknown CRS); nothing was answered.
+    static let failure: Int32 = 1
+    /// Some input was bad: each bad line or record got an error record in its place (or a whole
+    /// input file was malformed); everything else was answered.
+    static let badInput: Int32 = 2
+    /// The command was called wrongly: an unknown command or option, a missing or malformed
+    /// argument. The usage is printed.
+    static let usage: Int32 = 64
+
+    /// The table, for the help texts.
+    static let table = """
+        Exit codes (all commands):
+          0   everything was answered
+          1   the command could not run (a file could not be read, PROJ or GEOS refused the setup)
+          2   some input was bad: each bad line got an error record in its place, the rest was
+              answered (or an input file was malformed)
+          64  the command was called wrongly (unknown option, missing argument); usage is printed
+        """
+}
+
+/// One answer of a batch: its text line and its JSON fields (without `line`).
+struct Answer {
+    var text: String
+    var json: [String: JSONValue]
+}
+
+/// Batch mode: every input line gets exactly one output line, in order.
+///
+/// - An answer is its text, or with `--json` one JSON object with the input's `line` number.
+/// - A bad line gets an error record in its place: `error: line N: message` as text, or
+///   `{"line": N, "error": "message", "kind": "..."}` as JSON; the same message goes to standard
+///   error, in input order, and the exit code becomes 2.
+/// - A blank line or a `#` comment gets an empty line (text) or `{"line": N, "skipped": true}`.
+struct Batch {
+    let command: String
+    let json: Bool
+    let console: Console
+    private(set) var failed = false
+
+    init(command: String, json: Bool, console: Console) {
+        self.command = command
+        self.json = json
+        self.console = console
+    }
+
+    /// Writes the answer, or the error record, of one line.
+    mutating func emit(line: Int, _ result: Result<Answer, GeoError>) {
+        switch result {
+        case .success(let answer):
+            if json {
+                var fields = answer.json
+                fields["line"] = .integer(line)
+                console.print(jsonLine(fields))
+            } else {
+                console.print(answer.text)
+            }
+        case .failure(let error):
+            failed = true
+            let message = describe(error)
+            console.printError("meridian \(command): line \(line): \(message)")
+            if json {
+                console.print(
+                    jsonLine([
+                        "line": .integer(line), "error": .string(message),
+                        "kind": .string(error.kind.name),
+                    ]))
+            } else {
+                console.print("error: line \(line): \(message)")
+            }
+        }
+    }
+
+    /// Writes the placeholder of a blank or comment line.
+    func skip(line: Int) {
+        console.print(json ? jsonLine(["line": .integer(line), "skipped": true]) : "")
+    }
+
+    /// The exit code: 2 if any line was bad.
+    var exitCode: Int32 { failed ? ExitCode.badInput : ExitCode.success }
+
+    /// Runs a job per line: the positional arguments are one job (line 1), or, when there are none,
+    /// each line of standard input is one.
+    static func run(
+        _ command: String, positional: [String], json: Bool, console: Console,
+        answer: (_ fields: [String]) throws(GeoError) -> Answer
+    ) -> Int32 {
+        var batch = Batch(command: command, json: json, console: console)
+        if !positional.isEmpty {
+            batch.emit(line: 1, result(answer, jobFields(positional.joined(separator: " "))))
+            return batch.exitCode
+        }
+        var number = 0
+        while let line = console.readLine() {
+            number += 1
+            guard let fields = batch.fields(of: line, number: number) else { continue }
+            batch.emit(line: number, result(answer, .success(fields)))
+        }
+        return batch.exitCode
+    }
+
+    /// The fields of a job line, or `nil` (after writing the placeholder) for a blank or comment
+    /// line, or after writing the error record of a line that cannot be split.
+    mutating func fields(of line: String, number: Int) -> [String]? {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty || trimmed.hasPrefix("#") {
+            skip(line: number)
+            return nil
+        }
+        do throws(GeoError) {
+            return try splitJob(trimmed)
+        } catch {
+            emit(line: number, .failure(error))
+            return nil
+        }
+    }
+
+    private static func result(
+        _ answer: ([String]) throws(GeoError) -> Answer, _ fields: Result<[String], GeoError>
+    ) -> Result<Answer, GeoError> {
+        Result { () throws(GeoError) -> Answer in try answer(fields.get()) }
+    }
+
+    private static func jobFields(_ text: String) -> Result<[String], GeoError> {
+        Result { () throws(GeoError) -> [String] in try splitJob(text) }
+    }
+
+    /// A message with where it is (column or offset) when the error knows.
+    func describe(_ error: GeoError) -> String {
+        if let column = error.column, !error.message.contains("column") {
+            return "\(error.message) (column \(column))"
+        }
+        return error.message
+    }
+}
+
+/// The fields of a job line: separated by spaces, tabs, commas or semicolons (quotes allowed).
+func splitJob(_ text: String) throws(GeoError) -> [String] {
+    let normalized = text.replacingOccurrences(of: ";", with: " ")
+        .replacingOccurrences(of: ",", with: " ")
+    return try DelimitedText.split(normalized, separator: .whitespace)
+}
+
+/// Checks the number of fields of a job.
+///
+/// - Throws: ``GeoError`` naming the expected fields and what was found.
+func expectFields(_ fields: [String], _ names: [String]) throws(GeoError) {
+    guard fields.count == names.count else {
+        throw GeoError(
+            .malformedInput,
+            "expected \(names.count) values (\(names.joined(separator: " "))), found \(fields.count)"
+        )
+    }
+}
+
+/// A field as a finite number; the message tells "not a number" from "not finite".
+///
+/// - Throws: ``GeoError`` naming the field and its text.
+func parseNumber(_ text: String, name: String, column: Int? = nil) throws(GeoError) -> Double {
+    guard let value = DelimitedText.number(text) else {
+        throw GeoError(
+            .malformedInput, "\(name) \(GeoError.quoted(text)) is not a number", column: column)
+    }
+    guard value.isFinite else {
+        throw GeoError(.malformedInput, "\(name) \(value) is not finite", column: column)
+    }
+    return value
+}
+
+/// A field as an integer.
+///
+/// - Throws: ``GeoError`` naming the field and its text.
+func parseInteger(_ text: String, name: String, column: Int? = nil) throws(GeoError) -> Int {
+    guard let value = Int(text) else {
+        throw GeoError(
+            .malformedInput, "\(name) \(GeoError.quoted(text)) is not an integer", column: column)
+    }
+    return value
+}
+
+/// A latitude and longitude field pair as a valid coordinate.
+///
+/// - Throws: ``GeoError`` naming the bad value.
+func parseCoordinate(
+    _ latitude: String, _ longitude: String, column: Int = 1
+) throws(GeoError) -> Coordinate {
+    let lat = try parseNumber(latitude, name: "latitude", column: column)
+    let lon = try parseNumber(longitude, name: "longitude", column: column + 1)
+    return try Coordinate(validatingLatitude: lat, longitude: lon)
+}
+
+/// One JSON object on one line, keys sorted, numbers in full precision.
+func jsonLine(_ fields: [String: JSONValue]) -> String {
+    jsonText(.object(fields))
+}
+
+/// A JSON value on one line, keys sorted.
+func jsonText(_ value: JSONValue) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(value) else { return "null" }
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// A number for text output with a fixed count of decimals.
+func format(_ value: Double, decimals: Int) -> String {
+    String(format: "%.\(decimals)f", value)
+}
+
+/// The bytes of a file, or of standard input for `-` or no path.
+///
+/// - Throws: ``GeoError/Kind-swift.struct/io`` naming the path.
+func readInput(_ path: String?, console: Console) throws(GeoError) -> Data {
+    guard let path, path != "-" else { return console.readAll() }
+    do {
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+        throw GeoError(.io, "cannot read \(GeoError.quoted(path)): \(error.localizedDescription)")
+    }
+}
