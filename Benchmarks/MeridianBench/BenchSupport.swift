@@ -57,6 +57,17 @@ enum Bench {
         return 0
     }
 
+    /// The current resident set size of this process in bytes (`VmRSS`), or 0.
+    static func currentRSS() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+            return 0
+        }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return (line.split(separator: " ").compactMap { Int($0) }.first ?? 0) * 1024
+        }
+        return 0
+    }
+
     /// Prints one JSON object, keys sorted, on one line.
     static func emit(_ object: [String: JSONValue]) {
         let encoder = JSONEncoder()

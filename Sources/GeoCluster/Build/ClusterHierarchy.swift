@@ -39,6 +39,9 @@ struct ClusterHierarchy: Sendable {
     /// The search tree of zoom `minZoom + i`, for zooms minZoom...maxZoom+1, over entity references.
     var trees: [PackedTree] = []
 
+    /// Where the build's time went.
+    var profile = ClusterBuildProfile()
+
     init(options: ClusterOptions, inputCount: Int) {
         self.options = options
         self.inputCount = inputCount
@@ -125,10 +128,10 @@ struct ClusterHierarchy: Sendable {
     /// Calls `body` with each entity inside a west/south/east/north box at a zoom, in supercluster's
     /// order (the box normalized as supercluster normalizes it).
     @inlinable
-    func forEachEntity(
+    func forEachEntity<E: Error>(
         west: Double, south: Double, east: Double, north: Double, zoom: Double,
-        _ body: (UInt32) -> Void
-    ) {
+        _ body: (UInt32) throws(E) -> Void
+    ) throws(E) {
         guard let tree = tree(atZoom: zoom) else { return }
         var boxes = (
             first: ClusterHierarchy.projectedBox(
@@ -146,7 +149,8 @@ struct ClusterHierarchy: Sendable {
         }
         for box in [boxes.first, boxes.second] {
             guard let (minX, minY, maxX, maxY) = box else { continue }
-            tree.range(minX: minX, minY: minY, maxX: maxX, maxY: maxY, position: treePosition, body)
+            try tree.range(
+                minX: minX, minY: minY, maxX: maxX, maxY: maxY, position: treePosition, body)
         }
     }
 

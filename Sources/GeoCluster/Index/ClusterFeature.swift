@@ -81,16 +81,19 @@ public enum ClusterFeature<Element> {
     case point(ClusterPoint<Element>)
 
     /// The cluster, for ``cluster(_:)``.
+    @inlinable
     public var cluster: Cluster? {
         if case .cluster(let cluster) = self { cluster } else { nil }
     }
 
     /// The point, for ``point(_:)``.
+    @inlinable
     public var point: ClusterPoint<Element>? {
         if case .point(let point) = self { point } else { nil }
     }
 
     /// Where to draw it.
+    @inlinable
     public var coordinate: Coordinate {
         switch self {
         case .cluster(let cluster): cluster.coordinate
@@ -99,6 +102,7 @@ public enum ClusterFeature<Element> {
     }
 
     /// How many points it stands for (1 for a point).
+    @inlinable
     public var pointCount: Int {
         switch self {
         case .cluster(let cluster): cluster.pointCount

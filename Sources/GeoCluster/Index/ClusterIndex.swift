@@ -82,8 +82,33 @@ public struct ClusterIndex<Element> {
             },
             options: options, clusteringIdentifier: clusteringIdentifier, build: build)
         if let aggregation {
+            let start = BuildProfiler.now()
             aggregateValues = aggregates(map: aggregation.map, reduce: aggregation.reduce).values
+            let end = BuildProfiler.now()
+            aggregationSpan = ClusterBuildProfile.Span(
+                phase: .aggregates, zoom: -1, items: aggregateValues.count, lane: .build,
+                nanoseconds: end.wall &- start.wall, cpuNanoseconds: end.cpu &- start.cpu,
+                isSplit: false)
         }
+    }
+
+    /// How long the aggregates took, when the index was built with an aggregation.
+    private var aggregationSpan: ClusterBuildProfile.Span?
+
+    /// Where the build's time went: the spans of every partition's build, then the aggregates.
+    package var buildProfile: ClusterBuildProfile {
+        var profile = ClusterBuildProfile()
+        for partition in partitions {
+            let part = partition.hierarchy.profile
+            profile.spans += part.spans
+            profile.nanoseconds += part.nanoseconds
+            profile.largestPairCount = max(profile.largestPairCount, part.largestPairCount)
+        }
+        if let aggregationSpan {
+            profile.spans.append(aggregationSpan)
+            profile.nanoseconds += aggregationSpan.nanoseconds
+        }
+        return profile
     }
 
     /// Builds an index from elements and their coordinates (NaN for none).
@@ -156,6 +181,13 @@ public struct ClusterIndex<Element> {
         }
         let index = partition.inputIndex(Int(ref))
         return .point(point(index))
+    }
+
+    /// The public value of an entity of the partition at a position (the partition is borrowed,
+    /// not copied).
+    @inlinable
+    func feature(_ ref: UInt32, inPartition p: Int) -> ClusterFeature<Element> {
+        feature(ref, in: partitions[p])
     }
 
     @inlinable

@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 
 /// One entry of a ``KDTree``: float32 coordinates and a payload (a level position while the tree is
 /// built, an entity reference afterwards).
@@ -39,9 +40,14 @@ struct KDTree: Sendable {
 
     /// Builds the tree from items in data order.
     ///
-    /// - Parameter threads: With more than one, the subtrees below the top levels are sorted by up
-    ///   to that many threads; the layout is the same.
-    init(items: consuming [KDItem], nodeSize: Int, threads: Int = 1) {
+    /// - Parameters:
+    ///   - threads: With more than one, the subtrees below the top levels are sorted by up to that
+    ///     many threads; the layout is the same.
+    ///   - profiler: Records each subtree sorted on a worker, for zoom `zoom`.
+    init(
+        items: consuming [KDItem], nodeSize: Int, threads: Int = 1,
+        profiler: BuildProfiler? = nil, zoom: Int = -1
+    ) {
         self.items = items
         self.nodeSize = max(2, min(65_535, nodeSize))
         let size = self.nodeSize
@@ -54,14 +60,27 @@ struct KDTree: Sendable {
                 return
             }
             // The subtrees are disjoint ranges of the buffer.
-            let shared = SharedBuffer(base: base)
+            let shared = WorkerSlots(base)
             KDTree.splitLayout(count: count, nodeSize: size, threads: threads) { node in
                 KDTree.select(
                     base, k: node.position, left: node.lo, right: node.hi, axis: node.axis)
             } subtree: { s in
-                KDTree.sort(shared.base, lo: s.lo, hi: s.hi, axis: s.axis, nodeSize: size)
+                KDTree.measurePart(profiler, zoom: zoom, items: s.hi - s.lo + 1) {
+                    KDTree.sort(shared.base, lo: s.lo, hi: s.hi, axis: s.axis, nodeSize: size)
+                }
             }
         }
+    }
+
+    /// Runs one part of a step split between threads (by default a part of a tree's layout),
+    /// recorded when there is a profiler.
+    @inline(__always)
+    static func measurePart<R>(
+        _ profiler: BuildProfiler?, phase: ClusterBuildProfile.Phase = .treeLayout, zoom: Int,
+        items: Int, _ body: () -> R
+    ) -> R {
+        guard let profiler else { return body() }
+        return profiler.measure(phase, zoom: zoom, items: items, lane: .part, body)
     }
 
     /// Splits the work over a tree's layout between threads: calls `median` with each node of the
@@ -128,11 +147,6 @@ struct KDTree: Sendable {
         }
         subtrees += frontier.filter { $0.lo <= $0.hi }
         return (medians, subtrees)
-    }
-
-    /// A buffer shared by tasks that touch disjoint parts of it.
-    struct SharedBuffer<Element>: @unchecked Sendable {
-        let base: UnsafeMutablePointer<Element>
     }
 
     // MARK: - Building
@@ -314,18 +328,18 @@ struct KDTree: Sendable {
     /// split values); a subtree whose box is inside the query is emitted whole, in visit order,
     /// without looking positions up.
     @inlinable
-    static func rangeSlots(
+    static func rangeSlots<E: Error>(
         count: Int, nodeSize: Int, bounds: Box, minX: Double, minY: Double, maxX: Double,
         maxY: Double,
-        position: (Int) -> (x: Float, y: Float), _ body: (Int) -> Void
-    ) {
+        position: (Int) -> (x: Float, y: Float), _ body: (Int) throws(E) -> Void
+    ) throws(E) {
         guard count > 0 else { return }
         var stack: [(lo: Int, hi: Int, axis: Int, box: Box)] = [(0, count - 1, 0, bounds)]
         stack.reserveCapacity(64)
         while let (lo, hi, axis, box) = stack.popLast() {
             if box.minX >= minX && box.maxX <= maxX && box.minY >= minY && box.maxY <= maxY {
-                forEachInVisitOrder(lo: lo, hi: hi, firstRank: 0, nodeSize: nodeSize) { slot, _ in
-                    body(slot)
+                try forEachInVisitOrder(lo: lo, hi: hi, firstRank: 0, nodeSize: nodeSize) {
+                    (slot, _) throws(E) in try body(slot)
                 }
                 continue
             }
@@ -334,14 +348,14 @@ struct KDTree: Sendable {
                 for slot in lo...hi {
                     let (fx, fy) = position(slot)
                     let x = Double(fx), y = Double(fy)
-                    if x >= minX && x <= maxX && y >= minY && y <= maxY { body(slot) }
+                    if x >= minX && x <= maxX && y >= minY && y <= maxY { try body(slot) }
                 }
                 continue
             }
             let m = (lo + hi) >> 1
             let (fx, fy) = position(m)
             let x = Double(fx), y = Double(fy)
-            if x >= minX && x <= maxX && y >= minY && y <= maxY { body(m) }
+            if x >= minX && x <= maxX && y >= minY && y <= maxY { try body(m) }
             // Items before the median are at most its value on the axis, items after at least.
             var left = box, right = box
             if axis == 0 {
@@ -437,9 +451,9 @@ struct KDTree: Sendable {
     /// Calls `body` with every position of the subtree over `lo...hi` and its visit rank, in visit
     /// order, ranks counting from `firstRank`.
     @inlinable
-    static func forEachInVisitOrder(
-        lo: Int, hi: Int, firstRank: UInt32, nodeSize: Int, _ body: (Int, UInt32) -> Void
-    ) {
+    static func forEachInVisitOrder<E: Error>(
+        lo: Int, hi: Int, firstRank: UInt32, nodeSize: Int, _ body: (Int, UInt32) throws(E) -> Void
+    ) throws(E) {
         guard lo <= hi else { return }
         var next = firstRank
         var stack: [(Int, Int)] = [(lo, hi)]
@@ -447,13 +461,13 @@ struct KDTree: Sendable {
             if hi - lo <= nodeSize {
                 guard lo <= hi else { continue }
                 for i in lo...hi {
-                    body(i, next)
+                    try body(i, next)
                     next &+= 1
                 }
                 continue
             }
             let m = (lo + hi) >> 1
-            body(m, next)
+            try body(m, next)
             next &+= 1
             if lo <= m - 1 { stack.append((lo, m - 1)) }
             if m + 1 <= hi { stack.append((m + 1, hi)) }
@@ -490,15 +504,15 @@ struct PackedTree: Sendable {
     /// a subtree inside the box is emitted without looking positions up (see
     /// ``KDTree/rangeSlots(count:nodeSize:bounds:minX:minY:maxX:maxY:position:_:)``).
     @inlinable
-    func range(
+    func range<E: Error>(
         minX: Double, minY: Double, maxX: Double, maxY: Double,
-        position: (UInt32) -> (x: Float, y: Float), _ body: (UInt32) -> Void
-    ) {
-        refs.withUnsafeBufferPointer { refs in
-            KDTree.rangeSlots(
+        position: (UInt32) -> (x: Float, y: Float), _ body: (UInt32) throws(E) -> Void
+    ) throws(E) {
+        try refs.withUnsafeBufferPointer { (refs) throws(E) in
+            try KDTree.rangeSlots(
                 count: refs.count, nodeSize: nodeSize, bounds: bounds, minX: minX, minY: minY,
                 maxX: maxX, maxY: maxY,
-                position: { position(refs[$0]) }, { body(refs[$0]) })
+                position: { position(refs[$0]) }, { (slot) throws(E) in try body(refs[slot]) })
         }
     }
 

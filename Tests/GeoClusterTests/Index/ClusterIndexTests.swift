@@ -306,6 +306,39 @@ struct ClusterIndexTests {
             ])
     }
 
+    /// The lazy collection and the streamed walk give the array query's features in its order,
+    /// with clustering identifiers (several partitions) and across the 180th meridian.
+    @Test func lazyAndStreamedQueriesMatchTheArray() throws {
+        let points = Self.randomPoints(3000, seed: 8)
+        let index = try ClusterIndex(
+            points, coordinate: { $0 },
+            clusteringIdentifier: { $0.latitude > 0 ? "north" : "south" })
+        let boxes = [
+            BoundingBox.world, BoundingBox(west: 170, south: -40, east: -170, north: 40),
+            BoundingBox(west: 10, south: 10, east: 11, north: 11),
+        ]
+        for box in boxes {
+            for zoom in [0.0, 3, 8, 17] {
+                let array = index.clusters(in: box, zoom: zoom)
+                let lazy = index.features(in: box, zoom: zoom)
+                var streamed = [ClusterFeature<Coordinate>]()
+                index.forEachFeature(in: box, zoom: zoom) { streamed.append($0) }
+                #expect(Array(lazy) == array && streamed == array)
+                #expect(lazy.count == array.count)
+            }
+        }
+        // A throwing body stops the walk at its first error.
+        struct Stop: Error {}
+        var seen = 0
+        #expect(throws: Stop.self) {
+            try index.forEachFeature(in: BoundingBox.world, zoom: 17) { _ throws(Stop) in
+                seen += 1
+                if seen == 5 { throw Stop() }
+            }
+        }
+        #expect(seen == 5)
+    }
+
     @Test func queriesNeverTrapOnOddInput() throws {
         let index = try ClusterIndex(Self.randomPoints(200, seed: 5))
         for zoom in [-.infinity, -5, .nan, 1e300, .infinity] as [Double] {

@@ -1,0 +1,291 @@
+import Foundation
+import GeoCore
+
+/// A record of a level in grid-cell order: its float32 coordinates and its level position, with a
+/// flag for a record whose double coordinates are not its float32 ones (a cluster's center).
+struct CellEntry: Sendable, Equatable {
+    var fx: Float
+    var fy: Float
+    /// The level position in the low 31 bits; the top bit is ``inexact``.
+    var flaggedPosition: UInt32
+
+    /// The flag of a record whose double center differs from its float32 copy.
+    static let inexact: UInt32 = 1 << 31
+
+    /// The record's position in its level.
+    @inline(__always) var position: UInt32 { flaggedPosition & ~CellEntry.inexact }
+    /// Whether the float32 coordinates are the record's double center.
+    @inline(__always) var isExact: Bool { flaggedPosition & CellEntry.inexact == 0 }
+
+    init(_ record: LevelRecord, position: UInt32, centers: RecordCenters) {
+        fx = record.fx
+        fy = record.fy
+        let (x, y) = centers.of(record)
+        let exact = Double(fx) == x && Double(fy) == y
+        flaggedPosition = position | (exact ? 0 : CellEntry.inexact)
+    }
+
+    init(fx: Float, fy: Float, flaggedPosition: UInt32) {
+        self.fx = fx
+        self.fy = fy
+        self.flaggedPosition = flaggedPosition
+    }
+}
+
+/// The records of a level sorted by square grid cell, kept from one zoom to the next.
+///
+/// Cells are at least as wide as the clustering radius plus the largest float32 rounding of a record,
+/// so a neighbor is never more than one cell away. Going one zoom down doubles the radius; the cells
+/// then double too, and the new order follows from the old one by merging pairs of rows (cell
+/// coordinates halve) and merging in the new clusters, with no full sort.
+///
+/// Cell coordinates are clamped to ±(2³¹ − 1), which no record reaches: the build uses the grid
+/// only when every x is within ``ClusterHierarchy/gridRange`` (y is always within [0, 1]) and cells
+/// are at least 2⁻³⁰ wide. Should a cell ever reach the limit, the level is sorted afresh instead of
+/// halved, since clamped cells do not halve exactly.
+struct CellIndex {
+    /// The entries in row-major cell order.
+    private(set) var entries: [CellEntry] = []
+    /// The cell key of each entry: row << 32 | (column + 2³¹).
+    private(set) var keys: [Int64] = []
+    /// Cells are 2^-shift wide.
+    private(set) var shift = 0
+    /// The buffers the next ``advance(to:newPosition:clusters:radius:centers:)`` writes into, kept
+    /// from the move before.
+    private var nextEntries: [CellEntry] = []
+    private var nextKeys: [Int64] = []
+    /// The new position of each entry's record, gathered before the move.
+    private var movedPositions: [UInt32] = []
+    /// An upper bound of |float32(v) − v| over the coordinates of every record so far.
+    private(set) var rounding = 0.0
+    /// Whether some cell is near the clamping limit, where halving and recomputing could disagree.
+    private var nearKeyLimit = false
+
+    /// The cell size exponent for a reach: the largest `shift` with 2^-shift ≥ reach, within ±30.
+    private static func shift(forReach reach: Double) -> Int {
+        guard reach > 0 && reach.isFinite else { return reach > 0 ? -30 : 30 }
+        var shift = Int(max(-40, min(40, (-log2(reach)).rounded(.down))))
+        shift = max(-30, min(30, shift))
+        while shift > -30 && Double(sign: .plus, exponent: -shift, significand: 1) < reach {
+            shift -= 1
+        }
+        return shift
+    }
+
+    @inline(__always)
+    private static func cell(_ v: Float, scale: Double) -> Int64 {
+        let limit = Double((1 << 31) - 1)
+        return Int64(max(-limit, min(limit, (Double(v) * scale).rounded(.down))))
+    }
+
+    /// Row-major order of cells: row, then column.
+    @inline(__always)
+    private static func key(_ e: CellEntry, scale: Double) -> Int64 {
+        cell(e.fy, scale: scale) << 32 | (cell(e.fx, scale: scale) + (1 << 31))
+    }
+
+    /// The key of the cell `rows` rows and `columns` columns away from the cell of `key`.
+    @inline(__always)
+    static func key(_ key: Int64, rows: Int64, columns: Int64) -> Int64 {
+        key &+ rows << 32 &+ columns
+    }
+
+    /// Sorts a whole level into cells for a radius.
+    init(level: [LevelRecord], radius r: Double, centers: RecordCenters) {
+        for record in level { widenRounding(record, centers) }
+        rebuild(level, radius: r, centers: centers)
+    }
+
+    /// Makes ``rounding`` cover a record's float32 copy.
+    private mutating func widenRounding(_ record: LevelRecord, _ centers: RecordCenters) {
+        let (x, y) = centers.of(record)
+        rounding = max(rounding, abs(Double(record.fx) - x), abs(Double(record.fy) - y))
+    }
+
+    private mutating func rebuild(_ level: [LevelRecord], radius r: Double, centers: RecordCenters)
+    {
+        shift = CellIndex.shift(forReach: r + rounding)
+        let scale = Double(sign: .plus, exponent: shift, significand: 1)
+        let n = level.count
+        var keys = [UInt64](repeating: 0, count: n)
+        let cells = level.enumerated().map {
+            CellEntry($0.element, position: UInt32($0.offset), centers: centers)
+        }
+        nearKeyLimit = false
+        for (i, entry) in cells.enumerated() {
+            // The sign bit flipped: unsigned order is the keys' signed order.
+            keys[i] = UInt64(bitPattern: CellIndex.key(entry, scale: scale)) ^ (1 << 63)
+            let cx = CellIndex.cell(entry.fx, scale: scale),
+                cy = CellIndex.cell(entry.fy, scale: scale)
+            if abs(cx) >= (1 << 31) - 1 || abs(cy) >= (1 << 31) - 1 { nearKeyLimit = true }
+        }
+        var order = [UInt32]()
+        RadixSort.sort(&keys, order: &order)
+        entries = order.map { cells[Int($0)] }
+        self.keys = keys.map { Int64(bitPattern: $0 ^ (1 << 63)) }
+    }
+
+    /// Lets go of the buffers the next move writes into (they are made again at the size then
+    /// needed).
+    mutating func releaseMoveBuffers() {
+        nextEntries = []
+        nextKeys = []
+        movedPositions = []
+    }
+
+    /// The entries of the cell with a key, as a range of ``entries``; empty when no entry is in it.
+    ///
+    /// - Complexity: O(log n + m) for m entries in the cell.
+    func cell(withKey key: Int64) -> Range<Int> {
+        keys.withUnsafeBufferPointer { keys in
+            var lo = 0, hi = keys.count
+            while lo < hi {
+                let mid = (lo + hi) >> 1
+                if keys[mid] < key { lo = mid + 1 } else { hi = mid }
+            }
+            var end = lo
+            while end < keys.count && keys[end] == key { end += 1 }
+            return lo..<end
+        }
+    }
+
+    /// Moves the index to the next level: `newPosition[p]` is where record `p` of the old level went
+    /// (`UInt32.max` if it was absorbed or became a cluster), `clusters` are the new level's new
+    /// records, and `r` the next zoom's radius.
+    mutating func advance(
+        to level: [LevelRecord], newPosition: [UInt32], clusters: [UInt32], radius r: Double,
+        centers: RecordCenters
+    ) {
+        for p in clusters { widenRounding(level[Int(p)], centers) }
+        let wanted = CellIndex.shift(forReach: r + rounding)
+        guard wanted == shift - 1 && !nearKeyLimit else {
+            rebuild(level, radius: r, centers: centers)
+            return
+        }
+        shift = wanted
+        let scale = Double(sign: .plus, exponent: shift, significand: 1)
+        // The new clusters, sorted by their cells.
+        var added = clusters.map { p in
+            (key: Int64(0), entry: CellEntry(level[Int(p)], position: p, centers: centers))
+        }
+        for i in added.indices { added[i].key = CellIndex.key(added[i].entry, scale: scale) }
+        added.sort { $0.key < $1.key }
+        // One pass: the survivors with halved cells (rows 2j and 2j+1 merge into row j, columns
+        // halve, all in integers) merged with the new clusters, written into the move buffers.
+        let capacity = entries.count + added.count
+        var newEntries = nextEntries, newKeys = nextKeys
+        nextEntries = []
+        nextKeys = []
+        newEntries.resize(to: capacity, filling: CellEntry(fx: 0, fy: 0, flaggedPosition: 0))
+        newKeys.resize(to: capacity, filling: 0)
+        // Where each entry's record went, gathered first in a loop of independent loads (the
+        // positions are in random order), so that many are in flight at once.
+        var moved = movedPositions
+        movedPositions = []
+        moved.resize(to: entries.count, filling: 0)
+        moved.withUnsafeMutableBufferPointer { moved in
+            entries.withUnsafeBufferPointer { entries in
+                newPosition.withUnsafeBufferPointer { newPosition in
+                    for i in entries.indices { moved[i] = newPosition[Int(entries[i].position)] }
+                }
+            }
+        }
+        let count = newEntries.withUnsafeMutableBufferPointer { out in
+            newKeys.withUnsafeMutableBufferPointer { outKeys in
+                moved.withUnsafeBufferPointer { moved in
+                    CellIndex.mergeHalved(
+                        old: entries, oldKeys: keys, added: added, moved: moved, into: out,
+                        keys: outKeys)
+                }
+            }
+        }
+        movedPositions = moved
+        newEntries.resize(to: count, filling: CellEntry(fx: 0, fy: 0, flaggedPosition: 0))
+        newKeys.resize(to: count, filling: 0)
+        swap(&entries, &newEntries)
+        swap(&keys, &newKeys)
+        nextEntries = newEntries
+        nextKeys = newKeys
+    }
+
+    /// Writes the survivors of `old` with halved cells (rows 2j and 2j+1 merge into row j, columns
+    /// halve, all in integer keys) merged with the sorted new clusters; returns how many were written.
+    private static func mergeHalved(
+        old: [CellEntry], oldKeys: [Int64], added: [(key: Int64, entry: CellEntry)],
+        moved: UnsafeBufferPointer<UInt32>,
+        into out: UnsafeMutableBufferPointer<CellEntry>,
+        keys outKeys: UnsafeMutableBufferPointer<Int64>
+    ) -> Int {
+        var count = 0
+        old.withUnsafeBufferPointer { old in
+            oldKeys.withUnsafeBufferPointer { oldKeys in
+                added.withUnsafeBufferPointer { added in
+                    var nextAdded = 0
+                    @inline(__always)
+                    func halved(_ key: Int64) -> Int64 {
+                        let row = key >> 32, column = (key & 0xFFFF_FFFF) - (1 << 31)
+                        return (row >> 1) << 32 | ((column >> 1) + (1 << 31))
+                    }
+                    @inline(__always)
+                    func put(_ entry: CellEntry, _ key: Int64) {
+                        out[count] = entry
+                        outKeys[count] = key
+                        count += 1
+                    }
+                    @inline(__always)
+                    func emit(_ i: Int) {
+                        let e = old[i]
+                        let p = moved[i]
+                        guard p != UInt32.max else { return }
+                        let key = halved(oldKeys[i])
+                        while nextAdded < added.count && added[nextAdded].key < key {
+                            put(added[nextAdded].entry, added[nextAdded].key)
+                            nextAdded += 1
+                        }
+                        put(
+                            CellEntry(
+                                fx: e.fx, fy: e.fy,
+                                flaggedPosition: p | (e.flaggedPosition & CellEntry.inexact)),
+                            key)
+                    }
+                    var i = 0
+                    let n = old.count
+                    while i < n {
+                        let row = oldKeys[i] >> 32
+                        var end = i + 1
+                        while end < n && oldKeys[end] >> 32 == row { end += 1 }
+                        var otherEnd = end
+                        if end < n && (oldKeys[end] >> 32) >> 1 == row >> 1 {
+                            let other = oldKeys[end] >> 32
+                            while otherEnd < n && oldKeys[otherEnd] >> 32 == other { otherEnd += 1 }
+                        }
+                        var a = i, b = end
+                        while a < end && b < otherEnd {
+                            if halved(oldKeys[a]) <= halved(oldKeys[b]) {
+                                emit(a)
+                                a += 1
+                            } else {
+                                emit(b)
+                                b += 1
+                            }
+                        }
+                        while a < end {
+                            emit(a)
+                            a += 1
+                        }
+                        while b < otherEnd {
+                            emit(b)
+                            b += 1
+                        }
+                        i = otherEnd
+                    }
+                    while nextAdded < added.count {
+                        put(added[nextAdded].entry, added[nextAdded].key)
+                        nextAdded += 1
+                    }
+                }
+            }
+        }
+        return count
+    }
+}

@@ -1,0 +1,268 @@
+import GeoCore
+
+/// The outcome of one greedy pass over a level, in buffers reused from pass to pass.
+struct GreedyPass {
+    /// The next level (when it differs from the old one).
+    var next: [LevelRecord] = []
+    /// Whether it differs from the level it came from.
+    var changed = false
+    /// Where each record of the old level went in the next (`UInt32.max`: absorbed or replaced by
+    /// a cluster).
+    var newPosition: [UInt32] = []
+    /// The positions of the new clusters in the next level.
+    var clusters: [UInt32] = []
+    /// Whether each record of the old level has been visited or absorbed.
+    var processed: [Bool] = []
+    /// The members of the cluster being formed: visit rank and level position.
+    var members: [(rank: UInt32, position: UInt32)] = []
+}
+
+/// What the greedy pass reads: the level, its neighbor lists and dense cells, its tree's visit
+/// ranks and the zoom's distance test.
+struct GreedyInput {
+    let level: [LevelRecord]
+    let neighbors: NeighborTable
+    let dense: DenseCells
+    let cells: CellIndex
+    let ranks: [UInt32]
+    let test: PairTest
+    let zoom: Int
+}
+
+/// A cluster the pass formed, before it goes into the cluster table.
+private struct FormedCluster {
+    var x: Double
+    var y: Double
+    var origin: UInt32
+    var count: UInt32
+    var id: Int
+}
+
+extension ClusterHierarchy {
+    /// supercluster's greedy pass over a level (§5 of the specification): visit the records in level
+    /// order; an unprocessed record absorbs its unprocessed later neighbors within the radius into a
+    /// new cluster (their centroid summed in the order the level's tree visits them), or, with too
+    /// few points for `minPoints`, claims them.
+    ///
+    /// The later neighbors come from the sweep's lists, and from a search of the dense cells around
+    /// the records that have one nearby. Writes the next level, where each record went and the
+    /// positions of the new clusters into `pass`, and appends the new clusters to the table.
+    ///
+    /// - Complexity: O(n + m log m) for m listed neighbors, plus O(n) for the dense-cell searches.
+    mutating func greedyPass(_ input: GreedyInput, into pass: inout GreedyPass) {
+        let n = input.level.count
+        var processed = pass.processed
+        var newPosition = pass.newPosition
+        var walk = GreedyWalk(
+            input: input, minPoints: options.minPoints, inputCount: inputCount,
+            firstCluster: clusterID.count, next: pass.next, clusters: pass.clusters,
+            members: pass.members)
+        pass = GreedyPass()  // the buffers are now uniquely referenced
+        processed.removeAll(keepingCapacity: true)
+        processed.resize(to: n, filling: false)
+        newPosition.removeAll(keepingCapacity: true)
+        newPosition.resize(to: n, filling: .max)
+        withCenters { centers in
+            input.level.withUnsafeBufferPointer { level in
+                input.ranks.withUnsafeBufferPointer { ranks in
+                    processed.withUnsafeMutableBufferPointer { processed in
+                        newPosition.withUnsafeMutableBufferPointer { newPosition in
+                            walk.run(
+                                GreedyWalk.Buffers(
+                                    level: level, ranks: ranks, processed: processed,
+                                    newPosition: newPosition, centers: centers))
+                        }
+                    }
+                }
+            }
+        }
+        for (ref, c) in walk.parents { setParent(ref, c) }
+        for cluster in walk.formed {
+            clusterX.append(cluster.x)
+            clusterY.append(cluster.y)
+            clusterCount.append(cluster.count)
+            clusterID.append(cluster.id)
+            clusterParent.append(-1)
+            clusterOrigin.append(cluster.origin)
+        }
+        pass = GreedyPass(
+            next: walk.next, changed: walk.changed, newPosition: newPosition,
+            clusters: walk.clusters, processed: processed, members: walk.members)
+    }
+
+    /// Sets the parent cluster (table index) of an entity.
+    mutating func setParent(_ ref: UInt32, _ c: Int32) {
+        let i = Int(ref)
+        if i < inputCount { pointParent[i] = c } else { clusterParent[i - inputCount] = c }
+    }
+}
+
+/// The state of one greedy pass while it walks a level.
+private struct GreedyWalk {
+    /// The buffers the walk reads and writes in place.
+    struct Buffers {
+        let level: UnsafeBufferPointer<LevelRecord>
+        let ranks: UnsafeBufferPointer<UInt32>
+        let processed: UnsafeMutableBufferPointer<Bool>
+        let newPosition: UnsafeMutableBufferPointer<UInt32>
+        let centers: RecordCenters
+
+        /// A record as a cell entry: the query center of a search around it.
+        func origin(_ p: Int) -> CellEntry {
+            CellEntry(level[p], position: UInt32(p), centers: centers)
+        }
+    }
+
+    let input: GreedyInput
+    let minPoints: Int
+    let inputCount: Int
+    let firstCluster: Int
+    var next: [LevelRecord]
+    var clusters: [UInt32]
+    var members: [(rank: UInt32, position: UInt32)]
+    var formed: [FormedCluster] = []
+    var parents: [(UInt32, Int32)] = []
+    var changed = false
+
+    init(
+        input: GreedyInput, minPoints: Int, inputCount: Int, firstCluster: Int,
+        next: [LevelRecord], clusters: [UInt32], members: [(rank: UInt32, position: UInt32)]
+    ) {
+        self.input = input
+        self.minPoints = minPoints
+        self.inputCount = inputCount
+        self.firstCluster = firstCluster
+        self.next = next
+        self.clusters = clusters
+        self.members = members
+        self.next.removeAll(keepingCapacity: true)
+        self.next.reserveHugeCapacity(input.level.count)
+        self.clusters.removeAll(keepingCapacity: true)
+    }
+
+    mutating func run(_ b: Buffers) {
+        let n = b.level.count
+        let offsets = input.neighbors.offsets, dense = input.dense.records
+        var nextDense = 0
+        // Records without later neighbors that nothing absorbed are copied in runs.
+        var run = 0
+        for p in 0..<n {
+            let listed = Int(offsets[p])..<Int(offsets[p + 1])
+            while nextDense < dense.count && Int(dense[nextDense] >> 32) < p { nextDense += 1 }
+            let nearDense = nextDense < dense.count && Int(dense[nextDense] >> 32) == p
+            if listed.isEmpty && !nearDense && !b.processed[p] { continue }
+            if run < p { copy(run..<p, b) }
+            run = p + 1
+            if b.processed[p] { continue }
+            b.processed[p] = true
+            members.removeAll(keepingCapacity: true)
+            collectListed(after: p, listed, b)
+            if nearDense {
+                let neighborhood = Int(truncatingIfNeeded: dense[nextDense] & 0xFFFF_FFFF)
+                searchDenseCells(after: p, neighborhood: neighborhood, b)
+            }
+            visit(p, b)
+        }
+        if run < n { copy(run..<n, b) }
+    }
+
+    /// Copies records that stay as they are.
+    private mutating func copy(_ range: Range<Int>, _ b: Buffers) {
+        for i in range { b.newPosition[i] = UInt32(next.count + i - range.lowerBound) }
+        next.append(contentsOf: UnsafeBufferPointer(rebasing: b.level[range]))
+    }
+
+    /// Adds the listed later neighbors of `p` that are unprocessed. Every earlier record has been
+    /// visited, including the copied runs, which are not marked.
+    private mutating func collectListed(after p: Int, _ listed: Range<Int>, _ b: Buffers) {
+        let targets = input.neighbors.targets, targetRanks = input.neighbors.targetRanks
+        for k in listed {
+            let q = targets[k]
+            if Int(q) > p && !b.processed[Int(q)] { members.append((targetRanks[k], q)) }
+        }
+    }
+
+    /// Adds the unprocessed records after `p` within the radius of it in the cells of its
+    /// neighborhood (see ``DenseCells``).
+    private mutating func searchDenseCells(after p: Int, neighborhood: Int, _ b: Buffers) {
+        let entries = input.cells.entries, test = input.test
+        let origin = b.origin(p)
+        for cell in input.dense.neighborhood(neighborhood) {
+            for i in Int(cell.lowerBound)..<Int(cell.upperBound) {
+                let q = entries[i]
+                let position = Int(q.position)
+                guard position > p, !b.processed[position],
+                    test.contains(q, around: origin, level: b.level, centers: b.centers)
+                else { continue }
+                members.append((b.ranks[position], q.position))
+            }
+        }
+    }
+
+    /// supercluster's step for an unprocessed record with its unprocessed later neighbors in
+    /// ``members``: form a cluster, claim the neighbors, or copy the record.
+    private mutating func visit(_ p: Int, _ b: Buffers) {
+        let origin = b.level[p]
+        guard !members.isEmpty else {
+            b.newPosition[p] = UInt32(next.count)
+            next.append(origin)
+            return
+        }
+        if members.count > 1 { sortMembersByRank() }
+        changed = true
+        let n0 = Int(origin.count)
+        var total = n0
+        for m in members { total += Int(b.level[Int(m.position)].count) }
+        guard total >= minPoints else {
+            // Too few points: the neighbors are claimed and follow the record, in visit order.
+            b.newPosition[p] = UInt32(next.count)
+            next.append(origin)
+            for m in members {
+                let q = Int(m.position)
+                b.processed[q] = true
+                b.newPosition[q] = UInt32(next.count)
+                next.append(b.level[q])
+            }
+            return
+        }
+        let c = Int32(firstCluster + formed.count)
+        let (ox, oy) = b.centers.of(origin)
+        var wx = ox * Double(n0), wy = oy * Double(n0)
+        for m in members {
+            let member = b.level[Int(m.position)]
+            b.processed[Int(m.position)] = true
+            let k = Double(member.count)
+            let (mx, my) = b.centers.of(member)
+            wx += mx * k
+            wy += my * k
+            parents.append((member.ref, c))
+        }
+        parents.append((origin.ref, c))
+        let cx = wx / Double(total), cy = wy / Double(total)
+        formed.append(
+            FormedCluster(
+                x: cx, y: cy, origin: origin.ref, count: UInt32(total),
+                id: (p << 5) + (input.zoom + 1) + inputCount))
+        clusters.append(UInt32(next.count))
+        next.append(
+            LevelRecord(
+                fx: Float(cx), fy: Float(cy), ref: UInt32(inputCount + Int(c)),
+                count: UInt32(total)))
+    }
+
+    /// Sorts the members by visit rank: a comparison sort for the few members of a usual cluster, a
+    /// radix sort for the many of a dense one.
+    private mutating func sortMembersByRank() {
+        guard members.count > 256 else {
+            members.sort { $0.rank < $1.rank }
+            return
+        }
+        var keys = members.map { UInt64($0.rank) << 32 | UInt64($0.position) }
+        RadixSort.sort(&keys, bits: 32..<64)
+        for i in keys.indices {
+            members[i] = (
+                UInt32(truncatingIfNeeded: keys[i] >> 32), UInt32(truncatingIfNeeded: keys[i])
+            )
+        }
+    }
+}
