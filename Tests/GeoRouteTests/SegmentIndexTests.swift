@@ -20,7 +20,7 @@ struct SegmentIndexTests {
             let p = line.coordinate(atDistance: rng.uniform(0, line.length))
                 .coordinate(atDistance: pow(10, rng.uniform(-1, 6)), bearing: rng.uniform(0, 360))
             let (px, py, pz) = SegmentIndex.ecef(p)
-            let bound = line.index.segmentBound(0, px, py, pz)
+            let bound = line.search.index.segmentBound(0, px, py, pz)
             let exact = Geodesic.wgs84.line(from: a, to: b).closestPoint(to: p).distance
             #expect(bound <= exact + 1e-9, "bound \(bound) exact \(exact)")
             // Tight to the spheroid margin, √(L² − c²)/2 ≈ L²/(7R), plus the millimeter of slack.
@@ -40,10 +40,11 @@ struct SegmentIndexTests {
         for _ in 0..<40 {
             let p = TestLines.pointNear(line, maximumOffset: 3_000, rng: &rng)
             let low = Int(rng.uniform(0, 299)), high = min(298, low + Int(rng.uniform(0, 100)))
-            let fast = try #require(line.index.nearest(to: p, segments: low...high))
-            let scan = try #require(line.index.nearestByLinearScan(to: p, segments: low...high))
+            let fast = try #require(line.search.index.nearest(to: p, segments: low...high))
+            let scan = try #require(
+                line.search.index.nearestByLinearScan(to: p, segments: low...high))
             #expect(abs(fast.distance - scan.distance) < 1e-6)
         }
-        #expect(line.index.nearest(to: line.start, segments: 400...500) == nil)
+        #expect(line.search.index.nearest(to: line.start, segments: 400...500) == nil)
     }
 }

@@ -39,26 +39,15 @@ extension GeofenceIndex {
         }
         let point = try location.validated()
         guard count > 0 && !conditions.isEmpty else { return [] }
-        var best = [(distance: Double, fence: Int)]()  // sorted, at most `count`
+        // The `count` nearest so far, as a max-heap: the farthest (and, on ties, the highest
+        // position) on top, so that each fence costs O(log count) whatever `count` is.
+        var best = NearestHeap(capacity: count)
         var seen = Set<Int32>()
         func consider(_ fence: Int32) {
             guard seen.insert(fence).inserted else { return }
             let d = conditions[Int(fence)].signedDistance(from: point)
             guard d.isFinite else { return }
-            let entry = (distance: d, fence: Int(fence))
-            if best.count == count, let last = best.last,
-                !(entry.distance < last.distance
-                    || (entry.distance == last.distance && entry.fence < last.fence))
-            {
-                return
-            }
-            let at =
-                best.firstIndex {
-                    entry.distance < $0.distance
-                        || (entry.distance == $0.distance && entry.fence < $0.fence)
-                } ?? best.count
-            best.insert(entry, at: at)
-            if best.count > count { best.removeLast() }
+            best.offer(distance: d, fence: Int(fence))
         }
         for slot in gridCount..<conditions.count { consider(fenceOfSlot[slot]) }
 
@@ -83,7 +72,7 @@ extension GeofenceIndex {
                 let coversColumns =
                     g.wraps ? 2 * k + 1 >= g.cols : (pc - k <= 0 && pc + k >= g.cols - 1)
                 if coversRows && coversColumns { break }
-                if best.count == count, let worst = best.last?.distance,
+                if best.isFull, let worst = best.farthest,
                     distanceOutsideWindow(k, row: pr, column: pc, point: point, frameX: x)
                         * (1 - 1e-9) - 1e-6 > worst
                 {
@@ -92,7 +81,7 @@ extension GeofenceIndex {
                 k += 1
             }
         }
-        return best.map {
+        return best.sorted().map {
             GeofenceNeighbor(
                 fence: $0.fence, identifier: identifier(of: $0.fence), distance: $0.distance)
         }
@@ -174,5 +163,66 @@ extension GeofenceIndex {
             bound = min(bound, band.pMin * longitudeGap * .pi / 180)
         }
         return max(0, bound)
+    }
+}
+
+/// The `capacity` nearest fences offered so far: a binary max-heap ordered by distance, then
+/// position, so that the farthest kept is on top.
+private struct NearestHeap {
+    let capacity: Int
+    private var entries: [(distance: Double, fence: Int)] = []
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        entries.reserveCapacity(min(capacity, 1 << 16))
+    }
+
+    /// Whether it holds `capacity` fences.
+    var isFull: Bool { entries.count == capacity }
+
+    /// The distance of the farthest fence kept.
+    var farthest: Double? { entries.first?.distance }
+
+    private static func before(
+        _ a: (distance: Double, fence: Int), _ b: (distance: Double, fence: Int)
+    ) -> Bool {
+        a.distance < b.distance || (a.distance == b.distance && a.fence < b.fence)
+    }
+
+    /// Keeps a fence if it is nearer than the farthest kept (or there is room).
+    mutating func offer(distance: Double, fence: Int) {
+        let entry = (distance: distance, fence: fence)
+        if entries.count < capacity {
+            entries.append(entry)
+            var i = entries.count - 1
+            while i > 0 {
+                let parent = (i - 1) / 2
+                guard NearestHeap.before(entries[parent], entries[i]) else { break }
+                entries.swapAt(parent, i)
+                i = parent
+            }
+            return
+        }
+        guard let top = entries.first, NearestHeap.before(entry, top) else { return }
+        entries[0] = entry
+        var i = 0
+        while true {
+            let left = 2 * i + 1, right = left + 1
+            var largest = i
+            if left < entries.count && NearestHeap.before(entries[largest], entries[left]) {
+                largest = left
+            }
+            if right < entries.count && NearestHeap.before(entries[largest], entries[right]) {
+                largest = right
+            }
+            guard largest != i else { break }
+            entries.swapAt(i, largest)
+            i = largest
+        }
+    }
+
+    /// The fences kept, nearest first.
+    func sorted() -> [(distance: Double, fence: Int)] {
+        entries.sorted(by: NearestHeap.before)
     }
 }

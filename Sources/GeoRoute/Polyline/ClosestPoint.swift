@@ -23,6 +23,11 @@ extension Polyline {
             self.distance = distance
             self.segmentIndex = segmentIndex
         }
+
+        /// The projection of a NaN point.
+        static let nan = Projection(
+            coordinate: Coordinate(latitude: .nan, longitude: .nan), distanceAlong: .nan,
+            distance: .nan, segmentIndex: 0)
     }
 
     /// The point of the line nearest to a point, on the WGS84 ellipsoid.
@@ -40,7 +45,12 @@ extension Polyline {
     /// - Complexity: O(log n) box tests for a point near the line, plus one exact segment solution
     ///   (a few µs) for each segment that cannot be ruled out, usually one or two.
     public func closestPoint(to point: Coordinate) -> Projection {
-        closestPoint(to: point, segments: 0...max(0, segmentCount - 1))
+        guard point.latitude.isFinite && point.longitude.isFinite else { return .nan }
+        let line = search
+        guard line.segmentCount > 0,
+            let hit = line.index.nearest(to: point, segments: 0...(line.segmentCount - 1))
+        else { return nearestVertex(to: point) }
+        return projection(of: hit)
     }
 
     /// The point nearest to a point among the stretch of the line between two distances along it.
@@ -58,56 +68,61 @@ extension Polyline {
     public func closestPoint(
         to point: Coordinate, alongDistances distances: ClosedRange<Double>
     ) -> Projection {
-        guard point.latitude.isFinite && point.longitude.isFinite else {
-            return closestPoint(to: point, segments: 0...0)
-        }
+        guard point.latitude.isFinite && point.longitude.isFinite else { return .nan }
+        let line = search
         let from = min(max(distances.lowerBound, 0), length),
             to = min(max(distances.upperBound, 0), length)
-        guard segmentCount > 0 else { return closestPoint(to: point, segments: 0...0) }
+        guard line.segmentCount > 0 else { return nearestVertex(to: point) }
         // The first segment that ends after `from` and the last that starts before `to`.
-        var first = segment(containing: from)
-        while first < segmentCount - 1 && cumulativeDistances[first + 1] <= from && from < to {
+        var first = line.segment(containing: from)
+        while first < line.segmentCount - 1 && line.cumulativeDistances[first + 1] <= from
+            && from < to
+        {
             first += 1
         }
-        var last = segment(containing: to)
-        while last > first && cumulativeDistances[last] >= to { last -= 1 }
+        var last = line.segment(containing: to)
+        while last > first && line.cumulativeDistances[last] >= to { last -= 1 }
         guard
-            let hit = index.nearest(
-                to: point, segments: first...last, firstStart: from - cumulativeDistances[first],
-                lastEnd: to - cumulativeDistances[last])
-        else { return closestPoint(to: point, segments: 0...0) }
+            let hit = line.index.nearest(
+                to: point, segments: first...last,
+                firstStart: from - line.cumulativeDistances[first],
+                lastEnd: to - line.cumulativeDistances[last])
+        else { return nearestVertex(to: point) }
         return projection(of: hit)
     }
 
-    /// The nearest point among a range of segments.
-    func closestPoint(to point: Coordinate, segments: ClosedRange<Int>) -> Projection {
-        guard point.latitude.isFinite && point.longitude.isFinite else {
-            let nan = Coordinate(latitude: .nan, longitude: .nan)
-            return Projection(coordinate: nan, distanceAlong: .nan, distance: .nan, segmentIndex: 0)
-        }
-        guard segmentCount > 0, let hit = index.nearest(to: point, segments: segments) else {
-            return Projection(
-                coordinate: coordinates[0], distanceAlong: 0,
-                distance: Geodesic.wgs84.distance(from: coordinates[0], to: point), segmentIndex: 0)
-        }
-        return projection(of: hit)
+    /// The first vertex as the nearest point: the answer for a line without segments of length.
+    private func nearestVertex(to point: Coordinate) -> Projection {
+        Projection(
+            coordinate: coordinates[0], distanceAlong: 0,
+            distance: Geodesic.wgs84.distance(from: coordinates[0], to: point), segmentIndex: 0)
     }
 
-    /// The nearest point by trying every segment: O(n) exact segment solutions. This is the oracle
-    /// the indexed search is tested and benchmarked against.
+    /// The nearest point by trying every segment of the polyline: O(n) exact segment solutions.
+    /// This is the oracle the indexed search is tested and benchmarked against.
     func closestPointByLinearScan(to point: Coordinate) -> Projection {
-        guard segmentCount > 0,
-            let hit = index.nearestByLinearScan(to: point, segments: 0...(segmentCount - 1))
-        else {
-            return Projection(
-                coordinate: coordinates[0], distanceAlong: 0,
-                distance: Geodesic.wgs84.distance(from: coordinates[0], to: point), segmentIndex: 0)
+        guard segmentCount > 0 else { return nearestVertex(to: point) }
+        var best: (projection: GeodesicLine.Projection, segment: Int)?
+        for i in 0..<segmentCount {
+            let projection = Geodesic.wgs84.line(from: coordinates[i], to: coordinates[i + 1])
+                .closestPoint(to: point)
+            if best == nil || projection.distance < (best?.projection.distance ?? .infinity) {
+                best = (projection, i)
+            }
         }
-        return projection(of: hit)
+        guard let best else { return nearestVertex(to: point) }
+        return projection(
+            of: SegmentIndex.Hit(segment: best.segment, best.projection), onPolylineSegment: true)
     }
 
-    private func projection(of hit: SegmentIndex.Hit) -> Projection {
-        let i = hit.segment
+    /// The projection of a hit on a segment of the search line (or, with `onPolylineSegment`, on
+    /// one of the polyline's own), on the polyline's segment.
+    private func projection(
+        of hit: SegmentIndex.Hit, onPolylineSegment: Bool = false
+    ) -> Projection {
+        let i =
+            onPolylineSegment
+            ? hit.segment : search.originalSegment.map { $0[hit.segment] } ?? hit.segment
         let segmentLength = cumulativeDistances[i + 1] - cumulativeDistances[i]
         var along = min(max(hit.distanceAlong, 0), segmentLength)
         var coordinate = hit.coordinate
@@ -123,5 +138,65 @@ extension Polyline {
             distanceAlong: min(cumulativeDistances[i] + along, length),
             distance: hit.distance,
             segmentIndex: i)
+    }
+}
+
+/// The segments a nearest-point search looks at: the polyline's own, or, when it repeats vertices,
+/// those of the line that keeps each run of equal vertices once. A segment of length 0 is never
+/// nearer than the vertex it sits on, which a neighboring segment (or, when every vertex is the
+/// same, the first vertex) holds, so leaving such segments out changes no distance; a line parked
+/// at one place for 100,000 fixes is then searched as one point, not 100,000.
+struct SearchLine: Sendable {
+    let coordinates: [Coordinate]
+    let cumulativeDistances: [Double]
+    let index: SegmentIndex
+    /// The polyline segment of each search segment; `nil` when they are the same.
+    let originalSegment: [Int]?
+
+    var segmentCount: Int { coordinates.count - 1 }
+
+    /// The search line of a polyline's vertices.
+    init(coordinates: [Coordinate], cumulativeDistances: [Double], azimuths: [Double]) {
+        var repeats = false
+        for i in coordinates.indices.dropFirst() where coordinates[i] == coordinates[i - 1] {
+            repeats = true
+            break
+        }
+        guard repeats else {
+            self.coordinates = coordinates
+            self.cumulativeDistances = cumulativeDistances
+            self.originalSegment = nil
+            self.index = SegmentIndex(
+                coordinates: coordinates, cumulativeDistances: cumulativeDistances,
+                azimuths: azimuths)
+            return
+        }
+        var kept = [coordinates[0]], distances = [cumulativeDistances[0]]
+        var segments = [Int](), keptAzimuths = [Double]()
+        for i in coordinates.indices.dropFirst() where coordinates[i] != coordinates[i - 1] {
+            // The polyline's segment into vertex i is the one of length that ends there.
+            kept.append(coordinates[i])
+            distances.append(cumulativeDistances[i])
+            segments.append(i - 1)
+            keptAzimuths.append(azimuths[i - 1])
+        }
+        self.coordinates = kept
+        self.cumulativeDistances = distances
+        self.originalSegment = segments
+        self.index = SegmentIndex(
+            coordinates: kept, cumulativeDistances: distances, azimuths: keptAzimuths)
+    }
+
+    /// The last search segment whose start is at or before a distance (clamped to the line).
+    func segment(containing distance: Double) -> Int {
+        let last = coordinates.count - 2
+        guard last >= 0, distance > 0 else { return 0 }
+        guard distance < cumulativeDistances[last + 1] else { return last }
+        var low = 0, high = last
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if cumulativeDistances[mid] <= distance { low = mid } else { high = mid - 1 }
+        }
+        return low
     }
 }

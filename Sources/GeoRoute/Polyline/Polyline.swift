@@ -33,8 +33,8 @@ public struct Polyline: Sendable {
     let segmentAzimuths: [Double]
     /// The forward azimuth of each segment at its end, in degrees.
     let segmentFinalAzimuths: [Double]
-    /// The spatial index of the segments, built once.
-    let index: SegmentIndex
+    /// The segments nearest-point searches look at, with their spatial index, built once.
+    let search: SearchLine
 
     /// Creates a polyline from untrusted vertices.
     ///
@@ -77,7 +77,7 @@ public struct Polyline: Sendable {
         self.cumulativeDistances = distances
         self.segmentAzimuths = azimuths
         self.segmentFinalAzimuths = finalAzimuths
-        self.index = SegmentIndex(
+        self.search = SearchLine(
             coordinates: coordinates, cumulativeDistances: distances, azimuths: azimuths)
     }
 

@@ -189,7 +189,15 @@ final class SegmentIndex: Sendable {
             if !(entry.bound < bestDistance) { break }
             let node = Int(entry.node)
             if entry.level < 0 {
-                // A segment whose chord bound is below the best exact distance: solve it exactly.
+                // A segment whose chord bound is below the best exact distance: solve it exactly,
+                // unless it repeats the best one's end points (a line parked at one place): the
+                // chord bound, always below the geodesic distance, would not prune such copies.
+                if let best, node != low && node != high,
+                    coordinates[node] == coordinates[best.segment],
+                    coordinates[node + 1] == coordinates[best.segment + 1]
+                {
+                    continue
+                }
                 var hit = exactNearest(onSegment: node, to: point, px, py, pz)
                 // On a partly searched end segment, the nearest point of the searched part is the
                 // foot moved to its edge: the distance grows monotonically away from the foot.

@@ -166,4 +166,85 @@ struct GeographicPolygonTests {
             #expect(!countries.values.contains { $0.contains(at(lat, lon)) }, "\(lat), \(lon)")
         }
     }
+
+    /// The unit vector of a latitude and longitude in degrees.
+    private static func vector(_ lat: Double, _ lon: Double) -> SIMD3<Double> {
+        let phi = lat * .pi / 180, lambda = lon * .pi / 180
+        return SIMD3(cos(phi) * cos(lambda), cos(phi) * sin(lambda), sin(phi))
+    }
+
+    /// Seeded star-shaped rings up to 30° across, around the globe, near the 180th meridian and
+    /// around the poles, against a brute-force test on the sphere: the winding number, at the
+    /// point, of the ring traced densely along its straight longitude/latitude edges (each the
+    /// short way round). Points within 0.05° of the traced ring are left out.
+    @Test func agreesWithTheWindingNumberOnTheSphere() throws {
+        var rng = SplitMix64(seed: 2024)
+        var checked = 0, inside = 0
+        for ring in 0..<24 {
+            // Centers: anywhere, on the 180th meridian, or near a pole (rings then contain it).
+            let center: (lat: Double, lon: Double) =
+                switch ring % 4 {
+                case 0: (rng.uniform(-60, 60), rng.uniform(-180, 180))
+                case 1: (rng.uniform(-50, 50), 180 + rng.uniform(-5, 5))
+                case 2: (rng.uniform(78, 86), rng.uniform(-180, 180))
+                default: (rng.uniform(-86, -78), rng.uniform(-180, 180))
+                }
+            let radius = rng.uniform(3, 15)
+            let count = 5 + Int(rng.next() % 10)
+            var vertices = [(lat: Double, lon: Double)]()
+            for k in 0..<count {
+                let azimuth = (Double(k) + rng.uniform(0, 0.8)) * 360 / Double(count)
+                let end = Geodesic.wgs84.direct(
+                    from: Coordinate(latitude: center.lat, longitude: center.lon),
+                    azimuth: azimuth, distance: radius * rng.uniform(0.4, 1) * 111_000
+                ).coordinate
+                var lon = end.longitude
+                if lon > 180 { lon -= 360 }
+                vertices.append((end.latitude, lon))
+            }
+            var wkt = vertices.map { vertex in "\(vertex.lon) \(vertex.lat)" }
+            wkt.append(wkt[0])
+            let polygon = try polygon("POLYGON ((\(wkt.joined(separator: ", "))))")
+            // The ring traced densely along its edges, as unit vectors.
+            var trace = [SIMD3<Double>]()
+            for k in 0..<count {
+                let a = vertices[k], b = vertices[(k + 1) % count]
+                var dlon = (b.lon - a.lon).truncatingRemainder(dividingBy: 360)
+                if dlon > 180 { dlon -= 360 } else if dlon < -180 { dlon += 360 }
+                let steps = max(50, Int((abs(dlon) + abs(b.lat - a.lat)) * 20))
+                for s in 0..<steps {
+                    let t = Double(s) / Double(steps)
+                    trace.append(Self.vector(a.lat + t * (b.lat - a.lat), a.lon + t * dlon))
+                }
+            }
+            let c = Self.vector(center.lat, center.lon)
+            let nearEdge = cos(0.05 * Double.pi / 180)
+            for _ in 0..<120 {
+                // Points within 40° of the center, so that the antipode is never enclosed.
+                let p = Geodesic.wgs84.direct(
+                    from: Coordinate(latitude: center.lat, longitude: center.lon),
+                    azimuth: rng.uniform(0, 360), distance: rng.uniform(0, radius * 2.5) * 111_000
+                ).coordinate
+                let v = Self.vector(p.latitude, p.longitude)
+                guard (v * c).sum() > cos(40 * Double.pi / 180),
+                    trace.allSatisfy({ ($0 * v).sum() < nearEdge })
+                else { continue }
+                var winding = 0.0
+                for k in trace.indices {
+                    let a = trace[k], b = trace[(k + 1) % trace.count]
+                    let cross = SIMD3(
+                        a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+                    winding += atan2(
+                        (v * cross).sum(), (a * b).sum() - (a * v).sum() * (b * v).sum())
+                }
+                let expected = abs(winding) > .pi
+                #expect(
+                    polygon.contains(p) == expected,
+                    "ring \(ring): \(p.latitude), \(p.longitude) winding \(winding)")
+                checked += 1
+                if expected { inside += 1 }
+            }
+        }
+        #expect(checked > 2000 && inside > 300)
+    }
 }
