@@ -135,6 +135,7 @@ struct GeofenceStoreTests {
             to: URL(fileURLWithPath: path + ".backup"))
         do {
             _ = try GeofenceMonitor(name: "notes", storage: .directory(directory))
+            Issue.record("opened a store whose file and backup are both damaged")
         } catch {
             #expect(error.kind == .corruptStore)
             #expect(error.message.contains("damaged too"))

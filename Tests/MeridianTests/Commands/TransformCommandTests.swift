@@ -17,13 +17,12 @@ struct TransformCommandTests {
     /// The IOGP Guidance Note 7-2 Pseudo-Mercator example, through the command line; every input
     /// line gets its output line, in order: a bad line and a failed point get error records naming
     /// their line numbers.
-    @Test func linesInOrderWithFailuresReported() {
+    @Test func linesInOrderWithFailuresReported() throws {
         let input = "-100.333333333333 24.381786944444\n\n# comment\nnot a number\n0 95\n0 0\n"
         let result = run(["--from", "EPSG:4326", "--to", "EPSG:3857"], input: input)
         #expect(result.code == 2)
         let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.count == 7, "\(result.output)")
-        guard lines.count == 7 else { return }
+        try #require(lines.count == 7, "\(result.output)")
         let first = lines[0].split(separator: " ").compactMap { Double($0) }
         #expect(
             first.count == 2 && abs(first[0] - -11_169_055.58) < 0.01
