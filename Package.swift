@@ -2,7 +2,7 @@
 //
 // Meridian: the geospatial toolkit for Swift on Linux and macOS.
 //
-// Layering: GeoCore <- GeoFence, GeoRoute, GeoCluster <- Meridian (umbrella).
+// Layering: GeoCore <- GeoFence, GeoRoute, GeoCluster, GeoRender <- Meridian (umbrella).
 // Only GeoCore sees the C libraries, and only through `internal import`.
 
 import PackageDescription
@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "GeoFence", targets: ["GeoFence"]),
         .library(name: "GeoRoute", targets: ["GeoRoute"]),
         .library(name: "GeoCluster", targets: ["GeoCluster"]),
+        .library(name: "GeoRender", targets: ["GeoRender"]),
         .executable(name: "meridian", targets: ["MeridianCLI"]),
         .executable(name: "meridian-bench", targets: ["MeridianBench"]),
         .executable(name: "meridian-demo", targets: ["MeridianDemo"]),
@@ -41,8 +42,11 @@ let package = Package(
         .target(name: "GeoRoute", dependencies: ["GeoCore"]),
         .target(name: "GeoCluster", dependencies: ["GeoCore"]),
         .target(
+            name: "GeoRender", dependencies: ["GeoCore"],
+            resources: [.copy("Resources/ne_110m_countries.geojson")]),
+        .target(
             name: "Meridian",
-            dependencies: ["GeoCore", "GeoFence", "GeoRoute", "GeoCluster"]
+            dependencies: ["GeoCore", "GeoFence", "GeoRoute", "GeoCluster", "GeoRender"]
         ),
 
         // MARK: - Command-line tool
@@ -76,6 +80,7 @@ let package = Package(
         .testTarget(name: "GeoFenceTests", dependencies: ["GeoFence", "GeoTestSupport"]),
         .testTarget(name: "GeoRouteTests", dependencies: ["GeoRoute", "GeoTestSupport"]),
         .testTarget(name: "GeoClusterTests", dependencies: ["GeoCluster", "GeoTestSupport"]),
+        .testTarget(name: "GeoRenderTests", dependencies: ["GeoRender", "GeoTestSupport"]),
         .testTarget(
             name: "MeridianTests",
             dependencies: ["Meridian", "MeridianCLI", "GeoTestSupport"]

@@ -10,6 +10,7 @@ let benchmarks: [String: ([String: String]) -> Void] = [
     "route": RouteBenchmark.run,
     "cluster": ClusterBenchmark.run,
     "fence": FenceBenchmark.run,
+    "render": RenderBenchmark.run,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

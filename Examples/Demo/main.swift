@@ -148,6 +148,20 @@ do {
             "Largest cluster at zoom 3: \(biggest.abbreviatedPointCount) points around \(fmt(biggest.coordinate.latitude, 2)), \(fmt(biggest.coordinate.longitude, 2)); its outline covers \(fmt(try outline.geodesicArea() / 1e6, 0)) km²"
         )
     }
+
+    // MARK: The picture
+    section("The picture")
+    let arguments = CommandLine.arguments
+    let output =
+        arguments.firstIndex(of: "--output").flatMap {
+            arguments.index(after: $0) < arguments.endIndex ? arguments[$0 + 1] : nil
+        } ?? "meridian-demo.svg"
+    for line in try await StoryMap.draw(
+        to: output,
+        progress: { FileHandle.standardError.write(Data("meridian-demo: \($0)\n".utf8)) })
+    {
+        print(line)
+    }
 } catch {
     FileHandle.standardError.write(Data("meridian-demo: \(error)\n".utf8))
     exit(1)

@@ -1,4 +1,5 @@
 @_exported import GeoCluster
 @_exported import GeoCore
 @_exported import GeoFence
+@_exported import GeoRender
 @_exported import GeoRoute

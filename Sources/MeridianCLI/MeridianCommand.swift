@@ -17,6 +17,7 @@ enum MeridianCommand {
         RouteCommand.self,
         ClusterCommand.self,
         FenceCommand.self,
+        RenderCommand.self,
     ]
 
     static func main() {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// SplitMix64 (G. Steele, D. Lea, C. Flood, *Fast splittable pseudorandom number generators*,
 /// OOPSLA 2014): a tiny, seedable random number generator.
 ///
@@ -28,5 +30,11 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     /// A double uniform in [low, high).
     public mutating func uniform(_ low: Double, _ high: Double) -> Double {
         low + (high - low) * nextUnit()
+    }
+
+    /// A standard normal deviate (Box–Muller, from two uniforms).
+    public mutating func normal() -> Double {
+        let u = max(nextUnit(), 0x1p-53), v = nextUnit()
+        return (-2 * Foundation.log(u)).squareRoot() * Foundation.cos(2 * Double.pi * v)
     }
 }

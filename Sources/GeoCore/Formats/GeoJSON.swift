@@ -52,6 +52,52 @@ public enum GeoJSON: Hashable, Sendable {
         }
     }
 
+    /// Every feature in the document: a geometry as a feature without properties, the feature
+    /// itself, or the features of a collection.
+    public var features: [Feature] {
+        switch self {
+        case .geometry(let g): [Feature(geometry: g)]
+        case .feature(let f): [f]
+        case .featureCollection(let c): c.features
+        }
+    }
+
+    /// The GeoJSON documents in some bytes: one document, or one per line (newline-delimited
+    /// GeoJSON, as the `meridian` batch commands write it; RFC 8142's record separators are
+    /// accepted too). A byte-order mark and CRLF line ends are fine; blank lines are skipped.
+    ///
+    /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` for the first document that is not
+    ///   GeoJSON, naming its line when there are several.
+    /// - Complexity: O(length of the data).
+    public static func documents(in data: some Collection<UInt8>) throws(GeoError) -> [GeoJSON] {
+        var bytes = Array(data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        let whole: GeoJSON
+        do throws(GeoError) {
+            whole = try GeoJSON(data: bytes)
+        } catch {
+            let lines = bytes.split(
+                omittingEmptySubsequences: false, whereSeparator: { $0 == 0x0A || $0 == 0x1E })
+            guard lines.count > 1 else { throw error }
+            var documents = [GeoJSON]()
+            for (number, line) in lines.enumerated() {
+                let trimmed = line.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+                guard trimmed.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else {
+                    continue
+                }
+                do throws(GeoError) {
+                    documents.append(try GeoJSON(data: trimmed))
+                } catch {
+                    throw GeoError(
+                        .malformedInput, "line \(number + 1): \(error.message)",
+                        line: number + 1)
+                }
+            }
+            return documents
+        }
+        return [whole]
+    }
+
     /// Every geometry in the document: the geometry itself, a feature's geometry, or the geometries of
     /// all features of a collection (features without a geometry are skipped).
     public var geometries: [Geometry] {

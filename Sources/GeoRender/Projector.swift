@@ -1,0 +1,292 @@
+import Foundation
+import GeoCore
+
+/// A point of the picture, in view points from its top left.
+struct ViewPoint: Sendable {
+    var x: Double
+    var y: Double
+}
+
+/// Longitude/latitude geometry to view points: unrolled across the 180th meridian, clipped to the
+/// view (with a margin, so strokes at the edge are whole), projected through the viewport.
+struct Projector {
+    let viewport: MapViewport
+    /// The clip rectangle in map points.
+    let minX, minY, maxX, maxY: Double
+    /// Vertices closer than this to the one drawn before are dropped, in view points.
+    let resolution = 0.3
+
+    init(viewport: MapViewport) {
+        self.viewport = viewport
+        let rect = viewport.visibleMapRect
+        let margin = 32 * viewport.mapPointsPerPoint
+        if rect.isNull {
+            (minX, minY, maxX, maxY) = (0, 0, 0, 0)
+        } else {
+            (minX, minY, maxX, maxY) = (
+                rect.minX - margin, rect.minY - margin, rect.maxX + margin, rect.maxY + margin
+            )
+        }
+    }
+
+    static let world = MapSize.world.width
+
+    /// 0 for points, 1 for lines, 2 for polygons; a collection by its highest part.
+    static func dimension(of geometry: Geometry) -> Int {
+        switch geometry {
+        case .point, .multiPoint: 0
+        case .lineString, .multiLineString: 1
+        case .polygon, .multiPolygon: 2
+        case .geometryCollection(let parts): parts.map(dimension(of:)).max() ?? 0
+        }
+    }
+
+    // MARK: - Unrolling
+
+    /// Map points of a path whose x steps the short way round (never more than half a world).
+    private func unrolled(_ positions: [Position]) -> [MapPoint] {
+        var result = [MapPoint]()
+        result.reserveCapacity(positions.count)
+        for p in positions where p.x.isFinite && p.y.isFinite {
+            var m = MapPoint(Coordinate(latitude: max(-90, min(90, p.y)), longitude: p.x))
+            if let last = result.last {
+                m.x -= ((m.x - last.x) / Projector.world).rounded() * Projector.world
+            }
+            result.append(m)
+        }
+        return result
+    }
+
+    /// The shift (a whole number of worlds) that puts a path's middle nearest the view's center.
+    private func shift(for points: [MapPoint]) -> Double {
+        guard let low = points.map(\.x).min(), let high = points.map(\.x).max() else { return 0 }
+        return ((viewport.center.x - (low + high) / 2) / Projector.world).rounded()
+            * Projector.world
+    }
+
+    // MARK: - Projection
+
+    /// The view points of map points, close ones merged.
+    private func project(_ points: [MapPoint], closed: Bool) -> [ViewPoint] {
+        var result = [ViewPoint]()
+        result.reserveCapacity(points.count)
+        let c = viewport.center
+        for (i, m) in points.enumerated() {
+            guard let p = viewport.point(east: m.x - c.x, north: c.y - m.y) else { continue }
+            if let last = result.last, i != points.count - 1,
+                abs(p.x - last.x) < resolution && abs(p.y - last.y) < resolution
+            {
+                continue
+            }
+            result.append(ViewPoint(x: p.0, y: p.1))
+        }
+        if closed && result.count < 3 { return [] }
+        return result
+    }
+
+    private func inside(_ m: MapPoint) -> Bool {
+        m.x >= minX && m.x <= maxX && m.y >= minY && m.y <= maxY
+    }
+
+    /// Whether every point is inside the clip, or all on one side outside it.
+    private func relation(_ rings: [[MapPoint]]) -> (inside: Bool, outside: Bool) {
+        var lowX = Double.infinity, highX = -Double.infinity
+        var lowY = Double.infinity, highY = -Double.infinity
+        for ring in rings {
+            for m in ring {
+                lowX = min(lowX, m.x)
+                highX = max(highX, m.x)
+                lowY = min(lowY, m.y)
+                highY = max(highY, m.y)
+            }
+        }
+        let inside = lowX >= minX && highX <= maxX && lowY >= minY && highY <= maxY
+        let outside = highX < minX || lowX > maxX || highY < minY || lowY > maxY
+        return (inside, outside)
+    }
+
+    /// The clipped geometry in map points, or `nil` to draw the input unclipped (GEOS refused an
+    /// invalid polygon; the SVG's own clip path still bounds it).
+    private func clipped(_ geometry: Geometry) -> Geometry? {
+        try? geometry.clipped(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+    }
+
+    private static func positions(_ points: [MapPoint]) -> [Position] {
+        points.map { Position(x: $0.x, y: $0.y) }
+    }
+
+    private static func mapPoints(_ positions: [Position]) -> [MapPoint] {
+        positions.map { MapPoint(x: $0.x, y: $0.y) }
+    }
+
+    // MARK: - Geometry
+
+    /// Each polygon of a polygonal geometry as rings of view points.
+    func polygons(of geometry: Geometry) throws(GeoError) -> [[[ViewPoint]]] {
+        var polygons = [[[Position]]]()
+        collectPolygons(geometry, into: &polygons)
+        var result = [[[ViewPoint]]]()
+        for rings in polygons {
+            var mapRings = rings.map(unrolled).filter { $0.count >= 3 }
+            guard let exterior = mapRings.first else { continue }
+            let dx = shift(for: exterior)
+            for i in mapRings.indices {
+                for j in mapRings[i].indices { mapRings[i][j].x += dx }
+            }
+            let (isInside, isOutside) = relation(mapRings)
+            if isOutside { continue }
+            var parts = [mapRings]
+            if !isInside, let clip = clipped(.polygon(mapRings.map(Projector.positions))) {
+                var clippedPolygons = [[[Position]]]()
+                collectPolygons(clip, into: &clippedPolygons)
+                parts = clippedPolygons.map { $0.map(Projector.mapPoints) }
+            }
+            for part in parts {
+                let rings = part.map { project($0, closed: true) }.filter { !$0.isEmpty }
+                if !rings.isEmpty { result.append(rings) }
+            }
+        }
+        return result
+    }
+
+    private func collectPolygons(_ geometry: Geometry, into polygons: inout [[[Position]]]) {
+        switch geometry {
+        case .polygon(let rings): if !rings.isEmpty { polygons.append(rings) }
+        case .multiPolygon(let parts): polygons += parts.filter { !$0.isEmpty }
+        case .geometryCollection(let parts):
+            for part in parts { collectPolygons(part, into: &polygons) }
+        default: break
+        }
+    }
+
+    /// Each line of a linear geometry as view points.
+    func lines(of geometry: Geometry) throws(GeoError) -> [[ViewPoint]] {
+        var lines = [[Position]]()
+        collectLines(geometry, into: &lines)
+        var result = [[ViewPoint]]()
+        for line in lines {
+            var points = unrolled(line)
+            guard points.count >= 2 else { continue }
+            let dx = shift(for: points)
+            for j in points.indices { points[j].x += dx }
+            let (isInside, isOutside) = relation([points])
+            if isOutside { continue }
+            var parts = [points]
+            if !isInside, let clip = clipped(.lineString(Projector.positions(points))) {
+                var clippedLines = [[Position]]()
+                collectLines(clip, into: &clippedLines)
+                parts = clippedLines.map(Projector.mapPoints)
+            }
+            for part in parts {
+                let path = project(part, closed: false)
+                if path.count >= 2 { result.append(path) }
+            }
+        }
+        return result
+    }
+
+    private func collectLines(_ geometry: Geometry, into lines: inout [[Position]]) {
+        switch geometry {
+        case .lineString(let line): lines.append(line)
+        case .multiLineString(let parts): lines += parts
+        case .geometryCollection(let parts):
+            for part in parts { collectLines(part, into: &lines) }
+        default: break
+        }
+    }
+
+    /// The view points of a geometry's points (inside the view).
+    func points(of geometry: Geometry) -> [ViewPoint] {
+        var positions = [Position]()
+        switch geometry {
+        case .point(let p?): positions = [p]
+        case .multiPoint(let ps): positions = ps
+        case .geometryCollection(let parts):
+            return parts.flatMap { points(of: $0) }
+        default: return []
+        }
+        var result = [ViewPoint]()
+        let c = viewport.center
+        for p in positions where p.x.isFinite && p.y.isFinite {
+            var m = MapPoint(Coordinate(latitude: max(-90, min(90, p.y)), longitude: p.x))
+            m.x += ((c.x - m.x) / Projector.world).rounded() * Projector.world
+            guard inside(m), let v = viewport.point(east: m.x - c.x, north: c.y - m.y) else {
+                continue
+            }
+            result.append(ViewPoint(x: v.x, y: v.y))
+        }
+        return result
+    }
+
+    /// A line given in coordinates (a graticule line), unclipped.
+    func line(_ coordinates: [Coordinate]) -> [ViewPoint] {
+        var points = unrolled(coordinates.map { Position(x: $0.longitude, y: $0.latitude) })
+        let dx = shift(for: points)
+        for j in points.indices { points[j].x += dx }
+        return project(points, closed: false)
+    }
+}
+
+/// Meridians and parallels at a round spacing.
+enum Graticule {
+    /// A round spacing in degrees that draws about six lines across a span.
+    static func spacing(forSpan span: Double) -> Double {
+        let steps = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30]
+        let target = span / 6
+        return steps.last(where: { $0 <= target }) ?? steps[0]
+    }
+
+    /// The lines inside a region (at most 120), each densified every 5° so that it bends with the
+    /// view and takes the short way across the 180th meridian.
+    static func lines(in region: CoordinateRegion, spacing: Double) -> [[Coordinate]] {
+        let maxLatitude = WebMercator.maximumLatitude
+        let south = max(-maxLatitude, region.center.latitude - region.span.latitudeDelta / 2)
+        let north = min(maxLatitude, region.center.latitude + region.span.latitudeDelta / 2)
+        let west = region.center.longitude - min(360, region.span.longitudeDelta) / 2
+        let east = west + min(360, region.span.longitudeDelta)
+        guard spacing > 0, south < north, west < east,
+            (east - west) / spacing + (north - south) / spacing < 120
+        else { return [] }
+        func steps(_ a: Double, _ b: Double) -> [Double] {
+            let n = max(1, Int(((b - a) / 5).rounded(.up)))
+            return (0...n).map { a + (b - a) * Double($0) / Double(n) }
+        }
+        var lines = [[Coordinate]]()
+        var lon = (west / spacing).rounded(.up) * spacing
+        while lon <= east {
+            lines.append(steps(south, north).map { Coordinate(latitude: $0, longitude: lon) })
+            lon += spacing
+        }
+        var lat = (south / spacing).rounded(.up) * spacing
+        while lat <= north {
+            lines.append(steps(west, east).map { Coordinate(latitude: lat, longitude: $0) })
+            lat += spacing
+        }
+        return lines
+    }
+}
+
+/// A scale bar of a round length, about a fifth of the view wide, right at the view's center.
+struct ScaleBar {
+    /// Its length in view points.
+    var points: Double
+    /// Its length in words: `500 m`, `2 km`.
+    var label: String
+
+    init?(viewport: MapViewport) {
+        let metersPerPoint =
+            viewport.mapPointsPerPoint
+            * MapPoint.metersPerMapPoint(atLatitude: viewport.camera.centerCoordinate.latitude)
+        let target = viewport.size.width / 5 * metersPerPoint
+        guard target.isFinite, target > 0 else { return nil }
+        let magnitude = pow(10, (log10(target)).rounded(.down))
+        let meters = [5.0, 2, 1].map { $0 * magnitude }.first(where: { $0 <= target }) ?? magnitude
+        points = meters / metersPerPoint
+        if meters >= 1000 {
+            let km = meters / 1000
+            label = km == km.rounded() ? "\(Int(km)) km" : "\(km) km"
+        } else {
+            label = meters >= 1 ? "\(Int(meters)) m" : "\(meters) m"
+        }
+    }
+}

@@ -1,0 +1,548 @@
+import Foundation
+import GeoCore
+
+/// One rendering of an ``SVGMap``: the layers projected, clipped and written, then the overlays.
+struct Renderer {
+    let map: SVGMap
+    let viewport: MapViewport
+    let projector: Projector
+    var out = SVGWriter()
+    var legend = [LegendEntry]()
+    var usedIDs = Set<String>()
+
+    init(map: SVGMap) {
+        self.map = map
+        viewport = map.camera.viewport(size: map.size)
+        projector = Projector(viewport: viewport)
+    }
+
+    mutating func document() throws(GeoError) -> String {
+        let w = map.size.width, h = map.size.height
+        out.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        out.raw("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"")
+        out.attribute("width", w)
+        out.attribute("height", h)
+        out.raw(" viewBox=\"0 0 ")
+        out.number(w)
+        out.raw(" ")
+        out.number(h)
+        out.raw("\" font-family=\"Helvetica, Arial, sans-serif\">\n")
+        out.raw("<defs><clipPath id=\"view\"><rect width=\"")
+        out.number(w)
+        out.raw("\" height=\"")
+        out.number(h)
+        out.raw("\"/></clipPath></defs>\n")
+        out.raw("<rect width=\"")
+        out.number(w)
+        out.raw("\" height=\"")
+        out.number(h)
+        out.raw("\"")
+        out.attribute("fill", map.backgroundColor)
+        out.raw("/>\n<g clip-path=\"url(#view)\">\n")
+        for (i, layer) in map.layers.enumerated() {
+            switch layer.kind {
+            case .basemap: try drawBasemap(layer)
+            case .graticule(let spacing): drawGraticule(layer, spacing: spacing)
+            case .features: try drawFeatures(layer, index: i)
+            }
+        }
+        out.raw("</g>\n")
+        drawOverlays()
+        out.raw("</svg>\n")
+        return out.string
+    }
+
+    // MARK: - Layers
+
+    private mutating func drawBasemap(_ layer: SVGMap.Layer) throws(GeoError) {
+        let style = layer.style
+        out.raw("<g")
+        out.attribute("fill", style.fill)
+        out.attribute("stroke", style.stroke)
+        out.attribute("stroke-width", style.strokeWidth)
+        out.raw(" stroke-linejoin=\"round\">\n")
+        for country in try Basemap.countries() {
+            guard let geometry = country.geometry else { continue }
+            for polygon in try projector.polygons(of: geometry) {
+                out.raw("<path d=\"")
+                writePath(polygon, closed: true)
+                out.raw("\" fill-rule=\"evenodd\"/>\n")
+            }
+        }
+        out.raw("</g>\n")
+    }
+
+    private mutating func drawGraticule(_ layer: SVGMap.Layer, spacing: Double?) {
+        let region = viewport.visibleRegion
+        let step =
+            spacing.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+            ?? Graticule.spacing(
+                forSpan: max(region.span.longitudeDelta, region.span.latitudeDelta))
+        let style = layer.style
+        out.raw("<g fill=\"none\"")
+        out.attribute("stroke", style.stroke)
+        out.attribute("stroke-width", style.strokeWidth)
+        out.attribute("stroke-opacity", style.strokeOpacity)
+        out.raw(">\n")
+        for line in Graticule.lines(in: region, spacing: step) {
+            let path = projector.line(line)
+            guard path.count >= 2 else { continue }
+            out.raw("<path d=\"")
+            writePath([path], closed: false)
+            out.raw("\"/>\n")
+        }
+        out.raw("</g>\n")
+    }
+
+    private mutating func drawFeatures(_ layer: SVGMap.Layer, index: Int) throws(GeoError) {
+        var scale = PointScaleResolver(layer.pointScale, features: layer.features)
+        // Polygons and circles on the ground first, then lines, then points and clusters.
+        var lines = [(Feature, FeatureStyle)](), points = [(Feature, FeatureStyle)]()
+        out.raw("<g>\n")
+        var kinds = Set<LegendEntry.Kind>()
+        for feature in layer.features {
+            guard let geometry = feature.geometry else { continue }
+            let style = layer.style.applying(feature.properties)
+            if case .point(let p?) = geometry, let radius = SVGMap.groundRadius(feature) {
+                if let circle = try? GeodesicCircle(
+                    center: Coordinate(latitude: p.y, longitude: p.x), radius: radius)
+                {
+                    try drawPolygonal(circle.polygon(), feature: feature, style: style)
+                    kinds.insert(.circle)
+                }
+                continue
+            }
+            switch Projector.dimension(of: geometry) {
+            case 2:
+                try drawPolygonal(geometry, feature: feature, style: style)
+                kinds.insert(.polygon)
+            case 1: lines.append((feature, style))
+            default: points.append((feature, style))
+            }
+        }
+        for (feature, style) in lines {
+            try drawLinear(feature.geometry, feature: feature, style: style)
+            kinds.insert(.line)
+        }
+        for (feature, style) in points {
+            if Cluster.count(of: feature) != nil {
+                drawCluster(feature, style: style)
+                kinds.insert(.cluster)
+            } else {
+                drawPoints(feature, style: scale.style(of: feature, base: style))
+                kinds.insert(.point)
+            }
+        }
+        out.raw("</g>\n")
+        if let name = layer.name, let kind = LegendEntry.Kind.allCases.first(where: kinds.contains)
+        {
+            legend.append(LegendEntry(label: name, style: layer.style, kind: kind))
+        }
+        for entry in scale.legendEntries(base: layer.style) { legend.append(entry) }
+    }
+
+    private mutating func openElement(_ name: String, feature: Feature) {
+        out.raw("<\(name)")
+        if let id = feature.id {
+            var text: String
+            switch id {
+            case .string(let s): text = s
+            case .integer(let i): text = String(i)
+            case .number(let n): text = String(n)
+            }
+            // An XML name: letters, digits, '-', '_' and '.', starting with a letter.
+            text =
+                "f-"
+                + String(
+                    text.unicodeScalars.map { s in
+                        s.isASCII
+                            && (CharacterSet.alphanumerics.contains(s)
+                                || "-_.".unicodeScalars.contains(s))
+                            ? Character(s) : "_"
+                    }.prefix(64))
+            var unique = text, n = 1
+            while usedIDs.contains(unique) {
+                n += 1
+                unique = "\(text)-\(n)"
+            }
+            usedIDs.insert(unique)
+            out.attribute("id", unique)
+        }
+    }
+
+    private mutating func closeElement(_ name: String, feature: Feature) {
+        if case .object(let p) = feature.properties, let title = p["title"]?.stringValue {
+            out.raw("><title>")
+            out.text(title)
+            out.raw("</title></\(name)>\n")
+        } else {
+            out.raw("/>\n")
+        }
+    }
+
+    private mutating func drawPolygonal(
+        _ geometry: Geometry, feature: Feature, style: FeatureStyle
+    ) throws(GeoError) {
+        let polygons = try projector.polygons(of: geometry)
+        guard !polygons.isEmpty else { return }
+        openElement("path", feature: feature)
+        out.raw(" d=\"")
+        for polygon in polygons { writePath(polygon, closed: true) }
+        out.raw("\" fill-rule=\"evenodd\"")
+        out.attribute("fill", style.fill)
+        out.attribute("fill-opacity", style.fillOpacity)
+        out.attribute("stroke", style.stroke)
+        out.attribute("stroke-width", style.strokeWidth)
+        out.attribute("stroke-opacity", style.strokeOpacity)
+        out.raw(" stroke-linejoin=\"round\"")
+        closeElement("path", feature: feature)
+    }
+
+    private mutating func drawLinear(
+        _ geometry: Geometry?, feature: Feature, style: FeatureStyle
+    ) throws(GeoError) {
+        guard let geometry else { return }
+        let paths = try projector.lines(of: geometry)
+        guard !paths.isEmpty else { return }
+        openElement("path", feature: feature)
+        out.raw(" d=\"")
+        for path in paths { writePath([path], closed: false) }
+        out.raw("\" fill=\"none\"")
+        out.attribute("stroke", style.stroke)
+        out.attribute("stroke-width", style.strokeWidth)
+        out.attribute("stroke-opacity", style.strokeOpacity)
+        out.raw(" stroke-linejoin=\"round\" stroke-linecap=\"round\"")
+        closeElement("path", feature: feature)
+        if case .object(let p) = feature.properties, p["direction"] == .bool(true) {
+            for path in paths { drawArrows(along: path, style: style) }
+        }
+    }
+
+    /// Arrowheads every 90 points along a drawn line, pointing the way it goes.
+    private mutating func drawArrows(along path: [ViewPoint], style: FeatureStyle) {
+        let spacing = 90.0, size = 4 + style.strokeWidth * 1.5
+        var next = spacing / 2, walked = 0.0
+        out.raw("<g")
+        out.attribute("fill", style.stroke)
+        out.attribute("fill-opacity", style.strokeOpacity)
+        out.raw(">\n")
+        for (a, b) in zip(path, path.dropFirst()) {
+            let dx = b.x - a.x, dy = b.y - a.y, length = (dx * dx + dy * dy).squareRoot()
+            guard length > 0 else { continue }
+            while next <= walked + length {
+                let t = (next - walked) / length
+                let x = a.x + t * dx, y = a.y + t * dy, ux = dx / length, uy = dy / length
+                out.raw("<path d=\"M")
+                out.number(x + ux * size)
+                out.raw(" ")
+                out.number(y + uy * size)
+                out.raw("L")
+                out.number(x - ux * size - uy * size * 0.7)
+                out.raw(" ")
+                out.number(y - uy * size + ux * size * 0.7)
+                out.raw("L")
+                out.number(x - ux * size + uy * size * 0.7)
+                out.raw(" ")
+                out.number(y - uy * size - ux * size * 0.7)
+                out.raw("Z\"/>\n")
+                next += spacing
+            }
+            walked += length
+        }
+        out.raw("</g>\n")
+    }
+
+    private mutating func drawPoints(_ feature: Feature, style: FeatureStyle) {
+        guard let geometry = feature.geometry else { return }
+        var label: String?
+        if case .object(let p) = feature.properties { label = p["label"]?.stringValue }
+        for point in projector.points(of: geometry) {
+            openElement("circle", feature: feature)
+            out.attribute("cx", point.x)
+            out.attribute("cy", point.y)
+            out.attribute("r", style.markerRadius)
+            out.attribute("fill", style.markerColor)
+            out.raw(" stroke=\"#ffffff\" stroke-width=\"1\"")
+            closeElement("circle", feature: feature)
+            if let label { drawLabel(label, x: point.x + style.markerRadius + 3, y: point.y + 4) }
+        }
+    }
+
+    /// A label beside a point: dark text on a white halo (the text drawn twice, as SVG 1.1 has no
+    /// paint order).
+    private mutating func drawLabel(_ text: String, x: Double, y: Double) {
+        for halo in [true, false] {
+            out.raw("<text")
+            out.attribute("x", x)
+            out.attribute("y", y)
+            out.raw(
+                halo
+                    ? " font-size=\"11\" fill=\"#ffffff\" stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\">"
+                    : " font-size=\"11\" fill=\"#1b2a36\">")
+            out.text(String(text.prefix(60)))
+            out.raw("</text>\n")
+        }
+    }
+
+    private mutating func drawCluster(_ feature: Feature, style: FeatureStyle) {
+        guard let geometry = feature.geometry, let count = Cluster.count(of: feature) else {
+            return
+        }
+        let radius = Cluster.radius(count)
+        for point in projector.points(of: geometry) {
+            openElement("g", feature: feature)
+            out.raw(">")
+            out.raw("<circle")
+            out.attribute("cx", point.x)
+            out.attribute("cy", point.y)
+            out.attribute("r", radius)
+            out.attribute("fill", style.markerColor)
+            out.raw(" fill-opacity=\"0.85\" stroke=\"#ffffff\" stroke-width=\"1.5\"/>")
+            out.raw("<text")
+            out.attribute("x", point.x)
+            out.attribute("y", point.y + 3.5)
+            out.raw(
+                " text-anchor=\"middle\" font-size=\"10\" font-weight=\"bold\" fill=\"#ffffff\">")
+            out.text(Cluster.label(of: feature, count: count))
+            out.raw("</text>")
+            if case .object(let p) = feature.properties, let title = p["title"]?.stringValue {
+                out.raw("<title>")
+                out.text(title)
+                out.raw("</title>")
+            }
+            out.raw("</g>\n")
+        }
+    }
+
+    /// Path data for rings or lines in view points.
+    private mutating func writePath(_ rings: [[ViewPoint]], closed: Bool) {
+        for ring in rings {
+            guard let first = ring.first else { continue }
+            out.raw("M")
+            out.number(first.x)
+            out.raw(" ")
+            out.number(first.y)
+            for p in ring.dropFirst() {
+                out.raw("L")
+                out.number(p.x)
+                out.raw(" ")
+                out.number(p.y)
+            }
+            if closed { out.raw("Z") }
+        }
+    }
+
+    // MARK: - Overlays
+
+    private mutating func drawOverlays() {
+        let w = map.size.width, h = map.size.height
+        if let title = map.title {
+            out.raw(
+                "<text x=\"12\" y=\"24\" font-size=\"16\" font-weight=\"bold\" fill=\"#1b2a36\">")
+            out.text(title)
+            out.raw("</text>\n")
+        }
+        if map.showsScaleBar, let bar = ScaleBar(viewport: viewport) {
+            let x = 12.0, y = h - 16
+            out.raw("<g stroke=\"#1b2a36\" stroke-width=\"1.5\" fill=\"none\">")
+            out.raw("<path d=\"M")
+            out.number(x)
+            out.raw(" ")
+            out.number(y - 5)
+            out.raw("V")
+            out.number(y)
+            out.raw("H")
+            out.number(x + bar.points)
+            out.raw("V")
+            out.number(y - 5)
+            out.raw("\"/></g>\n<text")
+            out.attribute("x", x + bar.points + 6)
+            out.attribute("y", y)
+            out.raw(" font-size=\"11\" fill=\"#1b2a36\">")
+            out.text(bar.label)
+            out.raw("</text>\n")
+        }
+        if map.showsNorthArrow ?? (Angle.normalizedLongitude(map.camera.heading) != 0) {
+            drawNorthArrow(x: w - 28, y: 40)
+        }
+        if map.showsLegend && !legend.isEmpty { drawLegend() }
+        var y = h - 8
+        for line in map.attribution.reversed() {
+            out.raw("<text")
+            out.attribute("x", w - 8)
+            out.attribute("y", y)
+            out.raw(" text-anchor=\"end\" font-size=\"9\" fill=\"#5a6670\">")
+            out.text(line)
+            out.raw("</text>\n")
+            y -= 12
+        }
+    }
+
+    private mutating func drawNorthArrow(x: Double, y: Double) {
+        // North on the view: from the center toward a point a little north of it.
+        let c = viewport.center
+        guard let a = viewport.point(for: c),
+            let b = viewport.point(for: MapPoint(x: c.x, y: c.y - viewport.mapPointsPerPoint * 20))
+        else { return }
+        let angle = atan2(b.x - a.x, -(b.y - a.y)) * 180 / .pi
+        out.raw("<g transform=\"translate(")
+        out.number(x)
+        out.raw(" ")
+        out.number(y)
+        out.raw(") rotate(")
+        out.number(angle)
+        out.raw(")\"><path d=\"M0 -16L7 10L0 5L-7 10Z\" fill=\"#1b2a36\"/>")
+        out.raw(
+            "<text x=\"0\" y=\"-20\" text-anchor=\"middle\" font-size=\"11\" fill=\"#1b2a36\">N</text></g>\n"
+        )
+    }
+
+    private mutating func drawLegend() {
+        // Text at 11 points is about 6.3 points per character.
+        let longest = legend.map { min($0.label.count, 40) }.max() ?? 0
+        let rowHeight = 18.0, width = 44 + 6.3 * Double(longest)
+        let height = 10 + rowHeight * Double(legend.count)
+        let x = 12.0, y = map.title == nil ? 12.0 : 34.0
+        out.raw("<g")
+        out.attribute("transform", "translate(\(x) \(y))")
+        out.raw("><rect")
+        out.attribute("width", width)
+        out.attribute("height", height)
+        out.raw(" rx=\"4\" fill=\"#ffffff\" fill-opacity=\"0.85\" stroke=\"#c9c4ba\"/>\n")
+        for (i, entry) in legend.enumerated() {
+            let cy = 5 + rowHeight * (Double(i) + 0.5)
+            let s = entry.style
+            switch entry.kind {
+            case .point:
+                out.raw("<circle cx=\"16\"")
+                out.attribute("cy", cy)
+                out.attribute("r", min(s.markerRadius, 7))
+                out.attribute("fill", s.markerColor)
+                out.raw("/>")
+            case .cluster:
+                out.raw("<circle cx=\"16\"")
+                out.attribute("cy", cy)
+                out.raw(" r=\"7\"")
+                out.attribute("fill", s.markerColor)
+                out.raw(" fill-opacity=\"0.85\"/>")
+            case .line:
+                out.raw("<path")
+                out.attribute("d", "M8 \(cy)H24")
+                out.attribute("stroke", s.stroke)
+                out.attribute("stroke-width", min(s.strokeWidth, 5))
+                out.raw("/>")
+            case .polygon, .circle:
+                out.raw("<rect x=\"8\"")
+                out.attribute("y", cy - 6)
+                out.raw(" width=\"16\" height=\"12\"")
+                out.attribute("rx", entry.kind == .circle ? 6 : 1)
+                out.attribute("fill", s.fill)
+                out.attribute("fill-opacity", max(s.fillOpacity, 0.3))
+                out.attribute("stroke", s.stroke)
+                out.raw("/>")
+            }
+            out.raw("<text x=\"32\"")
+            out.attribute("y", cy + 4)
+            out.raw(" font-size=\"11\" fill=\"#1b2a36\">")
+            out.text(String(entry.label.prefix(40)))
+            out.raw("</text>\n")
+        }
+        out.raw("</g>\n")
+    }
+}
+
+/// A row of the legend.
+struct LegendEntry: Sendable {
+    enum Kind: Int, CaseIterable, Hashable, Sendable {
+        case cluster, point, line, circle, polygon
+    }
+
+    var label: String
+    var style: FeatureStyle
+    var kind: Kind
+}
+
+/// supercluster's cluster features: a point with `cluster: true` and `point_count`.
+enum Cluster {
+    static func count(of feature: Feature) -> Int? {
+        guard case .object(let p) = feature.properties, p["cluster"] == .bool(true),
+            let count = p["point_count"]?.intValue, count > 0
+        else { return nil }
+        return count
+    }
+
+    /// The bubble's radius: its area grows with the logarithm of the count.
+    static func radius(_ count: Int) -> Double {
+        10 + 4 * log10(Double(max(1, count)))
+    }
+
+    /// `point_count_abbreviated` when the feature has it, else the count.
+    static func label(of feature: Feature, count: Int) -> String {
+        if case .object(let p) = feature.properties, let abbreviated = p["point_count_abbreviated"]
+        {
+            if let text = abbreviated.stringValue { return text }
+            if let n = abbreviated.intValue { return String(n) }
+        }
+        return String(count)
+    }
+}
+
+/// Sizes and colors a layer's points by their properties.
+struct PointScaleResolver {
+    let scale: SVGMap.PointScale?
+    let sizes: ClosedRange<Double>?
+    var colors: [String: String] = [:]
+    var order: [String] = []
+
+    init(_ scale: SVGMap.PointScale?, features: [Feature]) {
+        self.scale = scale
+        guard let property = scale?.sizeProperty else {
+            sizes = nil
+            return
+        }
+        var low = Double.infinity, high = -Double.infinity
+        for f in features {
+            if case .object(let p) = f.properties, let v = p[property]?.doubleValue, v.isFinite {
+                low = min(low, v)
+                high = max(high, v)
+            }
+        }
+        sizes = low <= high ? low...high : nil
+    }
+
+    mutating func style(of feature: Feature, base: FeatureStyle) -> FeatureStyle {
+        guard let scale, case .object(let p) = feature.properties else { return base }
+        var style = base
+        if let property = scale.sizeProperty, let sizes, let v = p[property]?.doubleValue,
+            v.isFinite
+        {
+            let t =
+                sizes.upperBound > sizes.lowerBound
+                ? (v - sizes.lowerBound) / (sizes.upperBound - sizes.lowerBound) : 1
+            // Area proportional to the value.
+            let r0 = scale.radii.lowerBound, r1 = scale.radii.upperBound
+            style.markerRadius = (r0 * r0 + t * (r1 * r1 - r0 * r0)).squareRoot()
+        }
+        if let property = scale.colorProperty, let value = p[property] {
+            let key =
+                value.stringValue ?? value.intValue.map { String($0) }
+                ?? value.doubleValue.map { String($0) } ?? value.boolValue.map { String($0) }
+                ?? "other"
+            if colors[key] == nil {
+                colors[key] = FeatureStyle.palette[colors.count % FeatureStyle.palette.count]
+                order.append(key)
+            }
+            style.markerColor = colors[key] ?? style.markerColor
+        }
+        return style
+    }
+
+    /// One legend row per color given, in the order first seen.
+    func legendEntries(base: FeatureStyle) -> [LegendEntry] {
+        order.prefix(12).map { key in
+            var style = base
+            style.markerColor = colors[key] ?? base.markerColor
+            return LegendEntry(label: key, style: style, kind: .point)
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import GeoCore
+import GeoTestSupport
+import Testing
+
+@testable import GeoRender
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Collects the elements of an SVG document, and whether it parsed.
+final class SVGElements: NSObject, XMLParserDelegate {
+    var elements: [(name: String, attributes: [String: String])] = []
+    var text = ""
+
+    static func parse(_ svg: String) -> SVGElements? {
+        let collector = SVGElements()
+        let parser = XMLParser(data: Data(svg.utf8))
+        parser.delegate = collector
+        return parser.parse() ? collector : nil
+    }
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+    ) {
+        elements.append((elementName, attributeDict))
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+    func all(_ name: String) -> [[String: String]] {
+        elements.filter { $0.name == name }.map(\.attributes)
+    }
+}
+
+@Suite("SVGMap")
+struct SVGMapTests {
+    let size = MapSize(width: 600, height: 400)
+
+    func point(
+        _ lon: Double, _ lat: Double, _ properties: JSONValue = .null, id: FeatureIdentifier? = nil
+    )
+        -> Feature
+    {
+        Feature(id: id, geometry: .point(Position(x: lon, y: lat)), properties: properties)
+    }
+
+    /// The numbers of an SVG path's data.
+    func numbers(_ d: String) -> [Double] {
+        d.split(whereSeparator: { "MLZ ".contains($0) }).compactMap { Double($0) }
+    }
+
+    /// A point lands where the viewport says, within half a point; the document is well-formed SVG
+    /// with its title, legend, scale bar and attribution; text is escaped.
+    @Test func pointsLandWhereTheCameraSays() throws {
+        let features = [
+            point(2.35, 48.86, ["title": "Paris <&> \u{1}"], id: "paris"),
+            point(-0.12, 51.5, id: 2), point(13.4, 52.52, ["marker-color": "#ff0000"]),
+        ]
+        var map = try SVGMap(fitting: features, size: size, padding: MapEdgePadding(all: 30))
+        map.title = "Capitals & more"
+        try map.addBasemap()
+        map.addGraticule()
+        map.addLayer(features, name: "Capitals")
+        let svg = try map.render()
+        let parsed = try #require(SVGElements.parse(svg), "not well-formed")
+        let viewport = map.camera.viewport(size: size)
+        let circles = parsed.all("circle").filter { $0["id"] != nil || $0["fill"] == "#ff0000" }
+        for feature in features {
+            guard case .point(let p?) = feature.geometry else { continue }
+            let expected = try #require(
+                viewport.point(for: MapPoint(Coordinate(latitude: p.y, longitude: p.x))))
+            let hit = circles.contains { c in
+                abs((Double(c["cx"] ?? "") ?? .nan) - expected.x) <= 0.5
+                    && abs((Double(c["cy"] ?? "") ?? .nan) - expected.y) <= 0.5
+            }
+            #expect(hit, "no circle at \(expected)")
+        }
+        #expect(parsed.all("circle").contains { $0["id"] == "f-paris" })
+        #expect(parsed.all("circle").contains { $0["id"] == "f-2" })
+        #expect(parsed.text.contains("Paris <&>"))
+        #expect(parsed.text.contains("Capitals & more") && parsed.text.contains("Natural Earth"))
+        #expect(parsed.text.contains("Capitals"))
+        #expect(svg.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg"))
+    }
+
+    /// A line across the 180th meridian is drawn once and short, not across the whole map; a
+    /// fit of Fiji and Samoa is narrow.
+    @Test func theAntimeridianIsCrossedTheShortWay() throws {
+        let line = Feature(
+            geometry: .lineString([Position(x: 178, y: -17), Position(x: -178, y: -16)]),
+            properties: ["stroke": "#123456"])
+        let map0 = try SVGMap(
+            fitting: [line, point(178.4, -18.1), point(-171.8, -13.8)], size: size)
+        var map = map0
+        map.addLayer([line])
+        let parsed = try #require(SVGElements.parse(try map.render()))
+        let path = try #require(parsed.all("path").first { $0["stroke"] == "#123456" })
+        let xy = numbers(path["d"] ?? "")
+        try #require(xy.count == 4)
+        #expect(abs(xy[2] - xy[0]) < 300, "the line spans \(xy[2] - xy[0]) points")
+        #expect(map.camera.viewport(size: size).visibleRegion.span.longitudeDelta < 40)
+    }
+
+    /// A point with a radius is its geodesic circle: every vertex drawn lies at that distance from
+    /// the center, to the drawing's resolution.
+    @Test func groundCirclesAreGeodesic() throws {
+        let center = Coordinate(latitude: 60, longitude: 10)
+        let fence = point(10, 60, ["radius": 50_000])
+        var map = try SVGMap(fitting: [fence], size: size)
+        map.addLayer([fence])
+        let viewport = map.camera.viewport(size: size)
+        let parsed = try #require(SVGElements.parse(try map.render()))
+        let path = try #require(parsed.all("path").first { $0["fill-rule"] == "evenodd" })
+        let xy = numbers(path["d"] ?? "")
+        #expect(xy.count >= 64)
+        // 0.01 point at this scale.
+        let tolerance =
+            viewport.mapPointsPerPoint * MapPoint.metersPerMapPoint(atLatitude: 60) * 0.02
+        for i in stride(from: 0, to: xy.count - 1, by: 2) {
+            let m = try #require(viewport.mapPoint(atViewPoint: xy[i], xy[i + 1]))
+            let d = Geodesic.wgs84.distance(from: center, to: m.coordinate)
+            #expect(abs(d - 50_000) < tolerance + 1, "vertex at \(d) m")
+        }
+    }
+
+    /// A world dataset seen at a city's scale keeps only what is in view; clusters get bubbles with
+    /// their counts; directed lines get arrowheads.
+    @Test func clippingClustersAndArrows() throws {
+        var rng = SplitMix64(seed: 4)
+        let world = (0..<5_000).map { _ in point(rng.uniform(-180, 180), rng.uniform(-80, 80)) }
+        let camera = MapCamera(
+            centerCoordinate: Coordinate(latitude: 0, longitude: 0),
+            distance: MapCamera.distance(forZoom: 6, atLatitude: 0, viewHeight: 400))
+        var map = SVGMap(size: size, camera: camera)
+        let longLine = Feature(
+            geometry: .lineString([Position(x: -30, y: -1), Position(x: 30, y: 1)]),
+            properties: ["direction": true, "stroke": "#abcdef"])
+        let cluster = point(
+            0.5, 0.5, ["cluster": true, "point_count": 12_345, "point_count_abbreviated": "12k"])
+        map.addLayer(world + [cluster])
+        map.addLayer([longLine])
+        let svg = try map.render()
+        let parsed = try #require(SVGElements.parse(svg))
+        let visible = parsed.all("circle").count
+        #expect(visible < 50, "\(visible) circles for a zoom-6 view")
+        #expect(parsed.text.contains("12k"))
+        // The clipped line still crosses the view, with arrowheads along it.
+        let line = try #require(parsed.all("path").first { $0["stroke"] == "#abcdef" })
+        let xy = numbers(line["d"] ?? "")
+        #expect(xy.allSatisfy { abs($0) < 2_000 })
+        #expect(parsed.all("g").contains { $0["fill"] == "#abcdef" }, "no arrowheads")
+        #expect(svg.utf8.count < 60_000)
+    }
+
+    /// 100,000 points are all drawn; the scale bar's label matches its length at the center.
+    @Test func manyPointsAndTheScaleBar() throws {
+        var rng = SplitMix64(seed: 5)
+        let points = (0..<100_000).map { _ in point(rng.uniform(5, 15), rng.uniform(45, 50)) }
+        var map = try SVGMap(fitting: points, size: size)
+        map.addLayer(points, pointScale: SVGMap.PointScale(colorProperty: "none"))
+        let svg = try map.render()
+        let circles = svg.components(separatedBy: "<circle").count - 1
+        #expect(circles == 100_000)
+        let viewport = map.camera.viewport(size: size)
+        let bar = try #require(ScaleBar(viewport: viewport))
+        let meters =
+            bar.points * viewport.mapPointsPerPoint
+            * MapPoint.metersPerMapPoint(atLatitude: map.camera.centerCoordinate.latitude)
+        #expect(
+            bar.label
+                == (meters >= 1000
+                    ? "\(Int((meters / 1000).rounded())) km" : "\(Int(meters.rounded())) m"))
+        #expect(bar.points > 60 && bar.points <= 120)
+    }
+}
