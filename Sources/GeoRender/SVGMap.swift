@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
 
-/// A map drawn as SVG: GeoJSON features on Web Mercator, seen through a ``MapCamera``, with
+/// A map drawn as SVG: GeoJSON features on Web Mercator, seen through a `MapCamera`, with
 /// optional country outlines, a graticule, a scale bar, a north arrow, a legend and attribution.
 ///
 /// ```swift
@@ -19,7 +19,7 @@ import GeoCore
 /// - **Clusters**: a point whose properties have `cluster: true` and `point_count` (what
 ///   supercluster and `ClusterIndex` write) is a bubble with its count, its area growing with it.
 /// - **Circles on the ground**: a point with a numeric `radius` property (meters) is drawn as its
-///   true geodesic circle (``GeodesicCircle``), not as a circle of pixels.
+///   true geodesic circle (`GeodesicCircle`), not as a circle of pixels.
 /// - Lines, with arrowheads along them when their properties have `"direction": true`; polygons
 ///   with holes; every multi-geometry and collection part by part.
 ///
@@ -101,7 +101,7 @@ public struct SVGMap: Sendable {
     /// 180th meridian when that is narrower).
     ///
     /// - Throws: `GeoError.Kind.notFound` when the features have no position; the errors of
-    ///   ``MapCamera/init(fitting:viewSize:edgePadding:heading:minimumMeters:)-(Sequence,_,_,_,_)``.
+    ///   `MapCamera.init(fitting:viewSize:edgePadding:heading:minimumMeters:)`.
     public init(
         fitting features: [Feature], size: MapSize,
         padding: MapEdgePadding = MapEdgePadding(all: 20),
@@ -187,7 +187,7 @@ public struct SVGMap: Sendable {
 
     /// The SVG document.
     ///
-    /// - Throws: ``GeoError`` from GEOS when clipping fails, or when the basemap cannot be read.
+    /// - Throws: `GeoError` from GEOS when clipping fails, or when the basemap cannot be read.
     /// - Complexity: O(n) for n vertices; about a second for 100,000 points in release builds.
     public func render() throws(GeoError) -> String {
         var renderer = Renderer(map: self)

@@ -51,7 +51,7 @@ public struct PointFeature: Hashable, Sendable {
         return try readCSV(data)
     }
 
-    /// Reads `lon,lat[,category]` records (degrees; see ``CoordinateCSV`` for what it accepts): a
+    /// Reads `lon,lat[,category]` records (degrees; see `CoordinateCSV` for what it accepts): a
     /// header may name the columns (`lon`, `lat`, and `category`, `kind`, `type` or `group` for the
     /// clustering identifier); without one the third field, if any, is the category.
     ///

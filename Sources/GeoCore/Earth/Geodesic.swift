@@ -339,7 +339,10 @@ extension Geodesic {
 
     /// Points along the geodesic between two points, evenly spaced so that no gap exceeds a distance.
     ///
-    /// - Parameter maximumSpacing: The largest allowed gap in meters; finite and positive.
+    /// - Parameters:
+    ///   - start: The first point.
+    ///   - end: The last point.
+    ///   - maximumSpacing: The largest allowed gap in meters; finite and positive.
     /// - Returns: At least the two end points.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a spacing that is not finite and
     ///   positive; ``GeoError/Kind-swift.struct/invalidCoordinate`` for an invalid end point.

@@ -96,7 +96,7 @@ public struct GeodesicLine: Sendable {
     /// ellipsoid.
     ///
     /// Both ends are candidates, and so is the foot of the geodesic perpendicular found from the
-    /// better end (see ``foot(of:alongSegmentOfLength:startingAt:geodesic:position:)``); the nearest
+    /// better end (see `foot(of:alongSegmentOfLength:startingAt:geodesic:position:)`); the nearest
     /// of them is returned. Accurate to well under a millimeter for segments up to a few thousand
     /// kilometers with the point within a few hundred kilometers of them; for a point more than a
     /// quarter of the Earth away the nearest point can be ambiguous and the better end or foot is

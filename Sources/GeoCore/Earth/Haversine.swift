@@ -23,7 +23,10 @@ public enum Haversine {
 
     /// The great-circle distance between two coordinates in meters.
     ///
-    /// - Parameter radius: The sphere's radius in meters; ``meanEarthRadius`` by default.
+    /// - Parameters:
+    ///   - a: One coordinate.
+    ///   - b: The other.
+    ///   - radius: The sphere's radius in meters; ``meanEarthRadius`` by default.
     /// - Returns: NaN if either coordinate holds NaN.
     /// - Complexity: O(1); a few trigonometric calls.
     @inlinable
@@ -60,6 +63,7 @@ public enum Haversine {
     /// The point reached by following a great circle from `start` at a bearing for a distance.
     ///
     /// - Parameters:
+    ///   - start: Where the great circle starts.
     ///   - bearing: Degrees clockwise from north.
     ///   - distance: Meters along the great circle.
     ///   - radius: The sphere's radius in meters.

@@ -53,6 +53,7 @@ public struct Rhumb: Sendable, Hashable {
     /// The point reached by traveling a distance at a constant azimuth.
     ///
     /// - Parameters:
+    ///   - start: Where the rhumb line starts.
     ///   - azimuth: Degrees clockwise from north.
     ///   - distance: Meters.
     /// - Returns: The destination, longitude in [-180, 180]; NaN if the rhumb line would pass a pole.

@@ -48,8 +48,9 @@ public enum CoordinateCSV {
                 }.map(\.element)
             }
         }
-        /// Where the coordinates were found.
+        /// The column that holds latitudes (0-based).
         public var latitudeColumn: Int
+        /// The column that holds longitudes (0-based).
         public var longitudeColumn: Int
     }
 

@@ -11,7 +11,7 @@ import Foundation
 /// - quoted fields (RFC 4180): `"a, b"` is one field, `""` inside quotes is a quote, and a quoted
 ///   field may run over several lines;
 /// - blank lines, kept as empty records (some formats use them to separate parts), and comment
-///   lines starting with `#` (when ``init(_:separator:comments:)`` is asked to skip them).
+///   lines starting with `#` (when the reader is asked to skip them).
 ///
 /// Unquoted fields are trimmed of spaces and tabs. A record whose quote never closes is an error
 /// record at its first line, and reading goes on at the next line, so one bad line never swallows
@@ -249,7 +249,9 @@ public struct DelimitedText: Sendable {
     /// The position of each wanted column in a header record, matching names case-insensitively
     /// and ignoring spaces, `_`, `-` and a unit in parentheses (`"Latitude (deg)"` is `latitude`).
     ///
-    /// - Parameter names: For each wanted column, the names it goes by (lower case, no spaces).
+    /// - Parameters:
+    ///   - header: The header record's fields.
+    ///   - names: For each wanted column, the names it goes by (lower case, no spaces).
     /// - Returns: The columns found, by wanted column; `nil` when the record names none of them
     ///   (it is then not a header).
     public static func columns<Column: Hashable>(

@@ -26,8 +26,10 @@ public final class PreparedGeometry: Sendable {
 
     /// Prepares a geometry.
     ///
-    /// - Parameter parallelism: How many prepared copies may be used at once by concurrent callers; by
-    ///   default the processor count between 2 and 16. Each copy is built only when first needed.
+    /// - Parameters:
+    ///   - geometry: The geometry the prepared predicates test others against.
+    ///   - parallelism: How many prepared copies may be used at once by concurrent callers; by
+    ///     default the processor count between 2 and 16. Each copy is built only when first needed.
     /// - Throws: ``GeoError`` for non-finite coordinates, malformed rings, or from GEOS.
     /// - Complexity: O(n) now; the indexes are built on first use, O(n log n).
     public init(_ geometry: Geometry, parallelism: Int? = nil) throws(GeoError) {

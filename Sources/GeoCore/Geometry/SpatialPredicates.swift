@@ -74,7 +74,7 @@ extension Geometry {
         try geosPredicate(other, "GEOSIntersects_r", GEOSIntersects_r)
     }
 
-    /// Whether this geometry lies in `other` (the converse of ``contains(_:)``).
+    /// Whether this geometry lies in `other` (the converse of `contains`).
     /// - Throws: ``GeoError`` from GEOS. See `GEOSWithin_r`.
     public func isWithin(_ other: Geometry) throws(GeoError) -> Bool {
         try geosPredicate(other, "GEOSWithin_r", GEOSWithin_r)

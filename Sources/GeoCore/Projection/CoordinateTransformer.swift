@@ -302,6 +302,7 @@ public final class CoordinateTransformer: Sendable {
     ///   - y: Latitudes or northings.
     ///   - z: Heights, or `nil` (taken as 0); same count as `x` if given.
     ///   - time: One time (decimal year) for all points, or `nil`.
+    ///   - direction: Forward (source to target) or inverse.
     /// - Returns: The failed points (set to NaN) with their index and PROJ's reason.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` if the arrays differ in length.
     /// - Complexity: O(n); no allocation per point.
@@ -342,8 +343,12 @@ public final class CoordinateTransformer: Sendable {
     /// ITRF ↔ ETRF transformations, each point's epoch is its own.
     ///
     /// - Parameters:
+    ///   - x: Longitudes (degrees) or eastings; same count as `y`.
+    ///   - y: Latitudes or northings.
+    ///   - z: Heights, or `nil` (taken as 0); same count as `x` if given.
     ///   - t: The epoch of each point in decimal years (2020.5 is July 2020); same count as `x`.
     ///     Transformed with the point (most operations leave it as it is).
+    ///   - direction: Forward (source to target) or inverse.
     /// - Returns: The failed points (set to NaN, their time too) with their index and PROJ's reason.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` if the arrays differ in length.
     /// - Complexity: O(n); no allocation per point.

@@ -105,7 +105,9 @@ extension Coordinate {
 
     /// Whether two coordinates are within a distance of each other on the WGS84 ellipsoid.
     ///
-    /// - Parameter toleranceMeters: The largest geodesic distance, in meters, still counted as equal.
+    /// - Parameters:
+    ///   - other: The coordinate to compare with.
+    ///   - toleranceMeters: The largest geodesic distance, in meters, still counted as equal.
     /// - Returns: `false` if either coordinate holds NaN.
     public func isApproximatelyEqual(to other: Coordinate, toleranceMeters: Double) -> Bool {
         if self == other { return true }

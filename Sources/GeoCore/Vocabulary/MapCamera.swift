@@ -3,9 +3,13 @@ import Foundation
 /// Space kept free at the edges of a view, in points (`UIEdgeInsets` as MapKit's fitting calls take
 /// it).
 public struct MapEdgePadding: Hashable, Sendable, Codable {
+    /// Points kept free at the top.
     public var top: Double
+    /// Points kept free at the left.
     public var left: Double
+    /// Points kept free at the bottom.
     public var bottom: Double
+    /// Points kept free at the right.
     public var right: Double
 
     /// Padding for each edge.

@@ -25,8 +25,8 @@ public struct CircularGeographicCondition: Hashable, Sendable {
     /// - Parameters:
     ///   - center: The center; must be a valid coordinate.
     ///   - radius: Meters; finite and not negative (0 is a single point).
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for a bad center,
-    ///   ``GeoError/Kind-swift.struct/invalidArgument`` for a NaN, infinite or negative radius.
+    /// - Throws: `GeoError.Kind.invalidCoordinate` for a bad center,
+    ///   `GeoError.Kind.invalidArgument` for a NaN, infinite or negative radius.
     public init(center: Coordinate, radius: Double) throws(GeoError) {
         guard radius.isFinite && radius >= 0 else {
             throw GeoError(.invalidArgument, "radius \(radius) m must be finite and not negative")

@@ -11,10 +11,10 @@ enum CircleVerdict: Hashable, Sendable {
 }
 
 /// The flat-earth test of one circle, packed for hot loops (48 bytes): the cheap distance of
-/// ``CircleContainmentTest`` and the thresholds that make its verdict proven.
+/// `CircleContainmentTest` and the thresholds that make its verdict proven.
 ///
 /// Every place that tests a point against a circle cheaply (the index's single-point and bulk
-/// queries, the device evaluator's bounds, ``CircleContainmentTest`` itself) goes through
+/// queries, the device evaluator's bounds, `CircleContainmentTest` itself) goes through
 /// ``distanceSquared(latitude:longitude:)``.
 struct FlatCircleTest: Sendable {
     /// The centre in degrees.

@@ -10,7 +10,7 @@ import GeoCore
 /// of the two fixes gets an enter and an exit, dated by interpolating time along the path.
 ///
 /// - Circles are exact: the deepest point is the foot of the perpendicular from the center
-///   (``GeodesicLine/closestPoint(to:)``) and the boundary crossings are found by bisection on the
+///   (`GeodesicLine.closestPoint(to:)`) and the boundary crossings are found by bisection on the
 ///   geodesic distance to the center, to 1 mm.
 /// - Polygons are sampled along the path at 1/32 of the polygon's smaller bounding-box side (at most
 ///   4 097 samples), so a polygon thinner than that spacing across the path can be missed; the

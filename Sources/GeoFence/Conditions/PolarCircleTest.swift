@@ -1,7 +1,7 @@
 import Foundation
 import GeoCore
 
-/// The cheap test for circles near a pole, where ``CircleContainmentTest`` cannot work (the radius of
+/// The cheap test for circles near a pole, where `CircleContainmentTest` cannot work (the radius of
 /// the parallels vanishes there): the same kind of proven bound, in an azimuthal chart round the
 /// pole.
 ///
@@ -31,7 +31,7 @@ import GeoCore
 ///
 /// Within 5° of a pole m̄ / m − 1 is below 2e-3 for ρ up to 100 km, so few candidates need
 /// `geod_inverse`. The thresholds are widened by a relative 1e-12 and 1 µm like those of
-/// ``CircleContainmentTest``.
+/// `CircleContainmentTest`.
 struct PolarCircleTest: Sendable {
     /// +1 for the north pole's chart, −1 for the south pole's.
     let pole: Double

@@ -6,7 +6,7 @@ import GeoCore
 /// Edges are straight lines in longitude/latitude, as in GeoJSON and GEOS. A point is inside when it
 /// lies inside the exterior ring and outside every hole (the even–odd rule, so rings need not be
 /// simple and their orientation does not matter); a point on any ring is inside (``contains(_:)``)
-/// and at distance 0. The test is ``Predicates/locate(_:inPolygon:holes:)``, whose orientation
+/// and at distance 0. The test is `Predicates.locate(_:inPolygon:holes:)`, whose orientation
 /// predicate is exact for all finite doubles, so points on or a nanometer off an edge are never
 /// misjudged.
 ///
@@ -21,7 +21,7 @@ import GeoCore
 /// ### Distances
 /// ``distanceToBoundary(from:)`` is the geodesic distance on WGS84 to the nearest point of the
 /// boundary, where each edge is taken as the geodesic between its vertices
-/// (``GeodesicLine/closestPoint(to:)``). The geodesic and the straight longitude/latitude edge part
+/// (`GeodesicLine.closestPoint(to:)`). The geodesic and the straight longitude/latitude edge part
 /// by at most about ℓ² |tan φ| / (8 R) for an edge of length ℓ at latitude φ: 2 cm for 1 km at 45°,
 /// 2 m for 10 km. Use vertices every few kilometers where that matters.
 ///
@@ -42,8 +42,8 @@ public struct PolygonGeographicCondition: Sendable {
     /// - Parameters:
     ///   - exterior: At least three distinct vertices.
     ///   - holes: Rings cut out of the polygon, at least three distinct vertices each.
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the ring and vertex of a bad
-    ///   coordinate; ``GeoError/Kind-swift.struct/invalidArgument`` for a ring with fewer than three
+    /// - Throws: `GeoError.Kind.invalidCoordinate` naming the ring and vertex of a bad
+    ///   coordinate; `GeoError.Kind.invalidArgument` for a ring with fewer than three
     ///   distinct vertices, an edge spanning exactly 180° of longitude, or a ring around a pole.
     /// - Complexity: O(n) geodesic set-ups for n vertices.
     public init(exterior: [Coordinate], holes: [[Coordinate]] = []) throws(GeoError) {
@@ -64,7 +64,7 @@ public struct PolygonGeographicCondition: Sendable {
 
     /// Where a point lies: inside, on the boundary or outside, exactly (see the type's discussion).
     ///
-    /// - Returns: ``PointLocation/exterior`` for an invalid coordinate.
+    /// - Returns: `PointLocation.exterior` for an invalid coordinate.
     /// - Complexity: O(n) for n vertices in all rings.
     public func locate(_ point: Coordinate) -> PointLocation {
         guard point.isValid else { return .exterior }

@@ -15,7 +15,7 @@ import GeoCore
 public enum FenceFile {
     /// A file format that holds fences.
     public enum Format: String, Sendable, Hashable, CaseIterable {
-        /// Delimited text (``DelimitedText``), one circle per record: `latitude, longitude,
+        /// Delimited text (`DelimitedText`), one circle per record: `latitude, longitude,
         /// radius[, identifier]` with the radius in meters, or columns named by a header (`lat`,
         /// `lon`, `radius`/`radius_m`/`r`, `id`/`identifier`/`name`). A circle without an
         /// identifier is `fence-<line>`.
@@ -40,9 +40,9 @@ public enum FenceFile {
 
     /// Reads fences.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/malformedInput``,
-    ///   ``GeoError/Kind-swift.struct/invalidCoordinate`` or
-    ///   ``GeoError/Kind-swift.struct/invalidArgument`` naming the line and field (CSV) or feature
+    /// - Throws: `GeoError.Kind.malformedInput`,
+    ///   `GeoError.Kind.invalidCoordinate` or
+    ///   `GeoError.Kind.invalidArgument` naming the line and field (CSV) or feature
     ///   (GeoJSON) of the first bad fence, or the two places a duplicate identifier appears.
     /// - Complexity: O(size of the file).
     public static func read(_ data: Data, format: Format) throws(GeoError) -> [GeofenceIndex.Fence]

@@ -43,8 +43,8 @@ extension GeofenceIndex {
     ///   - points: The points.
     ///   - threads: How many threads to use (1 by default).
     /// - Returns: The number of fences containing `points[i]`, at index `i`.
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the first invalid point and
-    ///   its index (in ``GeoError/offset``).
+    /// - Throws: `GeoError.Kind.invalidCoordinate` naming the first invalid point and
+    ///   its index (in `GeoError.offset`).
     /// - Complexity: O(points + candidates); about 56 bytes of memory per point.
     public func fenceCounts(
         containing points: [Coordinate], threads: Int = 1
@@ -60,7 +60,7 @@ extension GeofenceIndex {
     /// The totals of ``fenceCounts(containing:threads:)`` over points given as two arrays, with the
     /// work counters; `counts`, when not empty, receives the per-point counts.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` if the arrays differ in length (or
+    /// - Throws: `GeoError.Kind.invalidArgument` if the arrays differ in length (or
     ///   from `counts`), and as ``fenceCounts(containing:threads:)``.
     package func containmentStatistics(
         latitudes: [Double], longitudes: [Double], threads: Int = 1

@@ -42,9 +42,9 @@ public struct GeofenceRejection: Hashable, Sendable {
     public var update: Int
     /// The device.
     public var device: String
-    /// Why: ``GeoError/Kind-swift.struct/invalidCoordinate``,
-    /// ``GeoError/Kind-swift.struct/invalidArgument``, ``GeoError/Kind-swift.struct/staleFix`` or
-    /// ``GeoError/Kind-swift.struct/filteredFix``.
+    /// Why: `GeoError.Kind.invalidCoordinate`,
+    /// `GeoError.Kind.invalidArgument`, `GeoError.Kind.staleFix` or
+    /// `GeoError.Kind.filteredFix`.
     public var error: GeoError
 
     /// Creates a rejection.
@@ -112,7 +112,7 @@ public struct GeofenceEvaluator: Sendable {
 
     /// An evaluator with no devices yet.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a bad configuration (see
+    /// - Throws: `GeoError.Kind.invalidArgument` for a bad configuration (see
     ///   ``GeofenceConfiguration/validated()``).
     public init(
         index: GeofenceIndex, configuration: GeofenceConfiguration = GeofenceConfiguration()
@@ -128,7 +128,7 @@ public struct GeofenceEvaluator: Sendable {
     /// within the fix's accuracy plus the hysteresis margin, those the device is inside of or
     /// undecided about, and (for crossings) those in the cells along the path from the device's
     /// previous fix. Every other fence is provably decisively outside and stays so. For circles the
-    /// cheap distance of ``CircleContainmentTest`` bounds the geodesic distance; `geod_inverse` is
+    /// cheap distance of `CircleContainmentTest` bounds the geodesic distance; `geod_inverse` is
     /// called only when those bounds cannot decide a comparison of the rules.
     ///
     /// - Parameters:

@@ -22,7 +22,7 @@ import GeoCore
 ///    sit near each other in memory.
 /// 3. **Interior cells.** A circle that provably covers a whole cell is listed first in that cell;
 ///    a point in the cell is inside it without a test.
-/// 4. **A cheap test with a proven bound** (``CircleContainmentTest``): the flat-earth distance with
+/// 4. **A cheap test with a proven bound** (`CircleContainmentTest`): the flat-earth distance with
 ///    the ellipsoid's radii at the center, with `geod_inverse` called only when the cheap answer is
 ///    within the bound of the radius. Within a few degrees of a pole, where that bound widens, the
 ///    same kind of proven bound in an azimuthal chart round the pole (u = ψ cos λ, v = ψ sin λ, ψ the
@@ -70,7 +70,7 @@ public struct GeofenceIndex: Sendable {
     /// The radius and center of every grid circle, by slot.
     let circleRadii: [Double]
     let circleCenters: [Coordinate]
-    /// k_lo, k_hi and ρ = 9r/8 of each flat circle's ``CircleContainmentTest``, by slot (cold data for
+    /// k_lo, k_hi and ρ = 9r/8 of each flat circle's `CircleContainmentTest`, by slot (cold data for
     /// the device evaluator's distance bounds).
     let circleRatios: [(lower: Double, upper: Double, reach: Double)]
     /// Slots below this use the flat test; from it to `gridCircleCount` the polar chart test.
@@ -118,7 +118,7 @@ public struct GeofenceIndex: Sendable {
     /// Builds an index of fences.
     ///
     /// - Parameter fences: Any number of circles and polygons, each with its own identifier.
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for two fences with the same
+    /// - Throws: `GeoError.Kind.invalidArgument` for two fences with the same
     ///   identifier (the message names it and both positions) or more than 2³¹ − 1 fences.
     /// - Complexity: O(n log n) for n fences, plus the cells they cover (about 16 per fence).
     public init(_ fences: [Fence]) throws(GeoError) {
@@ -439,7 +439,7 @@ public struct GeofenceIndex: Sendable {
     }
 
     /// Proven bounds of the signed distance from a point to a grid circle's boundary, from the cheap
-    /// distance d of ``CircleContainmentTest``: the geodesic distance s satisfies
+    /// distance d of `CircleContainmentTest`: the geodesic distance s satisfies
     /// s ≥ min(k_lo · d, ρ) always, and s ≤ k_hi · d when |Δφ| ≤ ρ / M₀ (see the theorem there).
     func signedDistanceBounds(slot: Int, _ point: Coordinate) -> (lower: Double, upper: Double)? {
         guard slot < flatCircleCount else { return nil }

@@ -27,8 +27,8 @@ extension GeofenceIndex {
     /// a parallel inside the window); the search stops when that bound exceeds the `count`-th
     /// distance found. Large fences are always measured.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for an invalid location,
-    ///   ``GeoError/Kind-swift.struct/invalidArgument`` for a negative count.
+    /// - Throws: `GeoError.Kind.invalidCoordinate` for an invalid location,
+    ///   `GeoError.Kind.invalidArgument` for a negative count.
     /// - Complexity: O(cells within the `count`-th distance + the fences listed there), one geodesic
     ///   distance per fence looked at.
     public func nearest(

@@ -55,7 +55,7 @@ public struct GeofenceConfiguration: Hashable, Sendable, Codable {
 
     /// This configuration, if its numbers are usable.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a NaN, infinite or negative
+    /// - Throws: `GeoError.Kind.invalidArgument` for a NaN, infinite or negative
     ///   hysteresis, a dwell time that is not finite and positive, or a bad filter.
     public func validated() throws(GeoError) -> GeofenceConfiguration {
         guard hysteresis.isFinite && hysteresis >= 0 else {
@@ -72,7 +72,7 @@ public struct GeofenceConfiguration: Hashable, Sendable, Codable {
 }
 
 /// Valid fixes to turn away: too inaccurate or too old. A filtered fix is rejected with
-/// ``GeoError/Kind-swift.struct/filteredFix`` and changes nothing.
+/// `GeoError.Kind.filteredFix` and changes nothing.
 public struct FixFilter: Hashable, Sendable, Codable {
     /// The largest horizontal accuracy in meters accepted; `nil` accepts any.
     public var maximumAccuracy: Double?
@@ -94,7 +94,7 @@ public struct FixFilter: Hashable, Sendable, Codable {
 
     /// This filter, if its limits are usable.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a limit that is NaN, infinite or
+    /// - Throws: `GeoError.Kind.invalidArgument` for a limit that is NaN, infinite or
     ///   negative.
     public func validated() throws(GeoError) -> FixFilter {
         if let maximumAccuracy, !(maximumAccuracy.isFinite && maximumAccuracy >= 0) {
@@ -112,7 +112,7 @@ public struct FixFilter: Hashable, Sendable, Codable {
 
     /// Throws if the filter turns a valid fix away.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/filteredFix`` naming the limit and the fix's value.
+    /// - Throws: `GeoError.Kind.filteredFix` naming the limit and the fix's value.
     func check(_ fix: Location, now: Date) throws(GeoError) {
         if let maximumAccuracy, fix.horizontalAccuracy > maximumAccuracy {
             throw GeoError(
@@ -136,10 +136,10 @@ public struct FixFilter: Hashable, Sendable, Codable {
 enum FixCheck {
     /// Validates a fix against the last accepted one and the filter.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` (NaN or out-of-range
-    ///   coordinate), ``GeoError/Kind-swift.struct/invalidArgument`` (negative or non-finite
-    ///   accuracy, non-finite timestamp), ``GeoError/Kind-swift.struct/staleFix`` (older than the
-    ///   last processed fix), ``GeoError/Kind-swift.struct/filteredFix``.
+    /// - Throws: `GeoError.Kind.invalidCoordinate` (NaN or out-of-range
+    ///   coordinate), `GeoError.Kind.invalidArgument` (negative or non-finite
+    ///   accuracy, non-finite timestamp), `GeoError.Kind.staleFix` (older than the
+    ///   last processed fix), `GeoError.Kind.filteredFix`.
     static func validate(
         _ fix: Location, after last: Date?, filter: FixFilter, now: Date
     ) throws(GeoError) {

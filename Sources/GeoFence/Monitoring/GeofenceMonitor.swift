@@ -26,10 +26,10 @@ import GeoCore
 ///   a fence that both are outside of, the fence gets an enter and an exit at interpolated times
 ///   (``GeofenceEvent/Reason/crossing(from:to:deepestDistanceToBoundary:)``).
 /// - **Bad fixes** are rejected with a typed error and change nothing: NaN or out-of-range
-///   coordinates (``GeoError/Kind-swift.struct/invalidCoordinate``), a negative horizontal accuracy
-///   (``GeoError/Kind-swift.struct/invalidArgument``), a timestamp older than the last processed
-///   fix (``GeoError/Kind-swift.struct/staleFix``), and fixes the ``FixFilter`` turns away
-///   (``GeoError/Kind-swift.struct/filteredFix``). Equal timestamps are accepted.
+///   coordinates (`GeoError.Kind.invalidCoordinate`), a negative horizontal accuracy
+///   (`GeoError.Kind.invalidArgument`), a timestamp older than the last processed
+///   fix (`GeoError.Kind.staleFix`), and fixes the ``FixFilter`` turns away
+///   (`GeoError.Kind.filteredFix`). Equal timestamps are accepted.
 /// - **Events** of one fix are delivered in time order (crossings before the fix), then by
 ///   identifier. A change from ``GeofenceState/unknown`` is an event too, as in Core Location.
 ///
@@ -39,7 +39,7 @@ import GeoCore
 /// the module documentation), so reopening a monitor with the same name and storage restores the
 /// conditions, their states, their last events and the last fix. If saving fails, the call throws
 /// and the monitor's state is unchanged. Only one monitor per name and storage may be open at a time,
-/// across processes; a second gets ``GeoError/Kind-swift.struct/monitorInUse``.
+/// across processes; a second gets `GeoError.Kind.monitorInUse`.
 ///
 /// Time is taken from the fixes; the injected `clock` is consulted only for the fix filter's
 /// maximum age, so tests are deterministic.
@@ -67,11 +67,11 @@ public actor GeofenceMonitor {
     ///   - storage: A directory, or ``GeofenceStorage/inMemory``.
     ///   - configuration: Hysteresis, dwell, fix filter, crossings.
     ///   - clock: The current time, used only for the fix filter's maximum age.
-    /// - Throws: ``GeoError/Kind-swift.struct/monitorInUse`` if a monitor of this name is open on
-    ///   this storage; ``GeoError/Kind-swift.struct/corruptStore`` if the saved state is damaged
+    /// - Throws: `GeoError.Kind.monitorInUse` if a monitor of this name is open on
+    ///   this storage; `GeoError.Kind.corruptStore` if the saved state is damaged
     ///   (nothing is overwritten; see ``restoreBackup(name:storage:)``);
-    ///   ``GeoError/Kind-swift.struct/invalidArgument`` for a bad name or configuration;
-    ///   ``GeoError/Kind-swift.struct/io`` for file-system failures.
+    ///   `GeoError.Kind.invalidArgument` for a bad name or configuration;
+    ///   `GeoError.Kind.io` for file-system failures.
     public init(
         name: String,
         storage: GeofenceStorage,
@@ -125,8 +125,8 @@ public actor GeofenceMonitor {
     ///   - condition: The fence.
     ///   - identifier: Its name in events and records.
     ///   - state: The state to assume until a fix decides (``GeofenceState/unknown`` by default).
-    /// - Throws: ``GeoError/Kind-swift.struct/monitorClosed`` after ``close()``;
-    ///   ``GeoError/Kind-swift.struct/io`` if the change cannot be saved (then nothing changes).
+    /// - Throws: `GeoError.Kind.monitorClosed` after ``close()``;
+    ///   `GeoError.Kind.io` if the change cannot be saved (then nothing changes).
     public func add(
         _ condition: GeographicCondition, identifier: String,
         assuming state: GeofenceState = .unknown
@@ -160,8 +160,8 @@ public actor GeofenceMonitor {
 
     /// Stops monitoring a condition; removing an unknown identifier does nothing.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/monitorClosed`` after ``close()``;
-    ///   ``GeoError/Kind-swift.struct/io`` if the change cannot be saved (then nothing changes).
+    /// - Throws: `GeoError.Kind.monitorClosed` after ``close()``;
+    ///   `GeoError.Kind.io` if the change cannot be saved (then nothing changes).
     public func remove(_ identifier: String) throws(GeoError) {
         try checkOpen()
         guard records[identifier] != nil else { return }
@@ -210,11 +210,11 @@ public actor GeofenceMonitor {
     /// Feeds one fix: updates every condition's state and returns (and publishes to ``events``) the
     /// events it caused.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate``,
-    ///   ``GeoError/Kind-swift.struct/invalidArgument``, ``GeoError/Kind-swift.struct/staleFix``,
-    ///   ``GeoError/Kind-swift.struct/filteredFix`` for a rejected fix, which changes nothing;
-    ///   ``GeoError/Kind-swift.struct/io`` if the new state cannot be saved (then nothing changes);
-    ///   ``GeoError/Kind-swift.struct/monitorClosed`` after ``close()``.
+    /// - Throws: `GeoError.Kind.invalidCoordinate`,
+    ///   `GeoError.Kind.invalidArgument`, `GeoError.Kind.staleFix`,
+    ///   `GeoError.Kind.filteredFix` for a rejected fix, which changes nothing;
+    ///   `GeoError.Kind.io` if the new state cannot be saved (then nothing changes);
+    ///   `GeoError.Kind.monitorClosed` after ``close()``.
     /// - Complexity: O(conditions), each a geodesic distance (a polygon's a few).
     @discardableResult
     public func process(_ location: Location) throws(GeoError) -> [GeofenceEvent] {
@@ -250,9 +250,9 @@ public actor GeofenceMonitor {
     /// conditions still inside (a server calls this from a timer; a device that stopped moving may
     /// stop sending fixes).
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/staleFix`` if `date` is before the last fix;
-    ///   ``GeoError/Kind-swift.struct/io`` if the new state cannot be saved;
-    ///   ``GeoError/Kind-swift.struct/monitorClosed`` after ``close()``.
+    /// - Throws: `GeoError.Kind.staleFix` if `date` is before the last fix;
+    ///   `GeoError.Kind.io` if the new state cannot be saved;
+    ///   `GeoError.Kind.monitorClosed` after ``close()``.
     @discardableResult
     public func advance(to date: Date) throws(GeoError) -> [GeofenceEvent] {
         try checkOpen()
@@ -290,7 +290,7 @@ public actor GeofenceMonitor {
 
     /// Closes the monitor: finishes the event sequences and releases the name, so a new monitor with
     /// the same name and storage can be opened. Later calls throw
-    /// ``GeoError/Kind-swift.struct/monitorClosed``. Freeing the monitor closes it too.
+    /// `GeoError.Kind.monitorClosed`. Freeing the monitor closes it too.
     public func close() {
         lock = nil
         for continuation in subscribers.values { continuation.finish() }
@@ -301,9 +301,9 @@ public actor GeofenceMonitor {
     /// damaged file is moved aside to `<name>.geofences.corrupt-<n>`, nothing is deleted.
     ///
     /// - Returns: The path the damaged file was moved to, if there was one.
-    /// - Throws: ``GeoError/Kind-swift.struct/corruptStore`` if the backup is missing or damaged too
-    ///   (nothing changes); ``GeoError/Kind-swift.struct/monitorInUse`` if the monitor is open;
-    ///   ``GeoError/Kind-swift.struct/invalidArgument`` for memory storage or a bad name.
+    /// - Throws: `GeoError.Kind.corruptStore` if the backup is missing or damaged too
+    ///   (nothing changes); `GeoError.Kind.monitorInUse` if the monitor is open;
+    ///   `GeoError.Kind.invalidArgument` for memory storage or a bad name.
     @discardableResult
     public static func restoreBackup(
         name: String, storage: GeofenceStorage

@@ -32,7 +32,7 @@ public struct GeofenceStorage: Hashable, Sendable {
 
     /// Checks that a monitor name can be used as part of a file name.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` naming the name.
+    /// - Throws: `GeoError.Kind.invalidArgument` naming the name.
     static func check(name: String) throws(GeoError) {
         let allowed = name.unicodeScalars.allSatisfy { c in
             (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c == "."
@@ -67,8 +67,8 @@ final class MonitorLock: Sendable {
 
     /// Takes the lock of a monitor.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/monitorInUse`` if another monitor holds it,
-    ///   ``GeoError/Kind-swift.struct/io`` if the lock file cannot be opened.
+    /// - Throws: `GeoError.Kind.monitorInUse` if another monitor holds it,
+    ///   `GeoError.Kind.io` if the lock file cannot be opened.
     static func acquire(name: String, storage: GeofenceStorage) throws(GeoError) -> MonitorLock {
         switch storage.place {
         case .memory:

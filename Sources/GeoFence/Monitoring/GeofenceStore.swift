@@ -16,7 +16,7 @@ import Darwin
 /// the state and its ``CRC32`` as eight hexadecimal digits), then the state as JSON. A file whose
 /// header is missing or unknown, whose state is shorter or longer than the header says (a truncated
 /// file), whose checksum does not match (a corrupt one) or whose JSON does not decode is rejected
-/// with ``GeoError/Kind-swift.struct/corruptStore``; the error names the file and what is wrong.
+/// with `GeoError.Kind.corruptStore`; the error names the file and what is wrong.
 ///
 /// ### Writing
 /// Every save writes the bytes to `<file>.tmp`, `fsync`s it, renames it over `<file>` (atomic on
@@ -56,8 +56,8 @@ struct GeofenceStore: Sendable {
 
     /// Reads the state, or `nil` for a monitor that was never saved.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/corruptStore`` for a damaged file (or a missing one
-    ///   whose backup exists), ``GeoError/Kind-swift.struct/io`` if it cannot be read.
+    /// - Throws: `GeoError.Kind.corruptStore` for a damaged file (or a missing one
+    ///   whose backup exists), `GeoError.Kind.io` if it cannot be read.
     func load() throws(GeoError) -> Snapshot? {
         let manager = FileManager.default
         guard manager.fileExists(atPath: currentPath) else {
@@ -154,7 +154,7 @@ struct GeofenceStore: Sendable {
 
     /// Writes the state atomically to the file and then to its backup.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/io`` naming the file and the system's reason.
+    /// - Throws: `GeoError.Kind.io` naming the file and the system's reason.
     func save(_ snapshot: Snapshot) throws(GeoError) {
         let bytes = try Self.encode(snapshot)
         try Self.writeAtomically(bytes, to: currentPath)
@@ -226,8 +226,8 @@ struct GeofenceStore: Sendable {
     /// Moves a damaged state file aside and installs the backup in its place.
     ///
     /// - Returns: Where the damaged file went, if there was one.
-    /// - Throws: ``GeoError/Kind-swift.struct/corruptStore`` if the backup is missing or damaged
-    ///   (then nothing is changed), ``GeoError/Kind-swift.struct/io`` for file-system failures.
+    /// - Throws: `GeoError.Kind.corruptStore` if the backup is missing or damaged
+    ///   (then nothing is changed), `GeoError.Kind.io` for file-system failures.
     @discardableResult
     func restoreBackup() throws(GeoError) -> String? {
         guard FileManager.default.fileExists(atPath: backupPath) else {

@@ -21,7 +21,7 @@ public enum TrackFile {
         /// position value, times from a `coordTimes` property (Mapbox's togeojson convention) and
         /// the name from a `name` property.
         case geojson
-        /// Delimited text (``DelimitedText``): one point per record, `latitude, longitude
+        /// Delimited text (`DelimitedText`): one point per record, `latitude, longitude
         /// [, elevation [, time]]`, or columns named by a header (`lat`, `lon`, `ele`/`elevation`/
         /// `alt`, `time`); a blank line starts the next track.
         case csv
@@ -66,8 +66,8 @@ public enum TrackFile {
     ///   - format: Its format.
     ///   - precision: The decimal precision of encoded polylines (5 by default; 6 for OSRM and
     ///     Valhalla).
-    /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` or
-    ///   ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the place of the first problem.
+    /// - Throws: `GeoError.Kind.malformedInput` or
+    ///   `GeoError.Kind.invalidCoordinate` naming the place of the first problem.
     /// - Complexity: O(size of the file).
     public static func read(
         _ data: Data, format: Format, precision: Int = 5

@@ -116,7 +116,7 @@ extension Polyline {
     /// - Returns: A polyline of a subset of the vertices, first and last included.
     /// - Throws: `GeoError.Kind.invalidArgument` for a negative or NaN
     ///   tolerance; for ``SimplificationMethod/topologyPreserving``, an error from GEOS.
-    /// - Complexity: That of ``simplifiedIndices(tolerance:method:)`` plus one inverse geodesic per
+    /// - Complexity: That of ``simplifiedIndices(tolerance:method:maximumThreads:)`` plus one inverse geodesic per
     ///   kept segment.
     public func simplified(
         tolerance: Double, method: SimplificationMethod = .douglasPeucker

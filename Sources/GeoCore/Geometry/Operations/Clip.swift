@@ -8,7 +8,10 @@ extension Geometry {
     /// result may be invalid where the input was (it is meant to be drawn, not computed on).
     ///
     /// - Parameters:
-    ///   - minX, minY, maxX, maxY: The rectangle, in the geometry's units.
+    ///   - minX: The rectangle's west edge, in the geometry's units.
+    ///   - minY: Its south edge.
+    ///   - maxX: Its east edge.
+    ///   - maxY: Its north edge.
     /// - Returns: The clipped geometry; an empty collection when nothing is inside.
     /// - Throws: `GeoError.Kind.invalidArgument` for a rectangle with NaN or reversed edges; an
     ///   error from GEOS. See `GEOSClipByRect_r`.
