@@ -22,6 +22,8 @@ let package = Package(
         .executable(name: "meridian-demo", targets: ["MeridianDemo"]),
         .executable(name: "field-notes", targets: ["FieldNotes"]),
         .executable(name: "cluster-tiles", targets: ["ClusterTiles"]),
+        .executable(name: "fleet-fences", targets: ["FleetFences"]),
+        .executable(name: "static-map", targets: ["StaticMap"]),
     ],
     targets: [
         // MARK: - C libraries (not API)
@@ -73,6 +75,11 @@ let package = Package(
         .executableTarget(
             name: "ClusterTiles", dependencies: ["Meridian", "GeoTestSupport"],
             path: "Examples/ClusterTiles"),
+        .executableTarget(
+            name: "FleetFences", dependencies: ["Meridian", "GeoTestSupport"],
+            path: "Examples/FleetFences"),
+        .executableTarget(
+            name: "StaticMap", dependencies: ["Meridian"], path: "Examples/StaticMap"),
 
         // MARK: - Tests
         .target(name: "GeoTestSupport", dependencies: ["GeoCore"], path: "Tests/Support"),

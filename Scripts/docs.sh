@@ -32,5 +32,7 @@ for module in "${modules[@]}"; do
     # Every public symbol has a documentation comment of its own.
     if ! Scripts/undocumented.py "$graphs/$module.symbols.json"; then status=1; fi
 done
+# The articles' code is the code the tests compile and run.
+python3 Scripts/check-articles.py || status=1
 if ((status == 0)); then echo "docs: built ${modules[*]} into .build/docs"; fi
 exit $status

@@ -100,9 +100,12 @@ struct Renderer {
         var lines = [(Feature, FeatureStyle)](), points = [(Feature, FeatureStyle)]()
         out.raw("<g>\n")
         var kinds = Set<LegendEntry.Kind>()
+        // The legend shows the first feature's style: what the layer looks like.
+        var legendStyle: FeatureStyle?
         for feature in layer.features {
             guard let geometry = feature.geometry else { continue }
             let style = layer.style.applying(feature.properties)
+            if legendStyle == nil { legendStyle = style }
             if case .point(let p?) = geometry, let radius = SVGMap.groundRadius(feature) {
                 if let circle = try? GeodesicCircle(
                     center: Coordinate(latitude: p.y, longitude: p.x), radius: radius)
@@ -136,7 +139,7 @@ struct Renderer {
         out.raw("</g>\n")
         if let name = layer.name, let kind = LegendEntry.Kind.allCases.first(where: kinds.contains)
         {
-            legend.append(LegendEntry(label: name, style: layer.style, kind: kind))
+            legend.append(LegendEntry(label: name, style: legendStyle ?? layer.style, kind: kind))
         }
         for entry in scale.legendEntries(base: layer.style) { legend.append(entry) }
     }
