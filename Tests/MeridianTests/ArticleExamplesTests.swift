@@ -16,7 +16,8 @@ struct ArticleExamplesTests {
 
         // The WGS84 ellipsoid, Karney's algorithm: within 15 nanometers.
         let line = Geodesic.wgs84.inverse(from: jfk, to: lhr)
-        print(line.distance, line.initialAzimuth, line.finalAzimuth)  // 5554908.79 m, 51.38°, 107.98°
+        // 5554908.79 m, 51.38°, 107.98°
+        print(line.distance, line.initialAzimuth, line.finalAzimuth)
 
         // A sphere of the IUGG mean radius: between 0.45 % short and 0.57 % long.
         let sphere = Haversine.distance(from: jfk, to: lhr)
@@ -89,7 +90,8 @@ struct ArticleExamplesTests {
         let utm = try CoordinateTransformer(source: "EPSG:4326", target: "EPSG:32633")
         let point = try utm.transform(Position(x: 15, y: 52))  // easting, northing in meters
         var batch = [Position(x: 15, y: 52), Position(x: 15, y: 95)]
-        let failures = try utm.transform(&batch)  // in place; the bad point is NaN, with PROJ's reason
+        // In place; the bad point is NaN, with PROJ's reason.
+        let failures = try utm.transform(&batch)
         // end
         #expect(abs(point.x - 500_000) < 1e-6 && failures.count == 1)
 
