@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "GeoRender", targets: ["GeoRender"]),
         .executable(name: "meridian", targets: ["MeridianCLI"]),
         .executable(name: "meridian-bench", targets: ["MeridianBench"]),
+        .executable(name: "meridian-fuzz", targets: ["MeridianFuzz"]),
         .executable(name: "meridian-demo", targets: ["MeridianDemo"]),
         .executable(name: "field-notes", targets: ["FieldNotes"]),
         .executable(name: "cluster-tiles", targets: ["ClusterTiles"]),
@@ -66,6 +67,10 @@ let package = Package(
             path: "Benchmarks/MeridianBench"
         ),
 
+        // MARK: - Fuzzing (Scripts/fuzz.sh builds it with libFuzzer; normally it replays inputs)
+        .executableTarget(
+            name: "MeridianFuzz", dependencies: ["Meridian"], path: "Fuzz/MeridianFuzz"),
+
         // MARK: - Examples
         .executableTarget(
             name: "MeridianDemo", dependencies: ["Meridian", "GeoTestSupport"],
@@ -90,7 +95,7 @@ let package = Package(
         .testTarget(name: "GeoRenderTests", dependencies: ["GeoRender", "GeoTestSupport"]),
         .testTarget(
             name: "MeridianTests",
-            dependencies: ["Meridian", "MeridianCLI", "GeoTestSupport"]
+            dependencies: ["Meridian", "MeridianCLI", "MeridianFuzz", "GeoTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

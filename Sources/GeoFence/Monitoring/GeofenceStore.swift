@@ -277,3 +277,24 @@ struct GeofenceStore: Sendable {
         return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
     }
 }
+
+/// The geofence store's file format, for the fuzzer and the crash-safety harness: decode and
+/// encode without a monitor.
+package enum GeofenceStoreFormat {
+    /// A store file's contents, opaque outside the module.
+    package struct Contents: Equatable, Sendable {
+        fileprivate var snapshot: GeofenceStore.Snapshot
+    }
+
+    /// The contents of a store file's bytes.
+    ///
+    /// - Throws: `GeoError.Kind.corruptStore` naming what is wrong.
+    package static func decode(_ bytes: [UInt8]) throws(GeoError) -> Contents {
+        Contents(snapshot: try GeofenceStore.decode(bytes, path: "input"))
+    }
+
+    /// The bytes of a store file holding the contents.
+    package static func encode(_ contents: Contents) throws(GeoError) -> [UInt8] {
+        try GeofenceStore.encode(contents.snapshot)
+    }
+}

@@ -20,7 +20,7 @@ enum RenderCommand: Subcommand {
         or for -) is one layer, named after the file in the legend; a file may hold one GeoJSON
         document or one per line, so the other commands' GeoJSON can be piped in:
 
-          meridian cluster --input places.geojson --zoom 3 | meridian render --basemap -o map.svg
+          meridian cluster --input places.geojson --zoom 3 | meridian render --basemap --output map.svg
 
         Features are styled by their simplestyle properties (marker-color, marker-size, stroke,
         stroke-width, stroke-opacity, fill, fill-opacity, title). Points with cluster: true and
@@ -30,7 +30,7 @@ enum RenderCommand: Subcommand {
         clipped.
 
         Options:
-          --output PATH, -o PATH  where to write the SVG (default: standard output)
+          --output PATH           where to write the SVG (default: standard output)
           --width W, --height H   the picture in points (default 800 × 500)
           --padding P             points kept free around fitted content (default 24)
           --fit                   show all features (the default without --center)
@@ -48,7 +48,7 @@ enum RenderCommand: Subcommand {
         """
 
     static func run(_ arguments: inout Arguments, console: Console) throws(UsageError) -> Int32 {
-        let output = arguments.option("output") ?? arguments.option("o")
+        let output = arguments.option("output")
         let width = try arguments.number("width") ?? 800
         let height = try arguments.number("height") ?? 500
         let padding = try arguments.number("padding") ?? 24

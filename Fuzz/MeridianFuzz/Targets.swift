@@ -1,0 +1,128 @@
+import Foundation
+import GeoCluster
+import GeoCore
+import GeoFence
+import GeoRender
+import GeoRoute
+
+/// The fuzz targets: each takes untrusted bytes, must never crash, hang or leak, and where a writer
+/// exists checks that what it reads, written and read again, is the same value.
+///
+/// A failed check is a finding: it stops the process (`Finding.report`), so libFuzzer saves the
+/// input. Typed errors are the expected answer to bad input and are ignored.
+enum Targets {
+    static let all: [String: @Sendable (Data) -> Void] = [
+        "wkt": wkt, "wkb": wkb, "geojson": geojson, "polyline": polyline, "gpx": gpx, "csv": csv,
+        "fences": fences, "tracks": tracks, "points": points, "store": store, "proj": proj,
+        "render": render,
+    ]
+
+    /// WKT in; its written form reads back as the same geometry.
+    static func wkt(_ data: Data) {
+        guard data.count <= 1 << 16, let text = String(data: data, encoding: .utf8),
+            let geometry = try? Geometry(wkt: text)
+        else { return }
+        guard geometry.positions.allSatisfy({ !$0.x.isNaN && !$0.y.isNaN }) else { return }
+        Finding.check((try? Geometry(wkt: geometry.wkt)) == geometry, "WKT round trip", data)
+    }
+
+    /// WKB and EWKB in; its written form reads back as the same geometry.
+    static func wkb(_ data: Data) {
+        guard let geometry = try? Geometry(wkb: data) else { return }
+        if geometry.positions.allSatisfy({ !$0.x.isNaN && !$0.y.isNaN && !($0.z?.isNaN ?? false) }) {
+            Finding.check((try? Geometry(wkb: geometry.wkb())) == geometry, "WKB round trip", data)
+        }
+        _ = try? Geometry(wkbHex: String(decoding: data, as: UTF8.self))
+    }
+
+    /// GeoJSON in; its written form reads back as the same document; its documents, line by line.
+    static func geojson(_ data: Data) {
+        _ = try? GeoJSON.documents(in: data)
+        guard let document = try? GeoJSON(data: data) else { return }
+        let again = try? GeoJSON(parsing: document.jsonText)
+        Finding.check(again?.jsonText == document.jsonText, "GeoJSON round trip", data)
+    }
+
+    /// Encoded polylines in; a decoded line encodes and decodes to the same coordinates.
+    static func polyline(_ data: Data) {
+        let text = String(decoding: data, as: UTF8.self)
+        for precision in [5, 6] {
+            guard let coordinates = try? EncodedPolyline.decode(text, precision: precision),
+                let encoded = try? EncodedPolyline.encode(coordinates, precision: precision)
+            else { continue }
+            let again = try? EncodedPolyline.decode(encoded, precision: precision)
+            Finding.check(again == coordinates, "polyline round trip", data)
+        }
+    }
+
+    static func gpx(_ data: Data) {
+        guard let document = try? GPX.read(data), let xml = try? GPX.write(document) else { return }
+        Finding.check((try? GPX.read(Data(xml.utf8))) != nil, "GPX round trip", data)
+    }
+
+    /// Every CSV reader on the same bytes.
+    static func csv(_ data: Data) {
+        let text = DelimitedText(data)
+        _ = text.rows
+        _ = try? CoordinateCSV.read(data)
+        _ = try? CoordinateCSV.read(data, order: .longitudeFirst)
+        _ = try? LocationCSV.read(data)
+    }
+
+    static func fences(_ data: Data) {
+        _ = try? FenceFile.read(data, format: .csv)
+        _ = try? FenceFile.read(data, format: .geojson)
+    }
+
+    static func tracks(_ data: Data) {
+        _ = try? TrackFile.readCSV(data)
+        _ = try? TrackFile.readGeoJSON(data)
+        _ = try? TrackFile.readEncoded(data)
+    }
+
+    /// Cluster input: points from CSV or GeoJSON, and an index over them.
+    static func points(_ data: Data) {
+        guard let features = try? PointFeature.read(data), features.count <= 5_000 else { return }
+        let index = try? ClusterIndex(features, coordinate: { $0.coordinate })
+        _ = index?.clusters(in: BoundingBox.world, zoom: 3)
+    }
+
+    /// The geofence store's file format: a file that decodes encodes to one that decodes the same.
+    static func store(_ data: Data) {
+        guard let snapshot = try? GeofenceStoreFormat.decode(Array(data)) else { return }
+        let again = (try? GeofenceStoreFormat.encode(snapshot)).flatMap {
+            try? GeofenceStoreFormat.decode($0)
+        }
+        Finding.check(again == snapshot, "store round trip", data)
+    }
+
+    /// PROJ definitions as a configuration file would give them.
+    static func proj(_ data: Data) {
+        guard data.count <= 512, let text = String(data: data, encoding: .utf8) else { return }
+        if let transformer = try? CoordinateTransformer(pipeline: text) {
+            _ = try? transformer.transform(Position(x: 12, y: 55))
+        }
+        let parts = text.split(separator: "\n", maxSplits: 1).map(String.init)
+        if parts.count == 2, let pair = try? CoordinateTransformer(source: parts[0], target: parts[1]) {
+            _ = try? pair.transform(Position(x: 12, y: 55))
+        }
+    }
+
+    /// GeoJSON to SVG: the renderer never fails on what the reader accepts.
+    static func render(_ data: Data) {
+        guard data.count <= 1 << 14, let documents = try? GeoJSON.documents(in: data) else { return }
+        let features = documents.flatMap(\.features)
+        guard let map = try? SVGMap(fitting: features, size: MapSize(width: 300, height: 200))
+        else { return }
+        _ = try? map.render()
+    }
+}
+
+/// Stops the process on a failed check, so that the fuzzer keeps the input.
+enum Finding {
+    static func check(_ condition: Bool, _ what: String, _ data: Data) {
+        guard !condition else { return }
+        FileHandle.standardError.write(Data("finding: \(what) failed on \(data.count) bytes\n".utf8))
+        abort()
+    }
+}

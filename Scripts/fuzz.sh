@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Fuzzes one reader with libFuzzer (and AddressSanitizer, leak detection on) for a while.
+#
+#     Scripts/fuzz.sh TARGET [SECONDS]      (default 30 s)
+#     Scripts/fuzz.sh all [SECONDS]         every target in turn
+#
+# Targets: wkt wkb geojson polyline gpx csv fences tracks points store proj render. The corpus
+# starts from Fuzz/Corpus/TARGET (seeded from the package's fixtures) and grows in
+# .build/fuzz-corpus/TARGET; Fuzz/Dictionaries/TARGET.dict guides the mutations. A crash, a hang
+# (more than 10 s on one input), a leak or more than 2 GB of memory fails the run and leaves the
+# input in .build/fuzz-findings/; fix it and keep the input in Fuzz/Regressions/TARGET/, which
+# `swift test` replays.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
+target=${1:?usage: Scripts/fuzz.sh TARGET [SECONDS]}
+seconds=${2:-30}
+targets=(wkt wkb geojson polyline gpx csv fences tracks points store proj render)
+if [[ $target == all ]]; then
+    for t in "${targets[@]}"; do "$0" "$t" "$seconds"; done
+    exit 0
+fi
+
+swift build --product meridian-fuzz --build-path .build/fuzz \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING >/dev/null
+binary=$(swift build --product meridian-fuzz --build-path .build/fuzz \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --show-bin-path)/meridian-fuzz
+
+corpus=.build/fuzz-corpus/$target
+findings=.build/fuzz-findings/$target
+mkdir -p "$corpus" "$findings"
+seeds=()
+[[ -d Fuzz/Corpus/$target ]] && seeds+=("Fuzz/Corpus/$target")
+[[ -d Fuzz/Regressions/$target ]] && seeds+=("Fuzz/Regressions/$target")
+dictionary=()
+[[ -f Fuzz/Dictionaries/$target.dict ]] && dictionary=("-dict=Fuzz/Dictionaries/$target.dict")
+
+echo "fuzzing $target for $seconds s"
+MERIDIAN_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=1 "$binary" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    -artifact_prefix="$findings/" -print_final_stats=1 "${dictionary[@]}" \
+    "$corpus" "${seeds[@]}" 2>&1 | grep -E "^(#[0-9]+ *DONE|stat::number_of_executed_units|==[0-9]+==|SUMMARY|finding:)" || true
+if compgen -G "$findings/*" >/dev/null; then
+    echo "fuzz: $target found inputs that fail: $(ls "$findings")"
+    exit 1
+fi
+echo "fuzz: $target: no finding"
