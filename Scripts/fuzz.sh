@@ -16,18 +16,25 @@ command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
 target=${1:?usage: Scripts/fuzz.sh TARGET [SECONDS]}
 seconds=${2:-30}
 targets=(wkt wkb geojson polyline gpx csv fences tracks points store proj render)
+flags=(--product meridian-fuzz --build-path .build/fuzz -Xswiftc -sanitize=fuzzer,address
+    -Xswiftc -DFUZZING)
+if [[ -z ${MERIDIAN_FUZZ_BUILT:-} ]]; then
+    swift build "${flags[@]}" 2>&1 | grep -E "error:" && exit 1
+    export MERIDIAN_FUZZ_BUILT=1
+fi
+binary=$(swift build "${flags[@]}" --show-bin-path)/meridian-fuzz
+
 if [[ $target == all ]]; then
-    for t in "${targets[@]}"; do "$0" "$t" "$seconds"; done
+    failed=()
+    for t in "${targets[@]}"; do "$0" "$t" "$seconds" || failed+=("$t"); done
+    ((${#failed[@]} == 0)) || { echo "fuzz: findings in ${failed[*]}"; exit 1; }
     exit 0
 fi
 
-swift build --product meridian-fuzz --build-path .build/fuzz \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING >/dev/null
-binary=$(swift build --product meridian-fuzz --build-path .build/fuzz \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --show-bin-path)/meridian-fuzz
 
 corpus=.build/fuzz-corpus/$target
 findings=.build/fuzz-findings/$target
+rm -rf "$findings"
 mkdir -p "$corpus" "$findings"
 seeds=()
 [[ -d Fuzz/Corpus/$target ]] && seeds+=("Fuzz/Corpus/$target")
@@ -36,7 +43,9 @@ dictionary=()
 [[ -f Fuzz/Dictionaries/$target.dict ]] && dictionary=("-dict=Fuzz/Dictionaries/$target.dict")
 
 echo "fuzzing $target for $seconds s"
-MERIDIAN_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=1 "$binary" \
+MERIDIAN_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=1 \
+    LSAN_OPTIONS=suppressions=$PWD/Fuzz/lsan.supp SWIFT_BACKTRACE=enable=no \
+    timeout $((seconds + 120)) "$binary" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
     -artifact_prefix="$findings/" -print_final_stats=1 "${dictionary[@]}" \
     "$corpus" "${seeds[@]}" 2>&1 | grep -E "^(#[0-9]+ *DONE|stat::number_of_executed_units|==[0-9]+==|SUMMARY|finding:)" || true

@@ -4,7 +4,8 @@ import Foundation
 // - built with `-sanitize=fuzzer,address -DFUZZING` (Scripts/fuzz.sh), libFuzzer calls
 //   `LLVMFuzzerTestOneInput` with each input, for the target named by MERIDIAN_FUZZ_TARGET;
 // - built normally, `meridian-fuzz TARGET FILE...` replays inputs (a corpus, or a finding kept
-//   as a regression test).
+//   as a regression test), `meridian-fuzz leaks [CYCLES]` runs the leak check (LeakCheck) and
+//   `meridian-fuzz store-writer DIRECTORY STEPS` is the writer the store crash test kills.
 
 /// The target selected by the environment, found once.
 let selectedTarget: @Sendable (Data) -> Void = {
@@ -24,11 +25,52 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     selectedTarget(Data(bytes: bytes, count: count))
     return 0
 }
+
+/// libFuzzer's driver, which parses its options and runs the loop.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+) -> CInt
+
+/// The executable's entry point (SwiftPM links `main` to `<target>_main`): libFuzzer's loop.
+@_cdecl("MeridianFuzz_main")
+public func fuzzMain(
+    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments) { bytes, count in
+        selectedTarget(Data(bytes: bytes, count: count))
+        return 0
+    }
+}
 #else
 @main
 enum Replay {
-    static func main() {
+    static func main() async {
         let arguments = CommandLine.arguments.dropFirst()
+        if arguments.first == "leaks" {
+            let cycles = arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000
+            await LeakCheck.main(cycles: max(1, cycles))
+            return
+        }
+        if arguments.first == "store-writer" {
+            let rest = Array(arguments.dropFirst())
+            guard rest.count == 2, let steps = Int(rest[1]) else {
+                FileHandle.standardError.write(
+                    Data("usage: meridian-fuzz store-writer DIRECTORY STEPS\n".utf8))
+                exit(64)
+            }
+            do {
+                try await StoreWriter.run(directory: URL(fileURLWithPath: rest[0]), steps: steps)
+            } catch {
+                FileHandle.standardError.write(Data("meridian-fuzz store-writer: \(error)\n".utf8))
+                exit(1)
+            }
+            return
+        }
         guard let name = arguments.first, let target = Targets.all[name] else {
             let names = Targets.all.keys.sorted().joined(separator: ", ")
             FileHandle.standardError.write(

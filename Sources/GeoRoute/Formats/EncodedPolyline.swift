@@ -26,7 +26,9 @@ import GeoCore
 /// `GeoError.Kind.malformedInput` whose `GeoError.offset` is the
 /// zero-based character offset of the offending character or value. Values are not range-checked
 /// as coordinates: the format carries any numbers (some services encode elevations or times with
-/// it), so validate decoded coordinates where they must be positions.
+/// it), so validate decoded coordinates where they must be positions. Decoding and encoding again
+/// gives the same coordinates for every value below 2⁵⁰ units of 10^-precision (about 1.1 × 10¹⁰
+/// at precision 5); beyond that a `Double` cannot hold the decoded integer exactly.
 public enum EncodedPolyline {
     /// The precisions accepted: 10^precision must be an exact `Double`, which holds up to 22.
     public static let precisionRange = 0...22

@@ -35,13 +35,18 @@ public enum GPX {
 
     /// Reads a GPX document.
     ///
-    /// - Parameter data: The document's bytes (UTF-8 or the encoding its XML declaration names; a
-    ///   byte-order mark is allowed).
-    /// - Throws: `GeoError.Kind.malformedInput` with the line and column for XML that does
-    ///   not parse (and a readable reason), a root element other than `<gpx>`, or a point with a
-    ///   missing, unparseable or out-of-range `lat`/`lon`, or an unparseable `<ele>`, `<time>`,
-    ///   `<speed>` or `<course>`.
-    /// - Complexity: O(size of the document).
+    /// The XML is read by Meridian's own strict reader (not libxml2): it checks well-formedness,
+    /// knows the five predefined entities and character references, skips comments, processing
+    /// instructions and a DTD, and never expands entities a DTD defines or fetches anything.
+    ///
+    /// - Parameter data: The document's bytes: UTF-8 (a byte-order mark is allowed), UTF-16 with a
+    ///   byte-order mark, or ISO-8859-1 or windows-1252 when the XML declaration names them.
+    /// - Throws: `GeoError.Kind.malformedInput` with the line and column for XML that is not
+    ///   well-formed (and a readable reason), bytes not valid in the encoding (with their offset),
+    ///   another encoding, a root element other than `<gpx>`, a point with a missing,
+    ///   unparseable or out-of-range `lat`/`lon`, or an unparseable `<ele>`, `<time>`, `<speed>` or
+    ///   `<course>`.
+    /// - Complexity: O(size of the document) in time and memory, whatever its nesting.
     public static func read(_ data: Data) throws(GeoError) -> GPXDocument {
         try GPXReader.read(data).document
     }

@@ -1,58 +1,24 @@
 import Foundation
 import GeoCore
 
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-
-/// The GPX reader: a streaming XML parse (`XMLParser`) into ``GPXDocument``.
+/// The GPX reader: events from ``XMLScanner`` into ``GPXDocument``.
 enum GPXReader {
     static func read(
         _ data: Data
     ) throws(GeoError) -> (document: GPXDocument, trackPointLines: [[[Int]]]) {
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        let delegate = Delegate()
-        parser.delegate = delegate
-        let parsed = parser.parse()
-        if let failure = delegate.failure { throw failure }
-        guard parsed else {
-            let code = (parser.parserError as NSError?)?.code ?? -1
-            throw GeoError(
-                .malformedInput,
-                "not well-formed XML at line \(parser.lineNumber), column \(parser.columnNumber): \(xmlReason(code))",
-                line: parser.lineNumber, column: parser.columnNumber)
+        var scanner = try XMLScanner(data)
+        var builder = Builder()
+        while let event = try scanner.next() {
+            switch event {
+            case .start(let name, let attributes):
+                try builder.start(name, attributes, line: scanner.line)
+            case .end(let name):
+                try builder.end(name, line: scanner.line)
+            case .text(let text):
+                builder.text += text
+            }
         }
-        guard delegate.sawRoot else {
-            throw GeoError(.malformedInput, "no <gpx> element: the document is empty", line: 1)
-        }
-        return (delegate.document, delegate.trackPointLines)
-    }
-
-    /// A readable reason for an `XMLParser` error code (libxml2's error numbers, which
-    /// `XMLParser.ErrorCode` mirrors), instead of "NSXMLParserErrorDomain error 5".
-    static func xmlReason(_ code: Int) -> String {
-        switch code {
-        case 4: "the document is empty"
-        case 5: "an element is not closed, or something follows the root element"
-        case 9: "a character XML does not allow (or bytes that are not valid UTF-8)"
-        case 6, 7, 8, 22, 23, 24, 25: "a malformed character or entity reference"
-        case 26: "an undefined entity (write '&' as '&amp;')"
-        case 31, 32, 79, 81: "an encoding that cannot be read"
-        case 38, 39, 40, 41: "a malformed attribute (values need quotes)"
-        case 42: "an attribute given twice"
-        case 45: "a comment that is not closed"
-        case 62, 63: "a misplaced or unclosed CDATA section"
-        case 64, 56, 57: "a misplaced or malformed XML declaration"
-        case 68: "a name is missing (a bare '&' or '<' in text?)"
-        case 73: "a '>' is missing"
-        case 76: "a closing tag that does not match the element it closes"
-        case 77: "a tag that is not finished"
-        case 85, 86: "elements that do not nest, or content after the root element"
-        case 89: "entities that expand without bound (refused)"
-        default: "XML error \(code)"
-        }
+        return (builder.document, builder.trackPointLines)
     }
 
     /// The point being read (`wpt`, `rtept` or `trkpt`).
@@ -82,14 +48,12 @@ enum GPXReader {
         }
     }
 
-    /// Collects the document from parser events; not shared beyond one `read`.
-    private final class Delegate: NSObject, XMLParserDelegate {
+    /// Collects the document from the scanner's events.
+    private struct Builder {
         var document = GPXDocument()
-        var failure: GeoError?
-        var sawRoot = false
         private var path: [String] = []
         private var openedOnLine: [Int] = []
-        private var text = ""
+        var text = ""
         private var point: PointBuilder?
         private var route: GPXRoute?
         private var track: Track?
@@ -101,29 +65,21 @@ enum GPXReader {
         /// Depth of `<extensions>` nesting; inside, only `speed` and `course` are read.
         private var extensionDepth = 0
 
-        private func fail(_ parser: XMLParser, _ message: String) {
-            guard failure == nil else { return }
-            failure = GeoError(
-                .malformedInput, "line \(parser.lineNumber): \(message)", line: parser.lineNumber)
-            parser.abortParsing()
+        private func fail(_ line: Int, _ message: String) -> GeoError {
+            GeoError(.malformedInput, "line \(line): \(message)", line: line)
         }
 
-        func parser(
-            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-            qualifiedName: String?,
-            attributes: [String: String] = [:]
-        ) {
-            let name = elementName
+        mutating func start(
+            _ name: String, _ attributes: [String: String], line: Int
+        ) throws(GeoError) {
             if path.isEmpty {
                 guard name == "gpx" else {
-                    fail(parser, "the root element is <\(qualifiedName ?? name)>, not <gpx>")
-                    return
+                    throw fail(line, "the root element is <\(name)>, not <gpx>")
                 }
-                sawRoot = true
                 document.creator = attributes["creator"]
             }
             path.append(name)
-            openedOnLine.append(parser.lineNumber)
+            openedOnLine.append(line)
             text = ""
             if extensionDepth > 0 || name == "extensions" {
                 extensionDepth += 1
@@ -131,8 +87,8 @@ enum GPXReader {
             }
             switch name {
             case "wpt", "rtept", "trkpt":
-                guard let coordinate = coordinate(attributes, parser, element: name) else { return }
-                point = PointBuilder(coordinate: coordinate, line: parser.lineNumber)
+                point = PointBuilder(
+                    coordinate: try coordinate(attributes, line, element: name), line: line)
             case "rte":
                 route = GPXRoute(points: [])
             case "trk":
@@ -147,41 +103,27 @@ enum GPXReader {
         }
 
         private func coordinate(
-            _ attributes: [String: String], _ parser: XMLParser, element: String
-        ) -> Coordinate? {
+            _ attributes: [String: String], _ line: Int, element: String
+        ) throws(GeoError) -> Coordinate {
             guard let latText = attributes["lat"], let lonText = attributes["lon"] else {
-                fail(parser, "<\(element)> needs both lat and lon attributes")
-                return nil
+                throw fail(line, "<\(element)> needs both lat and lon attributes")
             }
             let trimmedLat = latText.trimmingCharacters(in: .whitespaces)
             let trimmedLon = lonText.trimmingCharacters(in: .whitespaces)
             guard let latitude = Double(trimmedLat), let longitude = Double(trimmedLon) else {
-                fail(
-                    parser,
+                throw fail(
+                    line,
                     "<\(element)> has lat \(GeoError.quoted(latText)) and lon \(GeoError.quoted(lonText)), which are not both numbers"
                 )
-                return nil
             }
             do {
                 return try Coordinate(validatingLatitude: latitude, longitude: longitude)
             } catch {
-                fail(parser, "<\(element)>: \(error.message)")
-                return nil
+                throw fail(line, "<\(element)>: \(error.message)")
             }
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            text += string
-        }
-
-        func parser(_ parser: XMLParser, foundCDATA block: Data) {
-            text += String(decoding: block, as: UTF8.self)
-        }
-
-        func parser(
-            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-            qualifiedName: String?
-        ) {
+        mutating func end(_ name: String, line: Int) throws(GeoError) {
             defer {
                 if !path.isEmpty {
                     path.removeLast()
@@ -189,19 +131,18 @@ enum GPXReader {
                 }
                 text = ""
             }
-            let name = elementName
             let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if extensionDepth > 0 {
                 extensionDepth -= 1
                 // Speed and course in extensions (Garmin's TrackPointExtension and others).
                 if point != nil && (name == "speed" || name == "course") {
-                    readPointField(name, value, parser)
+                    try readPointField(name, value, line)
                 }
                 return
             }
             let parent = path.count >= 2 ? path[path.count - 2] : ""
             if point != nil && (parent == "wpt" || parent == "rtept" || parent == "trkpt") {
-                readPointField(name, value, parser)
+                try readPointField(name, value, line)
                 return
             }
             switch name {
@@ -245,14 +186,15 @@ enum GPXReader {
             }
         }
 
-        private func readPointField(_ name: String, _ value: String, _ parser: XMLParser) {
+        private mutating func readPointField(
+            _ name: String, _ value: String, _ line: Int
+        ) throws(GeoError) {
             let text: String? = value.isEmpty ? nil : value
             switch name {
             case "ele", "speed", "course":
                 guard let text else { return }
                 guard let number = Double(text), number.isFinite else {
-                    fail(parser, "<\(name)> \(GeoError.quoted(text)) is not a finite number")
-                    return
+                    throw fail(line, "<\(name)> \(GeoError.quoted(text)) is not a finite number")
                 }
                 switch name {
                 case "ele": point?.elevation = number
@@ -262,8 +204,8 @@ enum GPXReader {
             case "time":
                 guard let text else { return }
                 guard let date = ISO8601Time.parse(text) else {
-                    fail(parser, "<time> \(GeoError.quoted(text)) is not an ISO 8601 date and time")
-                    return
+                    throw fail(
+                        line, "<time> \(GeoError.quoted(text)) is not an ISO 8601 date and time")
                 }
                 point?.time = date
             case "name": point?.name = text
@@ -273,17 +215,6 @@ enum GPXReader {
             case "type": point?.type = text
             default: break
             }
-        }
-
-        func parserDidEndDocument(_ parser: XMLParser) {
-            // A lenient XML parser may reach the end with elements still open.
-            if let open = path.last, let line = openedOnLine.last {
-                fail(parser, "<\(open)> opened on line \(line) is never closed")
-            }
-        }
-
-        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-            // Reported by `read` from the parser's own error, unless a semantic failure came first.
         }
     }
 }

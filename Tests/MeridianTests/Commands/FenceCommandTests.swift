@@ -192,7 +192,8 @@ struct FenceCommandTests {
         let brokenResult = meridian(["fence", "--fences", good, "--locations", broken])
         #expect(
             brokenResult.code == 2
-                && brokenResult.error.contains("line 1: <trkpt> opened on line 1 is never closed"),
+                && brokenResult.error.contains(
+                    "at line 1, column 42: <trkpt> opened on line 1 is never closed"),
             "\(brokenResult.error)")
         #expect(meridian(["fence", "--help"]).output.contains("--locations"))
     }

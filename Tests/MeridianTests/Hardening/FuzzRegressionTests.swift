@@ -10,6 +10,7 @@ import Testing
 struct FuzzRegressionTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Fuzz")
 
     static func inputs(_ folder: String, _ target: String) -> [URL] {
