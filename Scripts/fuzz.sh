@@ -16,13 +16,7 @@ command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
 target=${1:?usage: Scripts/fuzz.sh TARGET [SECONDS]}
 seconds=${2:-30}
 targets=(wkt wkb geojson polyline gpx csv fences tracks points store proj render)
-flags=(--product meridian-fuzz --build-path .build/fuzz -Xswiftc -sanitize=fuzzer,address
-    -Xswiftc -DFUZZING)
-if [[ -z ${MERIDIAN_FUZZ_BUILT:-} ]]; then
-    swift build "${flags[@]}" 2>&1 | grep -E "error:" && exit 1
-    export MERIDIAN_FUZZ_BUILT=1
-fi
-binary=$(swift build "${flags[@]}" --show-bin-path)/meridian-fuzz
+binary=$(Scripts/build-fuzz.sh)
 
 if [[ $target == all ]]; then
     failed=()
@@ -43,14 +37,23 @@ dictionary=()
 [[ -f Fuzz/Dictionaries/$target.dict ]] && dictionary=("-dict=Fuzz/Dictionaries/$target.dict")
 
 echo "fuzzing $target for $seconds s"
+log=.build/fuzz-logs/$target.log
+mkdir -p .build/fuzz-logs
+status=0
 MERIDIAN_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=1 \
     LSAN_OPTIONS=suppressions=$PWD/Fuzz/lsan.supp SWIFT_BACKTRACE=enable=no \
     timeout $((seconds + 120)) "$binary" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
     -artifact_prefix="$findings/" -print_final_stats=1 "${dictionary[@]}" \
-    "$corpus" "${seeds[@]}" 2>&1 | grep -E "^(#[0-9]+ *DONE|stat::number_of_executed_units|==[0-9]+==|SUMMARY|finding:)" || true
+    "$corpus" "${seeds[@]}" >"$log" 2>&1 || status=$?
+grep -E "^(stat::number_of_executed_units|==[0-9]+==|SUMMARY|finding:)" "$log" || true
 if compgen -G "$findings/*" >/dev/null; then
-    echo "fuzz: $target found inputs that fail: $(ls "$findings")"
+    echo "fuzz: $target found inputs that fail: $(ls "$findings") (log: $log)"
+    exit 1
+fi
+if ((status != 0)) || ! grep -q "^stat::number_of_executed_units" "$log"; then
+    echo "fuzz: $target did not run to the end (exit $status); the log is $log:"
+    tail -20 "$log"
     exit 1
 fi
 echo "fuzz: $target: no finding"

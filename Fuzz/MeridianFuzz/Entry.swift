@@ -1,8 +1,9 @@
 import Foundation
 
 // Two ways in:
-// - built with `-sanitize=fuzzer,address -DFUZZING` (Scripts/fuzz.sh), libFuzzer calls
-//   `LLVMFuzzerTestOneInput` with each input, for the target named by MERIDIAN_FUZZ_TARGET;
+// - built with `-sanitize=fuzzer,address -DFUZZING` (Scripts/fuzz.sh), libFuzzer's driver calls
+//   the target named by MERIDIAN_FUZZ_TARGET with each input, and `meridian-fuzz leaks [CYCLES]`
+//   runs the leak check under the leak checker;
 // - built normally, `meridian-fuzz TARGET FILE...` replays inputs (a corpus, or a finding kept
 //   as a regression test), `meridian-fuzz leaks [CYCLES]` runs the leak check (LeakCheck) and
 //   `meridian-fuzz store-writer DIRECTORY STEPS` is the writer the store crash test kills.
@@ -20,6 +21,7 @@ let selectedTarget: @Sendable (Data) -> Void = {
 }()
 
 #if FUZZING
+/// The callback libFuzzer's own objects refer to by name (its `main`, which ours replaces).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     selectedTarget(Data(bytes: bytes, count: count))
@@ -34,17 +36,26 @@ func runFuzzerDriver(
     _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
 ) -> CInt
 
-/// The executable's entry point (SwiftPM links `main` to `<target>_main`): libFuzzer's loop.
+/// The executable's entry point (SwiftPM links `main` to `<target>_main`): libFuzzer's loop, or
+/// with `leaks [CYCLES]` the leak check, here under AddressSanitizer's leak checker.
 @_cdecl("MeridianFuzz_main")
 public func fuzzMain(
     _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments) { bytes, count in
-        selectedTarget(Data(bytes: bytes, count: count))
+    let words = (0..<Int(argc)).map { argv?[$0].map { String(cString: $0) } ?? "" }
+    if words.count >= 2 && words[1] == "leaks" {
+        let cycles = words.count >= 3 ? Int(words[2]) ?? 100_000 : 100_000
+        let finished = DispatchSemaphore(value: 0)
+        Task {
+            await LeakCheck.main(cycles: max(1, cycles))
+            finished.signal()
+        }
+        finished.wait()
         return 0
     }
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments, fuzzOneInput)
 }
 #else
 @main

@@ -32,11 +32,13 @@ enum LeakCheck {
         }
     }
 
-    /// The workloads, by name: each cycle creates its objects, uses them and lets them go.
-    static let workloads: [(name: String, cycle: @Sendable () async throws -> Void)] = [
-        ("geometry", geometry), ("prepared-geometry", preparedGeometry),
-        ("transformer", transformer), ("cluster-index", clusterIndex),
-        ("fence-index", fenceIndex), ("monitor", monitor),
+    /// The workloads, by name, with the share of the cycles each runs: each cycle creates its
+    /// objects, uses them and lets them go. Transformers run a tenth of the cycles: creating one
+    /// costs PROJ about 3 ms of database lookups (100,000 would take five minutes).
+    static let workloads: [(name: String, share: Int, cycle: @Sendable () async throws -> Void)] = [
+        ("geometry", 1, geometry), ("prepared-geometry", 1, preparedGeometry),
+        ("transformer", 10, transformer), ("cluster-index", 1, clusterIndex),
+        ("fence-index", 1, fenceIndex), ("monitor", 1, monitor),
     ]
 
     static func geometry() throws {
@@ -59,16 +61,16 @@ enum LeakCheck {
     }
 
     static func clusterIndex() throws {
-        let points = (0..<200).map { i in
+        let points = (0..<50).map { i in
             Coordinate(
-                latitude: 45 + Double(i % 20) * 0.01, longitude: 13 + Double(i / 20) * 0.01)
+                latitude: 45 + Double(i % 10) * 0.01, longitude: 13 + Double(i / 10) * 0.01)
         }
         let index = try ClusterIndex(points, coordinate: { $0 })
         _ = index.clusters(in: BoundingBox.world, zoom: 8)
     }
 
     static func fenceIndex() throws {
-        let circles = try (0..<50).map { i in
+        let circles = try (0..<20).map { i in
             try CircularGeographicCondition(
                 center: Coordinate(latitude: 45 + Double(i) * 0.001, longitude: 13.7), radius: 80)
         }
@@ -110,13 +112,17 @@ enum LeakCheck {
     }
 
     /// Runs every workload and prints one JSON object per workload; exits 1 if any grew too much.
+    ///
+    /// Under AddressSanitizer (`MERIDIAN_LEAK_CHECKER` set) the allocator's own bookkeeping makes
+    /// the resident set meaningless, so only the leak checker's verdict at exit counts.
     static func main(cycles: Int) async {
+        let bounded = ProcessInfo.processInfo.environment["MERIDIAN_LEAK_CHECKER"] == nil
         var failed = false
-        for (name, cycle) in workloads {
+        for (name, share, cycle) in workloads {
             do {
-                let result = try await run(name, cycles: cycles, cycle)
+                let result = try await run(name, cycles: max(1, cycles / share), cycle)
                 print(result.json)
-                if result.growth > allowedGrowth { failed = true }
+                if bounded && result.growth > allowedGrowth { failed = true }
             } catch {
                 print("{\"workload\": \"\(name)\", \"error\": \"\(error)\"}")
                 failed = true

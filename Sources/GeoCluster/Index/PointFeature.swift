@@ -27,9 +27,12 @@ public struct PointFeature: Hashable, Sendable {
     /// Reads points from GeoJSON (text starting with `{` or `[`) or CSV.
     ///
     /// - Throws: `GeoError.Kind.malformedInput` or `invalidCoordinate` naming the line (and column)
-    ///   or feature of the first bad point.
-    public static func read(_ data: Data) throws(GeoError) -> [PointFeature] {
-        let records = try self.records(data)
+    ///   or feature of the first bad point; `GeoError.Kind.limitExceeded` for input beyond `limits`
+    ///   (see `InputLimits`).
+    public static func read(
+        _ data: Data, limits: InputLimits = .standard
+    ) throws(GeoError) -> [PointFeature] {
+        let records = try self.records(data, limits: limits)
         if let error = records.firstError() { throw error }
         return records.values()
     }
@@ -39,16 +42,18 @@ public struct PointFeature: Hashable, Sendable {
     ///
     /// - Throws: For GeoJSON, the document's first error (a document is read whole); for CSV, a
     ///   header that names only one of longitude and latitude.
-    public static func records(_ data: Data) throws(GeoError) -> [LineRecord<PointFeature>] {
+    public static func records(
+        _ data: Data, limits: InputLimits = .standard
+    ) throws(GeoError) -> [LineRecord<PointFeature>] {
         let first = data.first {
             !(ByteCursor.isSpace($0) || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF)
         }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-            return try readGeoJSON(data).enumerated().map {
+            return try readGeoJSON(data, limits: limits).enumerated().map {
                 LineRecord(line: $0.offset + 1, value: .success($0.element))
             }
         }
-        return try readCSV(data)
+        return try readCSV(data, limits: limits)
     }
 
     /// Reads `lon,lat[,category]` records (degrees; see `CoordinateCSV` for what it accepts): a
@@ -58,8 +63,10 @@ public struct PointFeature: Hashable, Sendable {
     /// - Throws: `GeoError.Kind.malformedInput` for a header that names only one coordinate
     ///   column; bad records become failed records in their place.
     /// - Complexity: O(n).
-    public static func readCSV(_ data: Data) throws(GeoError) -> [LineRecord<PointFeature>] {
-        let table = try CoordinateCSV.read(data, order: .longitudeFirst)
+    public static func readCSV(
+        _ data: Data, limits: InputLimits = .standard
+    ) throws(GeoError) -> [LineRecord<PointFeature>] {
+        let table = try CoordinateCSV.read(data, order: .longitudeFirst, limits: limits)
         let names = ["category", "kind", "type", "group", "class", "clusteringidentifier"]
         let categoryColumn = table.extraNames.flatMap {
             DelimitedText.columns(in: $0, named: [0: names])?[0]
@@ -85,13 +92,10 @@ public struct PointFeature: Hashable, Sendable {
     ///
     /// - Throws: `GeoError.Kind.malformedInput` for invalid JSON or a feature that is
     ///   not a point, naming the feature's index.
-    public static func readGeoJSON(_ data: Data) throws(GeoError) -> [PointFeature] {
-        let json: JSONValue
-        do {
-            json = try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch {
-            throw GeoError(.malformedInput, "not valid JSON: \(error)")
-        }
+    public static func readGeoJSON(
+        _ data: Data, limits: InputLimits = .standard
+    ) throws(GeoError) -> [PointFeature] {
+        let json = try JSONValue(parsing: data, limits: limits)
         let features: [JSONValue]
         if let array = json.arrayValue {
             features = array

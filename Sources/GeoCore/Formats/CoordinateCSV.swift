@@ -68,14 +68,20 @@ public enum CoordinateCSV {
     ///   - data: The text (see ``DelimitedText``).
     ///   - order: Which field comes first when there is no header.
     ///   - separator: The separator, or `nil` to detect it.
-    /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` (at line 1) for a header that names
+    ///   - limits: What the reader accepts: the size, the number of records (positions) and the
+    ///     length of one field.
+    /// - Throws: ``GeoError/Kind-swift.struct/limitExceeded`` naming the limit;
+    ///   ``GeoError/Kind-swift.struct/malformedInput`` (at line 1) for a header that names
     ///   only one of latitude and longitude. Bad records are not thrown: each becomes a failed
     ///   record in its place.
     /// - Complexity: O(n) for n bytes.
     public static func read(
-        _ data: Data, order: Order = .latitudeFirst, separator: DelimitedText.Separator? = nil
+        _ data: Data, order: Order = .latitudeFirst, separator: DelimitedText.Separator? = nil,
+        limits: InputLimits = .standard
     ) throws(GeoError) -> Table {
+        try limits.checkSize(data.count, format: "CSV")
         let text = DelimitedText(data, separator: separator)
+        try text.check(limits)
         var latitudeColumn = order == .latitudeFirst ? 0 : 1
         var longitudeColumn = order == .latitudeFirst ? 1 : 0
         var table = Table(

@@ -353,3 +353,28 @@ public struct DelimitedText: Sendable {
         }
     }
 }
+
+extension DelimitedText {
+    /// Throws if the text has more records than ``InputLimits/maximumPositions`` or a field longer
+    /// than ``InputLimits/maximumStringLength``.
+    ///
+    /// - Throws: ``GeoError/Kind-swift.struct/limitExceeded`` naming the limit and the line.
+    public func check(_ limits: InputLimits) throws(GeoError) {
+        guard records.count <= limits.maximumPositions else {
+            throw GeoError(
+                .limitExceeded,
+                "CSV input has more records than InputLimits.maximumPositions (\(limits.maximumPositions))"
+            )
+        }
+        for case .success(let row) in records {
+            if let long = row.fields.firstIndex(where: {
+                $0.utf8.count > limits.maximumStringLength
+            }) {
+                throw GeoError(
+                    .limitExceeded,
+                    "line \(row.line): field \(long + 1) is longer than InputLimits.maximumStringLength (\(limits.maximumStringLength) bytes)",
+                    line: row.line, column: long + 1)
+            }
+        }
+    }
+}

@@ -74,8 +74,8 @@ public struct Feature: Hashable, Sendable {
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` with the byte offset and JSON path of the
     ///   problem.
-    public init(parsing text: String) throws(GeoError) {
-        var parser = JSONParser(Array(text.utf8))
+    public init(parsing text: String, limits: InputLimits = .standard) throws(GeoError) {
+        var parser = JSONParser(Array(text.utf8), limits: limits)
         self = try GeoJSONReader.feature(try parser.parseDocument(), path: "$")
     }
 

@@ -20,8 +20,8 @@ public struct FeatureCollection: Hashable, Sendable {
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` with the byte offset and JSON path of the
     ///   problem (`$.features[3].geometry.coordinates[0][1]`).
-    public init(parsing text: String) throws(GeoError) {
-        var parser = JSONParser(Array(text.utf8))
+    public init(parsing text: String, limits: InputLimits = .standard) throws(GeoError) {
+        var parser = JSONParser(Array(text.utf8), limits: limits)
         self = try GeoJSONReader.featureCollection(try parser.parseDocument(), path: "$")
     }
 

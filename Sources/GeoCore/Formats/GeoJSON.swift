@@ -19,19 +19,27 @@ public enum GeoJSON: Hashable, Sendable {
 
     /// Parses GeoJSON text.
     ///
+    /// - Parameters:
+    ///   - text: The document.
+    ///   - limits: What the reader accepts (``InputLimits/standard`` by default): the size, JSON
+    ///     nesting, positions (arrays of numbers), parts (other arrays and objects) and string length.
     /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` whose ``GeoError/offset`` is the byte
-    ///   offset of the problem and whose message names its JSON path (`features[2].geometry.coordinates[0]`).
-    /// - Complexity: O(length of the text).
-    public init(parsing text: String) throws(GeoError) {
-        try self.init(data: Array(text.utf8))
+    ///   offset of the problem and whose message names its JSON path (`features[2].geometry.coordinates[0]`);
+    ///   ``GeoError/Kind-swift.struct/limitExceeded`` naming the limit.
+    /// - Complexity: O(length of the text) in time and memory.
+    public init(parsing text: String, limits: InputLimits = .standard) throws(GeoError) {
+        try self.init(data: Array(text.utf8), limits: limits)
     }
 
     /// Parses GeoJSON from UTF-8 bytes.
     ///
+    /// - Parameters:
+    ///   - data: The document's bytes (a UTF-8 byte-order mark is allowed).
+    ///   - limits: What the reader accepts (see ``init(parsing:limits:)``).
     /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` with the byte offset and JSON path of the
-    ///   problem.
-    public init(data: some Collection<UInt8>) throws(GeoError) {
-        var parser = JSONParser(Array(data))
+    ///   problem; ``GeoError/Kind-swift.struct/limitExceeded`` naming the limit.
+    public init(data: some Collection<UInt8>, limits: InputLimits = .standard) throws(GeoError) {
+        var parser = JSONParser(Array(data), limits: limits)
         let root = try parser.parseDocument()
         self = try GeoJSONReader.document(root, path: "$")
     }
@@ -66,19 +74,26 @@ public enum GeoJSON: Hashable, Sendable {
     /// GeoJSON, as the `meridian` batch commands write it; RFC 8142's record separators are
     /// accepted too). A byte-order mark and CRLF line ends are fine; blank lines are skipped.
     ///
+    /// - Parameters:
+    ///   - data: One document, or one per line.
+    ///   - limits: What the reader accepts: the size of all the data, and for each document the
+    ///     rest of ``init(parsing:limits:)``'s limits.
     /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` for the first document that is not
-    ///   GeoJSON, naming its line when there are several.
+    ///   GeoJSON, naming its line when there are several; ``GeoError/Kind-swift.struct/limitExceeded``.
     /// - Complexity: O(length of the data).
-    public static func documents(in data: some Collection<UInt8>) throws(GeoError) -> [GeoJSON] {
+    public static func documents(
+        in data: some Collection<UInt8>, limits: InputLimits = .standard
+    ) throws(GeoError) -> [GeoJSON] {
         var bytes = Array(data)
+        try limits.checkSize(bytes.count, format: "GeoJSON")
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         let whole: GeoJSON
         do throws(GeoError) {
-            whole = try GeoJSON(data: bytes)
+            whole = try GeoJSON(data: bytes, limits: limits)
         } catch {
             let lines = bytes.split(
                 omittingEmptySubsequences: false, whereSeparator: { $0 == 0x0A || $0 == 0x1E })
-            guard lines.count > 1 else { throw error }
+            guard lines.count > 1, error.kind != .limitExceeded else { throw error }
             var documents = [GeoJSON]()
             for (number, line) in lines.enumerated() {
                 let trimmed = line.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
@@ -86,11 +101,10 @@ public enum GeoJSON: Hashable, Sendable {
                     continue
                 }
                 do throws(GeoError) {
-                    documents.append(try GeoJSON(data: trimmed))
+                    documents.append(try GeoJSON(data: trimmed, limits: limits))
                 } catch {
                     throw GeoError(
-                        .malformedInput, "line \(number + 1): \(error.message)",
-                        line: number + 1)
+                        error.kind, "line \(number + 1): \(error.message)", line: number + 1)
                 }
             }
             return documents
@@ -132,8 +146,8 @@ extension Geometry {
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` with the byte offset and JSON path of the
     ///   problem.
-    public init(geoJSON text: String) throws(GeoError) {
-        var parser = JSONParser(Array(text.utf8))
+    public init(geoJSON text: String, limits: InputLimits = .standard) throws(GeoError) {
+        var parser = JSONParser(Array(text.utf8), limits: limits)
         self = try GeoJSONReader.geometry(try parser.parseDocument(), path: "$", depth: 0)
     }
 

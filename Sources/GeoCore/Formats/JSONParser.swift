@@ -2,6 +2,14 @@
 /// (GeoJSON) can say where a problem is. Values that did not come from text (decoded through
 /// `Decoder`) have no offset.
 struct LocatedJSON {
+    /// Whether the value is a number (an integer or not).
+    var isNumber: Bool {
+        switch value {
+        case .integer, .number: true
+        default: false
+        }
+    }
+
     enum Value {
         case null
         case bool(Bool)
@@ -85,8 +93,13 @@ struct LocatedJSON {
 /// every syntax error. Numbers are correctly rounded (`Double(String)`); numbers without a fraction
 /// or exponent that fit in `Int` are integers, as ``JSONValue`` decodes them.
 struct JSONParser {
-    /// Arrays and objects nested deeper than this are rejected rather than risking the stack.
-    static let maximumDepth = 512
+    /// Arrays and objects nested deeper than this are rejected whatever the limits say, rather than
+    /// risking the stack.
+    static let depthCeiling = 512
+
+    /// The limits, and what has been read against them: an array of numbers counts as a position,
+    /// any other array or object as a part.
+    private var counter: LimitCounter
 
     /// Where the parser is; a UTF-8 byte-order mark is allowed and skipped.
     private var cursor: ByteCursor
@@ -96,12 +109,14 @@ struct JSONParser {
         set { cursor.index = newValue }
     }
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: [UInt8], limits: InputLimits = .standard) {
         cursor = ByteCursor(bytes, format: "JSON")
+        counter = LimitCounter(limits, format: "JSON")
     }
 
     /// Parses one value that must fill the text (surrounding whitespace allowed).
     mutating func parseDocument() throws(GeoError) -> LocatedJSON {
+        try counter.limits.checkSize(bytes.count, format: "JSON")
         let value = try parseValue(depth: 0)
         skipSpace()
         guard index == bytes.count else {
@@ -111,9 +126,13 @@ struct JSONParser {
     }
 
     private mutating func parseValue(depth: Int) throws(GeoError) -> LocatedJSON {
-        guard depth <= Self.maximumDepth else {
-            throw error("JSON nested deeper than \(Self.maximumDepth) levels")
+        guard depth <= Self.depthCeiling else {
+            throw GeoError(
+                .limitExceeded,
+                "JSON nested deeper than the reader's ceiling of \(Self.depthCeiling) levels at offset \(index)",
+                offset: index)
         }
+        try counter.checkDepth(depth, at: index)
         skipSpace()
         let start = index
         guard index < bytes.count else {
@@ -126,6 +145,7 @@ struct JSONParser {
             skipSpace()
             if peek() == UInt8(ascii: "}") {
                 index += 1
+                try counter.addParts(1, at: start)
                 return LocatedJSON(value: .object(members), offset: start)
             }
             while true {
@@ -133,7 +153,9 @@ struct JSONParser {
                 guard peek() == UInt8(ascii: "\"") else {
                     throw error("expected a member name in quotes, found \(found())")
                 }
+                let keyStart = index
                 let key = try parseString()
+                try counter.checkString(index - keyStart - 2, at: keyStart)
                 skipSpace()
                 guard peek() == UInt8(ascii: ":") else {
                     throw error("expected ':' after member name \"\(key)\", found \(found())")
@@ -145,6 +167,7 @@ struct JSONParser {
                 if peek() == UInt8(ascii: "}") { index += 1; break }
                 throw error("expected ',' or '}' in an object, found \(found())")
             }
+            try counter.addParts(1, at: start)
             return LocatedJSON(value: .object(members), offset: start)
         case UInt8(ascii: "["):
             index += 1
@@ -152,6 +175,7 @@ struct JSONParser {
             skipSpace()
             if peek() == UInt8(ascii: "]") {
                 index += 1
+                try counter.addParts(1, at: start)
                 return LocatedJSON(value: .array(items), offset: start)
             }
             while true {
@@ -161,9 +185,16 @@ struct JSONParser {
                 if peek() == UInt8(ascii: "]") { index += 1; break }
                 throw error("expected ',' or ']' in an array, found \(found())")
             }
+            if items.allSatisfy(\.isNumber) {
+                try counter.addPositions(1, at: start)
+            } else {
+                try counter.addParts(1, at: start)
+            }
             return LocatedJSON(value: .array(items), offset: start)
         case UInt8(ascii: "\""):
-            return LocatedJSON(value: .string(try parseString()), offset: start)
+            let string = try parseString()
+            try counter.checkString(index - start - 2, at: start)
+            return LocatedJSON(value: .string(string), offset: start)
         case UInt8(ascii: "t"):
             try literal("true")
             return LocatedJSON(value: .bool(true), offset: start)

@@ -116,3 +116,21 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral,
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
+
+extension JSONValue {
+    /// Parses JSON text (RFC 8259) with Meridian's strict reader.
+    ///
+    /// - Parameters:
+    ///   - data: UTF-8 bytes (a byte-order mark is allowed).
+    ///   - limits: What the reader accepts: size, nesting, arrays of numbers (positions), other
+    ///     arrays and objects (parts) and string length.
+    /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` with the byte offset of the problem;
+    ///   ``GeoError/Kind-swift.struct/limitExceeded`` naming the limit.
+    /// - Complexity: O(n) in time and memory for n bytes.
+    public init(
+        parsing data: some Collection<UInt8>, limits: InputLimits = .standard
+    ) throws(GeoError) {
+        var parser = JSONParser(Array(data), limits: limits)
+        self = try parser.parseDocument().jsonValue
+    }
+}

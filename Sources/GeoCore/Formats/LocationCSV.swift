@@ -51,14 +51,19 @@ public enum LocationCSV {
     /// - Parameters:
     ///   - data: The text (see ``DelimitedText``).
     ///   - separator: The separator, or `nil` to detect it.
-    /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` (at the header's line) for a header
+    ///   - limits: What the reader accepts: the size, the number of records (positions) and the
+    ///     length of one field.
+    /// - Throws: ``GeoError/Kind-swift.struct/limitExceeded`` naming the limit;
+    ///   ``GeoError/Kind-swift.struct/malformedInput`` (at the header's line) for a header
     ///   without a time, latitude or longitude column. Bad records are not thrown: each becomes a
     ///   failed record in its place.
     /// - Complexity: O(n) for n bytes.
     public static func read(
-        _ data: Data, separator: DelimitedText.Separator? = nil
+        _ data: Data, separator: DelimitedText.Separator? = nil, limits: InputLimits = .standard
     ) throws(GeoError) -> Table {
+        try limits.checkSize(data.count, format: "CSV")
         let text = DelimitedText(data, separator: separator)
+        try text.check(limits)
         var table = Table(header: nil, separator: text.separator, records: [])
         var columns: [Column: Int] = [.time: 0, .latitude: 1, .longitude: 2, .accuracy: 3]
         var first = true

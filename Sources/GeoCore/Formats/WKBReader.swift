@@ -12,37 +12,44 @@ extension Geometry {
     /// Parses Well-Known Binary: ISO WKB (types 1–7, +1000 for Z, +2000 for M, +3000 for ZM) and
     /// PostGIS Extended WKB (Z, M and SRID flags in the high bits of the type), in either byte order,
     /// per part. Measures are read and dropped; an SRID is read and dropped (see
-    /// ``parsingEWKB(_:)``). `POINT EMPTY` is the point with NaN coordinates.
+    /// ``parsingEWKB(_:limits:)``). `POINT EMPTY` is the point with NaN coordinates.
     ///
     /// Malformed input never traps: every count is checked against the bytes that remain before
     /// anything is allocated, nesting is limited, and coordinates must be finite.
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` with the byte ``GeoError/offset`` of
     ///   the problem (a truncated buffer, an unknown byte-order flag or type, a count larger than the
-    ///   bytes that follow, a non-finite coordinate, an unclosed ring, trailing bytes).
-    /// - Complexity: O(number of bytes).
-    public init(wkb bytes: some Collection<UInt8>) throws(GeoError) {
-        self = try Geometry.parsingEWKB(bytes).geometry
+    ///   bytes that follow, a non-finite coordinate, an unclosed ring, trailing bytes);
+    ///   ``GeoError/Kind-swift.struct/limitExceeded`` for input beyond `limits` (its size, nested
+    ///   collections, positions, or parts: rings and members).
+    /// - Complexity: O(number of bytes) in time and memory.
+    public init(wkb bytes: some Collection<UInt8>, limits: InputLimits = .standard) throws(GeoError)
+    {
+        self = try Geometry.parsingEWKB(bytes, limits: limits).geometry
     }
 
     /// Parses WKB given as hexadecimal text (`0101000000...`), as PostGIS and GEOS print it.
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` naming the offset of a character that is
-    ///   not a hex digit or of the WKB problem (in bytes).
-    public init(wkbHex text: String) throws(GeoError) {
-        self = try Geometry.parsingEWKB(try Self.bytes(fromHex: text)).geometry
+    ///   not a hex digit or of the WKB problem (in bytes); ``GeoError/Kind-swift.struct/limitExceeded``
+    ///   for input beyond `limits` (the size counts the text's bytes).
+    public init(wkbHex text: String, limits: InputLimits = .standard) throws(GeoError) {
+        try limits.checkSize(text.utf8.count, format: "WKB")
+        self = try Geometry.parsingEWKB(try Self.bytes(fromHex: text), limits: limits).geometry
     }
 
     /// Parses ISO WKB or EWKB and returns the SRID if the EWKB carries one.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` with the byte offset of the problem.
+    /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` with the byte offset of the problem;
+    ///   ``GeoError/Kind-swift.struct/limitExceeded`` for input beyond `limits`.
     public static func parsingEWKB(
-        _ bytes: some Collection<UInt8>
+        _ bytes: some Collection<UInt8>, limits: InputLimits = .standard
     ) throws(GeoError) -> (geometry: Geometry, srid: Int32?) {
+        try limits.checkSize(bytes.count, format: "WKB")
         let array = Array(bytes)
         let result = array.withUnsafeBytes { raw in
             Result { () throws(GeoError) -> (geometry: Geometry, srid: Int32?) in
-                var reader = WKBParser(raw)
+                var reader = WKBParser(raw, limits: limits)
                 return try reader.parseDocument()
             }
         }
@@ -85,12 +92,18 @@ extension Geometry {
 /// A bounds-checked WKB reader over raw bytes.
 struct WKBParser {
     /// Collections deeper than this are rejected rather than risking the stack.
-    static let maximumDepth = 64
+    static let depthCeiling = 64
+
+    /// The limits and what has been read against them.
+    private var counter: LimitCounter
 
     private let bytes: UnsafeRawBufferPointer
     private var offset = 0
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    init(_ bytes: UnsafeRawBufferPointer, limits: InputLimits = .standard) {
+        self.bytes = bytes
+        counter = LimitCounter(limits, format: "WKB")
+    }
 
     private var remaining: Int { bytes.count - offset }
 
@@ -105,9 +118,13 @@ struct WKBParser {
 
     private mutating func parseGeometry(depth: Int, srid: inout Int32?) throws(GeoError) -> Geometry
     {
-        guard depth <= Self.maximumDepth else {
-            throw error("geometry collections nested deeper than \(Self.maximumDepth) levels")
+        guard depth <= Self.depthCeiling else {
+            throw GeoError(
+                .limitExceeded,
+                "WKB geometry collections nested deeper than the reader's ceiling of \(Self.depthCeiling) levels at offset \(offset)",
+                offset: offset)
         }
+        try counter.checkDepth(depth, at: offset)
         let start = offset
         let orderByte = try readByte()
         let bigEndian: Bool
@@ -252,6 +269,11 @@ struct WKBParser {
             throw error(
                 "count of \(count) \(what) needs at least \(count) × \(minimumBytesEach) bytes but only \(remaining) remain",
                 at: at)
+        }
+        if what == "positions" {
+            try counter.addPositions(count, at: at)
+        } else {
+            try counter.addParts(count, at: at)
         }
         return count
     }

@@ -6,25 +6,29 @@ extension Geometry {
     /// Tags are case-insensitive; `Z`, `M` and `ZM` are accepted (measures are read and dropped, as
     /// ``Position`` has no measure), as are coordinates with 3 or 4 numbers without a tag. Multi-points
     /// may be written with or without parentheses around each point. An EWKT prefix `SRID=n;` is
-    /// accepted; use ``parsingEWKT(_:)`` to keep the SRID. Rings must be closed, line strings have at
+    /// accepted; use ``parsingEWKT(_:limits:)`` to keep the SRID. Rings must be closed, line strings have at
     /// least two positions. Like GEOS, the reader accepts closed rings of fewer than four positions and
     /// the numbers `NaN` and `Inf`, so that ``isValid()`` can report them; operations reject them.
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` whose ``GeoError/offset`` is the
     ///   zero-based character offset of the problem and whose message names what was expected and
-    ///   what was found there.
-    /// - Complexity: O(length of the text).
-    public init(wkt text: String) throws(GeoError) {
-        self = try Geometry.parsingEWKT(text).geometry
+    ///   what was found there;
+    ///   ``GeoError/Kind-swift.struct/limitExceeded`` for input beyond `limits` (its size, nested
+    ///   collections, positions, or parts: rings and members).
+    /// - Complexity: O(length of the text) in time and memory.
+    public init(wkt text: String, limits: InputLimits = .standard) throws(GeoError) {
+        self = try Geometry.parsingEWKT(text, limits: limits).geometry
     }
 
     /// Parses Extended WKT (`SRID=4326;POINT (1 2)`) or plain WKT, returning the SRID if one is given.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` with the offset of the problem.
+    /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` with the offset of the problem;
+    ///   ``GeoError/Kind-swift.struct/limitExceeded`` for input beyond `limits`.
     public static func parsingEWKT(
-        _ text: String
+        _ text: String, limits: InputLimits = .standard
     ) throws(GeoError) -> (geometry: Geometry, srid: Int32?) {
-        var parser = WKTParser(Array(text.utf8))
+        try limits.checkSize(text.utf8.count, format: "WKT")
+        var parser = WKTParser(Array(text.utf8), limits: limits)
         return try parser.parseDocument()
     }
 }
@@ -33,8 +37,12 @@ extension Geometry {
 
 /// A recursive-descent WKT parser over UTF-8 bytes that reports the offset of every error.
 struct WKTParser {
-    /// Collections deeper than this are rejected rather than risking the stack.
-    static let maximumDepth = 64
+    /// Collections deeper than this are rejected whatever the limits say, rather than risking the
+    /// stack.
+    static let depthCeiling = 64
+
+    /// The limits and what has been read against them.
+    private var counter: LimitCounter
 
     /// Where the parser is.
     private var cursor: ByteCursor
@@ -44,7 +52,10 @@ struct WKTParser {
         set { cursor.index = newValue }
     }
 
-    init(_ bytes: [UInt8]) { cursor = ByteCursor(bytes, format: "WKT") }
+    init(_ bytes: [UInt8], limits: InputLimits = .standard) {
+        cursor = ByteCursor(bytes, format: "WKT")
+        counter = LimitCounter(limits, format: "WKT")
+    }
 
     /// Whether a coordinate has a measure to drop and whether a height is required.
     private enum Dimensions { case unspecified, z, m, zm }
@@ -79,9 +90,13 @@ struct WKTParser {
     }
 
     private mutating func parseGeometry(depth: Int) throws(GeoError) -> Geometry {
-        guard depth <= Self.maximumDepth else {
-            throw error("geometry collections nested deeper than \(Self.maximumDepth) levels")
+        guard depth <= Self.depthCeiling else {
+            throw GeoError(
+                .limitExceeded,
+                "WKT geometry collections nested deeper than the reader's ceiling of \(Self.depthCeiling) levels at offset \(index)",
+                offset: index)
         }
+        try counter.checkDepth(depth, at: index)
         skipSpace()
         let tagStart = index
         var word = readWord().uppercased()
@@ -246,6 +261,7 @@ struct WKTParser {
     ) throws(GeoError) {
         try expect(UInt8(ascii: "("))
         repeat {
+            try counter.addParts(1, at: index)
             try item(&self)
         } while try consumeComma()
         try expectClose()
@@ -254,6 +270,7 @@ struct WKTParser {
     /// Two to four numbers, as the dimension tag requires.
     private mutating func parsePosition(_ dims: Dimensions) throws(GeoError) -> Position {
         let start = index
+        try counter.addPositions(1, at: start)
         var values: (Double, Double, Double, Double) = (0, 0, 0, 0)
         var count = 0
         while count < 4 {

@@ -43,14 +43,16 @@ public enum FenceFile {
     /// - Throws: `GeoError.Kind.malformedInput`,
     ///   `GeoError.Kind.invalidCoordinate` or
     ///   `GeoError.Kind.invalidArgument` naming the line and field (CSV) or feature
-    ///   (GeoJSON) of the first bad fence, or the two places a duplicate identifier appears.
+    ///   (GeoJSON) of the first bad fence, or the two places a duplicate identifier appears;
+    ///   `GeoError.Kind.limitExceeded` for input beyond `limits` (see `InputLimits`).
     /// - Complexity: O(size of the file).
-    public static func read(_ data: Data, format: Format) throws(GeoError) -> [GeofenceIndex.Fence]
-    {
+    public static func read(
+        _ data: Data, format: Format, limits: InputLimits = .standard
+    ) throws(GeoError) -> [GeofenceIndex.Fence] {
         let fences: [(place: String, fence: GeofenceIndex.Fence)] =
             switch format {
-            case .csv: try readCSV(data)
-            case .geojson: try readGeoJSON(data)
+            case .csv: try readCSV(data, limits: limits)
+            case .geojson: try readGeoJSON(data, limits: limits)
             }
         var seen = [String: String]()
         for (place, fence) in fences {
@@ -74,9 +76,11 @@ public enum FenceFile {
     ]
 
     private static func readCSV(
-        _ data: Data
+        _ data: Data, limits: InputLimits
     ) throws(GeoError) -> [(place: String, fence: GeofenceIndex.Fence)] {
+        try limits.checkSize(data.count, format: "CSV")
         let text = DelimitedText(data)
+        try text.check(limits)
         var columns: [Column: Int] = [.latitude: 0, .longitude: 1, .radius: 2, .identifier: 3]
         var result = [(place: String, fence: GeofenceIndex.Fence)]()
         var first = true
@@ -130,10 +134,10 @@ public enum FenceFile {
     }
 
     private static func readGeoJSON(
-        _ data: Data
+        _ data: Data, limits: InputLimits
     ) throws(GeoError) -> [(place: String, fence: GeofenceIndex.Fence)] {
         let features: [Feature]
-        switch try GeoJSON(data: data) {
+        switch try GeoJSON(data: data, limits: limits) {
         case .featureCollection(let collection): features = collection.features
         case .feature(let feature): features = [feature]
         case .geometry:

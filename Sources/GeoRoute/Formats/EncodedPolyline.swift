@@ -108,17 +108,20 @@ public enum EncodedPolyline {
     /// - Parameters:
     ///   - encoded: The encoded text, without surrounding whitespace.
     ///   - precision: The precision it was encoded with, in ``precisionRange``; 5 by default.
+    ///   - limits: What the decoder accepts: the length of the text and the number of positions.
     /// - Returns: The points in order (empty for empty text), each the decoded integer divided by
     ///   10^precision.
     /// - Throws: `GeoError.Kind.invalidArgument` for a precision outside
     ///   ``precisionRange``; `GeoError.Kind.malformedInput` with the offset of
     ///   the first problem: a character outside `?`…`~`, a value the text ends inside of, a value over
-    ///   64 bits, a running sum that overflows, or a final latitude with no longitude.
+    ///   64 bits, a running sum that overflows, or a final latitude with no longitude;
+    ///   `GeoError.Kind.limitExceeded` naming the limit.
     /// - Complexity: O(n) in the length of the text; one allocation, for the result.
     public static func decode(
-        _ encoded: some StringProtocol, precision: Int = 5
+        _ encoded: some StringProtocol, precision: Int = 5, limits: InputLimits = .standard
     ) throws(GeoError) -> [Coordinate] {
         let factor = try scale(precision)
+        try limits.checkSize(encoded.utf8.count, format: "encoded polyline")
         var failure = Failure()
         var result = encoded.utf8.withContiguousStorageIfAvailable { bytes in
             decode(bytes: bytes, factor: factor, failure: &failure)
@@ -142,7 +145,14 @@ public enum EncodedPolyline {
             }
             throw failure.error(bytesAtOffset: bytes, length: utf8.count)
         }
-        return result ?? []
+        let coordinates = result ?? []
+        guard coordinates.count <= limits.maximumPositions else {
+            throw GeoError(
+                .limitExceeded,
+                "encoded polyline has more positions than InputLimits.maximumPositions (\(limits.maximumPositions))"
+            )
+        }
+        return coordinates
     }
 
     /// What went wrong while decoding, and where; turned into a `GeoError` only once.
@@ -322,7 +332,7 @@ extension Polyline {
     /// - Parameters:
     ///   - encoded: Google's Encoded Polyline Algorithm Format text.
     ///   - precision: The precision it was encoded with; 5 by default (6 for OSRM and Valhalla).
-    /// - Throws: The errors of ``EncodedPolyline/decode(_:precision:)``;
+    /// - Throws: The errors of ``EncodedPolyline/decode(_:precision:limits:)``;
     ///   `GeoError.Kind.notFound` for empty text;
     ///   `GeoError.Kind.invalidCoordinate` for a decoded point out of range.
     public init(encoded: some StringProtocol, precision: Int = 5) throws(GeoError) {

@@ -39,33 +39,42 @@ public enum GPX {
     /// knows the five predefined entities and character references, skips comments, processing
     /// instructions and a DTD, and never expands entities a DTD defines or fetches anything.
     ///
-    /// - Parameter data: The document's bytes: UTF-8 (a byte-order mark is allowed), UTF-16 with a
-    ///   byte-order mark, or ISO-8859-1 or windows-1252 when the XML declaration names them.
+    /// - Parameters:
+    ///   - data: The document's bytes: UTF-8 (a byte-order mark is allowed), UTF-16 with a
+    ///     byte-order mark, or ISO-8859-1 or windows-1252 when the XML declaration names them.
+    ///   - limits: What the reader accepts: the size, the nesting of elements, the number of
+    ///     elements (parts) and of points (positions), and the length of one text or attribute.
     /// - Throws: `GeoError.Kind.malformedInput` with the line and column for XML that is not
     ///   well-formed (and a readable reason), bytes not valid in the encoding (with their offset),
     ///   another encoding, a root element other than `<gpx>`, a point with a missing,
     ///   unparseable or out-of-range `lat`/`lon`, or an unparseable `<ele>`, `<time>`, `<speed>` or
-    ///   `<course>`.
+    ///   `<course>`; `GeoError.Kind.limitExceeded` naming the limit.
     /// - Complexity: O(size of the document) in time and memory, whatever its nesting.
-    public static func read(_ data: Data) throws(GeoError) -> GPXDocument {
-        try GPXReader.read(data).document
+    public static func read(
+        _ data: Data, limits: InputLimits = .standard
+    ) throws(GeoError)
+        -> GPXDocument
+    {
+        try GPXReader.read(data, limits: limits).document
     }
 
     /// Reads a GPX document and where each track point is in it: `lines[t][s][i]` is the line on
     /// which the `<trkpt>` of point `i` of segment `s` of track `t` starts.
     ///
-    /// - Throws: As ``read(_:)``.
+    /// - Throws: As ``read(_:limits:)``.
     public static func readWithLines(
-        _ data: Data
+        _ data: Data, limits: InputLimits = .standard
     ) throws(GeoError) -> (document: GPXDocument, trackPointLines: [[[Int]]]) {
-        try GPXReader.read(data)
+        try GPXReader.read(data, limits: limits)
     }
 
     /// Reads a GPX file.
     ///
     /// - Throws: `GeoError.Kind.io` naming the path if the file cannot be
-    ///   read, and the errors of ``read(_:)`` (their messages name the path).
-    public static func read(contentsOf url: URL) throws(GeoError) -> GPXDocument {
+    ///   read, and the errors of ``read(_:limits:)`` (their messages name the path).
+    public static func read(
+        contentsOf url: URL, limits: InputLimits = .standard
+    ) throws(GeoError) -> GPXDocument {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -73,7 +82,7 @@ public enum GPX {
             throw GeoError(.io, "cannot read \(url.path): \(error.localizedDescription)")
         }
         do throws(GeoError) {
-            return try read(data)
+            return try read(data, limits: limits)
         } catch {
             var located = error
             located.message = "\(url.path): \(error.message)"

@@ -4,10 +4,10 @@ import GeoCore
 /// The GPX reader: events from ``XMLScanner`` into ``GPXDocument``.
 enum GPXReader {
     static func read(
-        _ data: Data
+        _ data: Data, limits: InputLimits = .standard
     ) throws(GeoError) -> (document: GPXDocument, trackPointLines: [[[Int]]]) {
-        var scanner = try XMLScanner(data)
-        var builder = Builder()
+        var scanner = try XMLScanner(data, limits: limits)
+        var builder = Builder(maximumPoints: limits.maximumPositions)
         while let event = try scanner.next() {
             switch event {
             case .start(let name, let attributes):
@@ -50,6 +50,10 @@ enum GPXReader {
 
     /// Collects the document from the scanner's events.
     private struct Builder {
+        let maximumPoints: Int
+        private var points = 0
+
+        init(maximumPoints: Int) { self.maximumPoints = maximumPoints }
         var document = GPXDocument()
         private var path: [String] = []
         private var openedOnLine: [Int] = []
@@ -58,7 +62,7 @@ enum GPXReader {
         private var route: GPXRoute?
         private var track: Track?
         private var segment: [TrackPoint]?
-        /// The line of each track point, as ``GPX/readWithLines(_:)`` returns them.
+        /// The line of each track point, as ``GPX/readWithLines(_:limits:)`` returns them.
         var trackPointLines: [[[Int]]] = []
         private var trackLines: [[Int]] = []
         private var segmentLines: [Int] = []
@@ -87,6 +91,13 @@ enum GPXReader {
             }
             switch name {
             case "wpt", "rtept", "trkpt":
+                points += 1
+                guard points <= maximumPoints else {
+                    throw GeoError(
+                        .limitExceeded,
+                        "line \(line): GPX has more points than InputLimits.maximumPositions (\(maximumPoints))",
+                        line: line)
+                }
                 point = PointBuilder(
                     coordinate: try coordinate(attributes, line, element: name), line: line)
             case "rte":

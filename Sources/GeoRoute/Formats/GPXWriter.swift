@@ -6,7 +6,7 @@ extension GPX {
     ///
     /// Points are written with `lat`, `lon`, `<ele>` and `<time>` (in UTC) when they have them, and
     /// the waypoint fields. Numbers are written in
-    /// their shortest form that reads back to the same `Double`, so ``read(_:)`` gives back the same
+    /// their shortest form that reads back to the same `Double`, so ``read(_:limits:)`` gives back the same
     /// coordinates and altitudes (times to the microsecond). Speed, course and accuracies have no
     /// place in GPX 1.1 and are not written.
     ///

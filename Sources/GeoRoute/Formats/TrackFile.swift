@@ -66,23 +66,25 @@ public enum TrackFile {
     ///   - format: Its format.
     ///   - precision: The decimal precision of encoded polylines (5 by default; 6 for OSRM and
     ///     Valhalla).
+    ///   - limits: What the reader accepts (see `InputLimits`).
     /// - Throws: `GeoError.Kind.malformedInput` or
-    ///   `GeoError.Kind.invalidCoordinate` naming the place of the first problem.
+    ///   `GeoError.Kind.invalidCoordinate` naming the place of the first problem;
+    ///   `GeoError.Kind.limitExceeded` for input beyond `limits`.
     /// - Complexity: O(size of the file).
     public static func read(
-        _ data: Data, format: Format, precision: Int = 5
+        _ data: Data, format: Format, precision: Int = 5, limits: InputLimits = .standard
     ) throws(GeoError) -> [Track] {
         switch format {
         case .gpx:
-            let document = try GPX.read(data)
+            let document = try GPX.read(data, limits: limits)
             return document.tracks
                 + document.routes.map { Track(name: $0.name, points: $0.points.map(\.point)) }
         case .geojson:
-            return try readGeoJSON(data)
+            return try readGeoJSON(data, limits: limits)
         case .csv:
-            return try readCSV(data)
+            return try readCSV(data, limits: limits)
         case .encoded:
-            return try readEncoded(data, precision: precision)
+            return try readEncoded(data, precision: precision, limits: limits)
         }
     }
 
@@ -100,8 +102,12 @@ public enum TrackFile {
     /// Tracks from delimited text (see ``Format/csv``).
     ///
     /// - Throws: The first bad record's error, at its line and column.
-    public static func readCSV(_ data: Data) throws(GeoError) -> [Track] {
+    public static func readCSV(
+        _ data: Data, limits: InputLimits = .standard
+    ) throws(GeoError) -> [Track] {
+        try limits.checkSize(data.count, format: "CSV")
         let text = DelimitedText(data)
+        try text.check(limits)
         var columns: [Column: Int] = [.latitude: 0, .longitude: 1, .elevation: 2, .time: 3]
         var tracks = [Track]()
         var current = [TrackPoint]()
@@ -166,7 +172,9 @@ public enum TrackFile {
     ///
     /// - Throws: Errors of the GeoJSON reader (with the JSON path and byte), or an invalid
     ///   coordinate or time naming its path.
-    public static func readGeoJSON(_ data: Data) throws(GeoError) -> [Track] {
+    public static func readGeoJSON(
+        _ data: Data, limits: InputLimits = .standard
+    ) throws(GeoError) -> [Track] {
         var tracks = [Track]()
         func points(
             _ positions: [Position], times: JSONValue?, path: String
@@ -218,7 +226,7 @@ public enum TrackFile {
                 return  // points and polygons are not lines
             }
         }
-        switch try GeoJSON(data: data) {
+        switch try GeoJSON(data: data, limits: limits) {
         case .geometry(let g):
             try visit(g, name: nil, times: nil, path: "$")
         case .feature(let f):
@@ -243,14 +251,17 @@ public enum TrackFile {
     /// Tracks from encoded polylines, one per line (blank lines skipped).
     ///
     /// - Throws: The first bad polyline's error, with its line and the column of the bad character.
-    public static func readEncoded(_ data: Data, precision: Int = 5) throws(GeoError) -> [Track] {
+    public static func readEncoded(
+        _ data: Data, precision: Int = 5, limits: InputLimits = .standard
+    ) throws(GeoError) -> [Track] {
+        try limits.checkSize(data.count, format: "encoded polyline")
         var tracks = [Track]()
         for (index, line) in DelimitedText.lines(of: DelimitedText.decode(data)).enumerated() {
             let leading = line.prefix { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
             let text = line.dropFirst(leading.count).trimmingCharacters(in: .whitespaces)
             guard !text.isEmpty else { continue }
             do throws(GeoError) {
-                let points = try EncodedPolyline.decode(text, precision: precision)
+                let points = try EncodedPolyline.decode(text, precision: precision, limits: limits)
                 tracks.append(Track(points: points.map { TrackPoint(coordinate: $0) }))
             } catch {
                 throw GeoError(

@@ -39,9 +39,16 @@ struct XMLScanner {
     ///
     /// - Throws: `GeoError.Kind.malformedInput` for an unsupported encoding or bytes that are not
     ///   valid in it.
-    init(_ data: Data) throws(GeoError) {
+    init(_ data: Data, limits: InputLimits = .standard) throws(GeoError) {
+        try limits.checkSize(data.count, format: "XML")
         bytes = try Self.utf8(data)
+        self.limits = limits
     }
+
+    /// What the document may hold: its nesting, elements (parts) and the length of one text or
+    /// attribute value.
+    private let limits: InputLimits
+    private var elements = 0
 
     // MARK: - Events
 
@@ -67,6 +74,12 @@ struct XMLScanner {
                 guard !open.isEmpty else { throw fault("a CDATA section outside the root element") }
                 let start = i + 9
                 try skip(past: "]]>", from: start, reason: "a CDATA section that is not closed")
+                guard i - 3 - start <= limits.maximumStringLength else {
+                    throw GeoError(
+                        .limitExceeded,
+                        "XML has a CDATA section longer than InputLimits.maximumStringLength (\(limits.maximumStringLength) bytes) at line \(line)",
+                        line: line, column: column)
+                }
                 let text = String(decoding: bytes[start..<(i - 3)], as: UTF8.self)
                 return .text(text.replacingOccurrences(of: "\r\n", with: "\n"))
             } else if starts(with: "<!DOCTYPE") {
@@ -197,6 +210,19 @@ struct XMLScanner {
         advance(to: i + 1)
         if sawRoot && open.isEmpty { throw fault("content after the root element") }
         let name = try readName()
+        guard open.count < limits.maximumDepth else {
+            throw GeoError(
+                .limitExceeded,
+                "XML nests deeper than InputLimits.maximumDepth (\(limits.maximumDepth) levels) at line \(line)",
+                line: line, column: column)
+        }
+        elements += 1
+        guard elements <= limits.maximumParts else {
+            throw GeoError(
+                .limitExceeded,
+                "XML has more elements than InputLimits.maximumParts (\(limits.maximumParts)) at line \(line)",
+                line: line, column: column)
+        }
         var attributes: [String: String] = [:]
         while true {
             let hadSpace = i < bytes.count && Self.isSpace(bytes[i])
@@ -288,6 +314,12 @@ struct XMLScanner {
     private mutating func appendCharacter(
         to out: inout [UInt8], inAttribute: Bool
     ) throws(GeoError) {
+        guard out.count < limits.maximumStringLength else {
+            throw GeoError(
+                .limitExceeded,
+                "XML has a text or attribute value longer than InputLimits.maximumStringLength (\(limits.maximumStringLength) bytes) at line \(line)",
+                line: line, column: column)
+        }
         let b = bytes[i]
         if b == UInt8(ascii: "&") {
             try appendReference(to: &out)

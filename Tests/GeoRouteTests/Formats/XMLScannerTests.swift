@@ -10,8 +10,10 @@ struct XMLScannerTests {
         try events(Data(text.utf8))
     }
 
-    private func events(_ data: Data) throws(GeoError) -> [XMLScanner.Event] {
-        var scanner = try XMLScanner(data)
+    private func events(
+        _ data: Data, limits: InputLimits = .standard
+    ) throws(GeoError) -> [XMLScanner.Event] {
+        var scanner = try XMLScanner(data, limits: limits)
         var events: [XMLScanner.Event] = []
         while let event = try scanner.next() { events.append(event) }
         return events
@@ -131,9 +133,17 @@ struct XMLScannerTests {
         let depth = 200_000
         let nested =
             String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth)
-        #expect(try events(nested).count == 2 * depth)
+        #expect(try events(Data(nested.utf8), limits: .unlimited).count == 2 * depth)
         let unclosed = String(repeating: "<a>", count: depth)
-        #expect(throws: GeoError.self) { try events(unclosed) }
+        #expect(throws: GeoError.self) { try events(Data(unclosed.utf8), limits: .unlimited) }
+        // The standard limits stop at 128 levels, naming the limit.
+        do {
+            _ = try events(nested)
+            Issue.record("200,000 levels within the standard limits")
+        } catch {
+            #expect(error.kind == .limitExceeded)
+            #expect(error.message.contains("InputLimits.maximumDepth (128 levels)"))
+        }
         let references = "<a>" + String(repeating: "&amp;", count: 500_000) + "</a>"
         #expect(try events(references)[1] == .text(String(repeating: "&", count: 500_000)))
         // A billion-laughs DTD defines entities that are never expanded.
