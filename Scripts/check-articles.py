@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks that every Swift code block of the documentation articles is code the tests compile and
 run: each block must appear, line for line (indentation aside), between an `// article: NAME N`
-marker and `// end` in Tests/MeridianTests/ArticleExamplesTests.swift. Exits 1 on a mismatch."""
+marker and `// end` in Tests/MeridianTests/ArticleExamplesTests.swift; and that GeoCore's article
+BadInput.md holds the README's table of what bad input gets. Exits 1 on a mismatch."""
 import glob
 import re
 import sys
@@ -28,6 +29,13 @@ for path in sorted(glob.glob("Sources/*/*.docc/*.md")):
             print(f"{path}: block {k} is not the code of '// article: {name} {k}' in the tests")
             status = 1
         checked += 1
+marker = re.compile(r"<!-- bad-input-table -->\n.*?<!-- /bad-input-table -->", re.S)
+readme_table = marker.search(open("README.md").read())
+article_table = marker.search(open("Sources/GeoCore/GeoCore.docc/BadInput.md").read())
+if not readme_table or not article_table or readme_table.group(0) != article_table.group(0):
+    print("Sources/GeoCore/GeoCore.docc/BadInput.md: the table differs from README.md's "
+          "(run Scripts/sync-articles.py)")
+    status = 1
 if status == 0:
-    print(f"articles: {checked} code blocks are compiled and run by the tests")
+    print(f"articles: {checked} code blocks are compiled and run by the tests; the bad-input table matches")
 sys.exit(status)

@@ -16,15 +16,15 @@ command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
 target=${1:?usage: Scripts/fuzz.sh TARGET [SECONDS]}
 seconds=${2:-30}
 targets=(wkt wkb geojson polyline gpx csv fences tracks points store proj render)
-binary=$(Scripts/build-fuzz.sh)
+binary=${MERIDIAN_FUZZ_BINARY:-$(Scripts/build-fuzz.sh)}
 
 if [[ $target == all ]]; then
+    export MERIDIAN_FUZZ_BINARY=$binary
     failed=()
     for t in "${targets[@]}"; do "$0" "$t" "$seconds" || failed+=("$t"); done
     ((${#failed[@]} == 0)) || { echo "fuzz: findings in ${failed[*]}"; exit 1; }
     exit 0
 fi
-
 
 corpus=.build/fuzz-corpus/$target
 findings=.build/fuzz-findings/$target

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Copies the code of Tests/MeridianTests/ArticleExamplesTests.swift (between `// article: NAME N`
 and `// end`) into the Swift blocks of the articles, in order, so that an article shows exactly
-the code the tests run. `Scripts/check-articles.py` checks the result in CI."""
+the code the tests run, and the README's table of what bad input gets (between
+`<!-- bad-input-table -->` markers) into GeoCore's article BadInput.md. `Scripts/check-articles.py`
+checks the result in CI."""
 import glob
 import re
 
@@ -25,3 +27,12 @@ for path in sorted(glob.glob("Sources/*/*.docc/*.md")):
     if updated != text:
         open(path, "w").write(updated)
         print(f"updated {path}")
+
+marker = re.compile(r"<!-- bad-input-table -->\n.*?<!-- /bad-input-table -->", re.S)
+table = marker.search(open("README.md").read()).group(0)
+article = "Sources/GeoCore/GeoCore.docc/BadInput.md"
+text = open(article).read()
+updated = marker.sub(lambda _: table, text)
+if updated != text:
+    open(article, "w").write(updated)
+    print(f"updated {article}")

@@ -27,12 +27,15 @@ public enum Haversine {
     ///   - a: One coordinate.
     ///   - b: The other.
     ///   - radius: The sphere's radius in meters; ``meanEarthRadius`` by default.
-    /// - Returns: NaN if either coordinate holds NaN.
+    /// - Returns: NaN if either coordinate holds NaN or an infinite longitude, or a latitude
+    ///   outside [-90, 90] (as ``Geodesic`` answers); longitudes beyond ±180° are fine.
     /// - Complexity: O(1); a few trigonometric calls.
     @inlinable
     public static func distance(
         from a: Coordinate, to b: Coordinate, radius: Double = meanEarthRadius
     ) -> Double {
+        // Also false for NaN, so NaN latitudes end here too.
+        guard a.latitude.magnitude <= 90, b.latitude.magnitude <= 90 else { return .nan }
         let phi1 = a.latitude * (.pi / 180)
         let phi2 = b.latitude * (.pi / 180)
         let dPhi = phi2 - phi1
@@ -40,7 +43,9 @@ public enum Haversine {
         let s1 = sin(dPhi / 2)
         let s2 = sin(dLambda / 2)
         let h = s1 * s1 + cos(phi1) * cos(phi2) * s2 * s2
-        return 2 * radius * asin(min(1, h.squareRoot()))
+        let root = h.squareRoot()
+        // Not `min(1, root)`, which would turn NaN (from an infinite longitude) into 1.
+        return 2 * radius * asin(root > 1 ? 1 : root)
     }
 
     /// The initial bearing of the great circle from `a` to `b`, in degrees clockwise from north,

@@ -19,7 +19,9 @@ public struct InputLimits: Sendable, Hashable, Codable {
     public var maximumBytes: Int
     /// The deepest nesting: JSON arrays and objects, geometry collections in WKT and WKB, XML
     /// elements. Default 128 (GeoJSON positions sit at depth 6 in a feature collection of
-    /// multi-polygons).
+    /// multi-polygons). The recursive readers also stop at their own ceiling, whatever this says,
+    /// so that no input can exhaust a thread's stack: 256 levels of JSON, 64 nested geometry
+    /// collections in WKT and WKB. XML has no ceiling (its reader keeps its stack on the heap).
     public var maximumDepth: Int
     /// The most positions (coordinates, points, track points, records) in one input. Default
     /// 50,000,000.

@@ -95,7 +95,7 @@ struct LocatedJSON {
 struct JSONParser {
     /// Arrays and objects nested deeper than this are rejected whatever the limits say, rather than
     /// risking the stack.
-    static let depthCeiling = 512
+    static let depthCeiling = 256
 
     /// The limits, and what has been read against them: an array of numbers counts as a position,
     /// any other array or object as a part.

@@ -20,11 +20,15 @@ public struct MapPoint: Hashable, Sendable, Codable {
     /// The map point of a coordinate.
     ///
     /// Latitudes are clamped to ±``WebMercator/maximumLatitude`` (so the poles map to the map's top
-    /// and bottom edges); longitudes are not wrapped, so 180° maps to the right edge.
+    /// and bottom edges); longitudes are not wrapped, so 180° maps to the right edge. NaN stays NaN.
     public init(_ coordinate: Coordinate) {
         let world = MapSize.world.width
-        let latitude = max(
-            -WebMercator.maximumLatitude, min(WebMercator.maximumLatitude, coordinate.latitude))
+        let latitude =
+            coordinate.latitude.isNaN
+            ? .nan
+            : max(
+                -WebMercator.maximumLatitude,
+                min(WebMercator.maximumLatitude, coordinate.latitude))
         let unit = WGS84.unitSquareMercator(latitude: latitude, longitude: coordinate.longitude)
         x = unit.x * world
         y = unit.y * world
