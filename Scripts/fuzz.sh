@@ -4,7 +4,7 @@
 #     Scripts/fuzz.sh TARGET [SECONDS]      (default 30 s)
 #     Scripts/fuzz.sh all [SECONDS]         every target in turn
 #
-# Targets: wkt wkb geojson polyline gpx csv fences tracks points store proj render. The corpus
+# Targets: wkt wkb geojson polyline gpx csv fences tracks points store proj render lines. The corpus
 # starts from Fuzz/Corpus/TARGET (seeded from the package's fixtures) and grows in
 # .build/fuzz-corpus/TARGET; Fuzz/Dictionaries/TARGET.dict guides the mutations. A crash, a hang
 # (more than 10 s on one input), a leak or more than 2 GB of memory fails the run and leaves the
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
 target=${1:?usage: Scripts/fuzz.sh TARGET [SECONDS]}
 seconds=${2:-30}
-targets=(wkt wkb geojson polyline gpx csv fences tracks points store proj render)
+targets=(wkt wkb geojson polyline gpx csv fences tracks points store proj render lines)
 binary=${MERIDIAN_FUZZ_BINARY:-$(Scripts/build-fuzz.sh)}
 
 if [[ $target == all ]]; then

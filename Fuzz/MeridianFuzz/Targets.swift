@@ -14,7 +14,7 @@ enum Targets {
     static let all: [String: @Sendable (Data) -> Void] = [
         "wkt": wkt, "wkb": wkb, "geojson": geojson, "polyline": polyline, "gpx": gpx, "csv": csv,
         "fences": fences, "tracks": tracks, "points": points, "store": store, "proj": proj,
-        "render": render,
+        "render": render, "lines": lines,
     ]
 
     /// WKT in; its written form reads back as the same geometry.
@@ -115,6 +115,35 @@ enum Targets {
         let parts = text.split(separator: "\n", maxSplits: 1).map(String.init)
         if parts.count == 2, let pair = try? CoordinateTransformer(source: parts[0], target: parts[1]) {
             _ = try? pair.transform(Position(x: 12, y: 55))
+        }
+    }
+
+    /// The batch commands' line handling, which the CLI leaves to the library: the split into
+    /// lines (one answer per line: as many lines as terminators, plus an unterminated last one),
+    /// fields split at whitespace, commas or semicolons (quotes allowed), and numbers.
+    static func lines(_ data: Data) {
+        guard data.count <= 1 << 16 else { return }
+        let text = DelimitedText.decode(data)
+        let lines = DelimitedText.lines(of: text)
+        var terminators = 0
+        var previousCR = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" {
+                if !previousCR { terminators += 1 }
+            } else if scalar == "\r" {
+                terminators += 1
+            }
+            previousCR = scalar == "\r"
+        }
+        let last = text.unicodeScalars.last
+        let expected = terminators + (last == nil || last == "\n" || last == "\r" ? 0 : 1)
+        Finding.check(lines.count == expected, "one line per terminator", data)
+        for line in lines.prefix(200) {
+            for separator in [DelimitedText.Separator.whitespace, .comma, .semicolon, .tab] {
+                guard let fields = try? DelimitedText.split(String(line), separator: separator)
+                else { continue }
+                for field in fields.prefix(20) { _ = DelimitedText.number(field) }
+            }
         }
     }
 
