@@ -50,13 +50,19 @@ final class Handoff<Value: Sendable>: Sendable {
 /// freed, and keeps freed heap pages resident; a build lets its working buffers (tens of MB) go as
 /// the levels shrink and when it ends, so without this the resident size stays at the build's peak
 /// rather than at what the index holds. `malloc_trim` is looked up at run time (it is not in the
-/// Glibc module); elsewhere this does nothing.
+/// Glibc module); elsewhere this does nothing, and so it does under a sanitizer, whose allocator
+/// replaces glibc's (glibc's `malloc_trim` then walks arenas that were never set up and crashes).
 enum HeapTrim {
     private typealias Trim = @convention(c) (Int) -> Int32
 
     private static let trim: Trim? = {
         #if canImport(Glibc)
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else {
+        let process = UnsafeMutableRawPointer(bitPattern: 0)
+        for sanitizer in ["__tsan_init", "__asan_init", "__msan_init"]
+        where dlsym(process, sanitizer) != nil {
+            return nil
+        }
+        guard let symbol = dlsym(process, "malloc_trim") else {
             return nil
         }
         return unsafeBitCast(symbol, to: Trim.self)
