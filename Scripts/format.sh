@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
 
-paths=(Package.swift Sources Tests Benchmarks Examples)
+paths=(Package.swift Sources Tests Benchmarks Examples Fuzz)
 if [[ "${1:-}" == "--check" ]]; then
     status=0
     while IFS= read -r -d '' file; do

@@ -96,7 +96,8 @@ enum Replay {
             }
             let files =
                 isDirectory.boolValue
-                ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted().map {
+                ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted().map
+                {
                     path + "/" + $0
                 } : [path]
             for file in files {

@@ -116,7 +116,9 @@ enum Targets {
             _ = try? transformer.transform(Position(x: 12, y: 55))
         }
         let parts = text.split(separator: "\n", maxSplits: 1).map(String.init)
-        if parts.count == 2, let pair = try? CoordinateTransformer(source: parts[0], target: parts[1]) {
+        if parts.count == 2,
+            let pair = try? CoordinateTransformer(source: parts[0], target: parts[1])
+        {
             _ = try? pair.transform(Position(x: 12, y: 55))
         }
     }
@@ -152,7 +154,9 @@ enum Targets {
 
     /// GeoJSON to SVG: the renderer never fails on what the reader accepts.
     static func render(_ data: Data) {
-        guard data.count <= 1 << 14, let documents = try? GeoJSON.documents(in: data) else { return }
+        guard data.count <= 1 << 14, let documents = try? GeoJSON.documents(in: data) else {
+            return
+        }
         let features = documents.flatMap(\.features)
         guard let map = try? SVGMap(fitting: features, size: MapSize(width: 300, height: 200))
         else { return }
@@ -164,7 +168,8 @@ enum Targets {
 enum Finding {
     static func check(_ condition: Bool, _ what: String, _ data: Data) {
         guard !condition else { return }
-        FileHandle.standardError.write(Data("finding: \(what) failed on \(data.count) bytes\n".utf8))
+        FileHandle.standardError.write(
+            Data("finding: \(what) failed on \(data.count) bytes\n".utf8))
         abort()
     }
 }
