@@ -71,6 +71,14 @@ struct ClusterHierarchy: Sendable {
         return (Float(clusterX[i - inputCount]), Float(clusterY[i - inputCount]))
     }
 
+    /// The input index of the element an entity stands for first: a point itself, a cluster its
+    /// origin's. Records of every level are in the order of these indices.
+    func originElement(_ ref: UInt32) -> UInt32 {
+        var ref = ref
+        while isCluster(ref) { ref = clusterOrigin[clusterIndex(ref)] }
+        return ref
+    }
+
     /// The parent cluster (table index) of an entity, or −1.
     @inline(__always)
     func parent(_ ref: UInt32) -> Int32 {

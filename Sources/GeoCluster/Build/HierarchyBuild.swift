@@ -150,11 +150,15 @@ extension ClusterHierarchy {
             levelTree.level = []
             let start = clusterID.count
             profiler.measure(.greedyPass, zoom: zoom, items: level.count) {
-                neighbors.gatherRanks(levelTree.ranks)
+                // In insertion order a record's rank is its position in the level.
+                let ranks =
+                    options.memberOrder == .insertion
+                    ? (0..<UInt32(level.count)).map { $0 } : levelTree.ranks
+                neighbors.gatherRanks(ranks)
                 greedyPass(
                     GreedyInput(
                         level: level, neighbors: neighbors, dense: dense, cells: cells,
-                        ranks: levelTree.ranks,
+                        ranks: ranks,
                         test: PairTest(radius: radius, rounding: cells.rounding), zoom: zoom),
                     into: &pass)
             }

@@ -58,6 +58,9 @@ extension ClusterHierarchy {
             tree.within(x: px, y: py, radius: r) { item in
                 if marks[Int(item.ref)] > stamp { neighbors.append(item.ref) }
             }
+            if options.memberOrder == .insertion {
+                neighbors.sort { originElement($0) < originElement($1) }
+            }
             let n0 = count(p)
             var total = n0
             for q in neighbors { total += count(q) }

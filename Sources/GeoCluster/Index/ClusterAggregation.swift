@@ -28,7 +28,7 @@ extension ClusterIndex {
     /// Folds element properties into one value per cluster, exactly as supercluster's `map` and
     /// `reduce` options do: a cluster's value starts as a copy of its origin's value (`map` of the
     /// element, or the sub-cluster's value) and takes `reduce` of each other member in turn, in the
-    /// order supercluster visits them.
+    /// index's ``ClusterOptions/memberOrder`` (by default the order supercluster visits them).
     ///
     /// - Parameters:
     ///   - map: The value of one element (called once per element of a cluster).
@@ -49,8 +49,11 @@ extension ClusterIndex {
             for c in 0..<h.clusterID.count {
                 let origin = h.clusterOrigin[c]
                 guard var accumulated = mapped(origin),
-                    let members = try? h.children(ofCluster: h.clusterID[c])
+                    var members = try? h.children(ofCluster: h.clusterID[c])
                 else { continue }
+                if options.memberOrder == .insertion {
+                    members.sort { h.originElement($0) < h.originElement($1) }
+                }
                 for member in members where member != origin {
                     if let value = mapped(member) { reduce(&accumulated, value) }
                 }

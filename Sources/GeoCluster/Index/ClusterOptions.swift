@@ -1,5 +1,19 @@
 import GeoCore
 
+/// The order in which a cluster's members are summed into its center and folded into its
+/// aggregate.
+public enum ClusterMemberOrder: String, Hashable, Sendable, Codable, CaseIterable {
+    /// supercluster's: the origin, then the other members in the order the level's k-d tree visits
+    /// them. Centers are then bit-identical to supercluster 8.0.1's; the order depends on the tree
+    /// over the whole level.
+    case supercluster
+    /// Input order: the origin, then the other members in the order of their first elements in the
+    /// input (for a ``LiveClusterIndex``, insertion order). It depends only on the cluster's own
+    /// members, which is what lets a live index keep its clusters equal to a rebuild's without
+    /// rebuilding any tree.
+    case insertion
+}
+
 /// The parameters of a ``ClusterIndex``, with supercluster's names and defaults.
 ///
 /// ```swift
@@ -21,11 +35,15 @@ public struct ClusterOptions: Hashable, Sendable, Codable {
     /// The leaf size of the per-zoom search trees (default 64, clamped to 2...65535). It changes the
     /// order of query results, never their content when ``minPoints`` is 2.
     public var nodeSize: Int
+    /// The order a cluster's members are summed into its center and folded into its aggregate
+    /// (default ``ClusterMemberOrder/supercluster``). It changes centers in their last bits and
+    /// the result of an order-sensitive aggregation, never membership, counts or ids.
+    public var memberOrder: ClusterMemberOrder
 
     /// Creates options; every parameter defaults to supercluster's default.
     public init(
         radius: Double = 40, extent: Double = 512, minZoom: Int = 0, maxZoom: Int = 16,
-        minPoints: Int = 2, nodeSize: Int = 64
+        minPoints: Int = 2, nodeSize: Int = 64, memberOrder: ClusterMemberOrder = .supercluster
     ) {
         self.radius = radius
         self.extent = extent
@@ -33,6 +51,24 @@ public struct ClusterOptions: Hashable, Sendable, Codable {
         self.maxZoom = maxZoom
         self.minPoints = minPoints
         self.nodeSize = nodeSize
+        self.memberOrder = memberOrder
+    }
+
+    /// Reads options; a missing member takes its default, so supercluster's option objects
+    /// (which name only what they change) decode.
+    ///
+    /// - Throws: `DecodingError` for a member of the wrong type.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = ClusterOptions()
+        radius = try c.decodeIfPresent(Double.self, forKey: .radius) ?? d.radius
+        extent = try c.decodeIfPresent(Double.self, forKey: .extent) ?? d.extent
+        minZoom = try c.decodeIfPresent(Int.self, forKey: .minZoom) ?? d.minZoom
+        maxZoom = try c.decodeIfPresent(Int.self, forKey: .maxZoom) ?? d.maxZoom
+        minPoints = try c.decodeIfPresent(Int.self, forKey: .minPoints) ?? d.minPoints
+        nodeSize = try c.decodeIfPresent(Int.self, forKey: .nodeSize) ?? d.nodeSize
+        memberOrder =
+            try c.decodeIfPresent(ClusterMemberOrder.self, forKey: .memberOrder) ?? d.memberOrder
     }
 
     /// supercluster's defaults.

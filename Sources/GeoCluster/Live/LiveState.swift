@@ -1,0 +1,334 @@
+import Foundation
+import GeoCore
+
+/// A cluster an element formed at one zoom: the record it stands for from that level down to the
+/// next formation.
+struct LiveFormation: Sendable, Equatable {
+    var zoom: Int8
+    var count: UInt32
+    var x: Double
+    var y: Double
+    var aggregate: JSONValue?
+}
+
+/// One element of a live index, by serial (insertion number).
+struct LiveElement<Key: Hashable & Sendable>: Sendable {
+    /// The caller's key; `nil` once removed.
+    var key: Key?
+    var coordinate: Coordinate
+    /// supercluster's float32 projection.
+    var fx: Float
+    var fy: Float
+    var partition: Int32
+    /// The lowest level with a record of this element (``LiveState/absent`` when it has none).
+    var depth: Int8
+    /// The serial of the origin that absorbed it at zoom `depth - 1`, or −1.
+    var claimer: Int32
+    /// The element's value for the aggregation.
+    var value: JSONValue
+    /// The clusters it formed, ascending by zoom.
+    var formations: [LiveFormation] = []
+}
+
+/// One record of a level as the live engine compares it: where it is, how many points it holds
+/// and what it is (its id).
+struct LiveRecord: Sendable, Equatable {
+    var x: Double
+    var y: Double
+    var count: UInt32
+    /// `serial << 5` for a point, `serial << 5 + zoom + 1` for a cluster formed at `zoom`.
+    var id: Int
+    var aggregate: JSONValue?
+
+    var fx: Float { Float(x) }
+    var fy: Float { Float(y) }
+}
+
+/// A grid entry of one level: the cell of the record's float32 position, whether the record was
+/// absorbed at the zoom below the level (members sort after origins within a cell) and its serial.
+struct LiveGridEntry: Comparable, Hashable, Sendable {
+    var cell: UInt64
+    var tag: UInt64
+
+    static let memberFlag: UInt64 = 1 << 40
+
+    init(cell: UInt64, member: Bool, serial: Int32) {
+        self.cell = cell
+        tag = (member ? Self.memberFlag : 0) | UInt64(UInt32(bitPattern: serial))
+    }
+
+    var serial: Int32 { Int32(truncatingIfNeeded: tag & 0xFFFF_FFFF) }
+    var isMember: Bool { tag & Self.memberFlag != 0 }
+
+    static func < (a: LiveGridEntry, b: LiveGridEntry) -> Bool {
+        a.cell != b.cell ? a.cell < b.cell : a.tag < b.tag
+    }
+}
+
+/// The records of one clustering identifier: one grid per level.
+struct LivePartition: Sendable {
+    var identifier: String?
+    /// `grids[level - minZoom]` for levels minZoom...maxZoom+1.
+    var grids: [PagedSet<LiveGridEntry>]
+    /// The number of elements.
+    var count = 0
+}
+
+/// How one record of a level changed in a batch.
+struct LiveChange {
+    var serial: Int32
+    /// The record before the batch (`nil`: it is new at this level).
+    var old: LiveRecord?
+    /// The record after it (`nil`: it is gone from this level).
+    var new: LiveRecord?
+    /// The element's depth before the batch.
+    var oldDepth: Int8
+    /// The element's claimer before the batch.
+    var oldClaimer: Int32
+}
+
+/// The state a live index and its snapshots share: elements by serial and the per-level grids.
+/// Every part is paged, so a copy is O(1) and its first change copies only what it touches.
+struct LiveState<Key: Hashable & Sendable>: Sendable {
+    static var absent: Int8 { .max }
+
+    let options: ClusterOptions
+    let reduce: (@Sendable (inout JSONValue, JSONValue) -> Void)?
+    var elements = ChunkedArray<LiveElement<Key>>()
+    var partitions: [LivePartition] = []
+    var partitionByIdentifier: [String?: Int32] = [:]
+    var count = 0
+    /// Bumped by every change; snapshots with the same version hold the same clusters.
+    var version = 0
+
+    init(options: ClusterOptions, reduce: (@Sendable (inout JSONValue, JSONValue) -> Void)?) {
+        self.options = options
+        self.reduce = reduce
+    }
+
+    var levelCount: Int { options.maxZoom + 2 - options.minZoom }
+
+    // MARK: - Geometry of the grids
+
+    /// The cell size of a level's grid: the radius of the zoom that reads it (zoom `level − 1`),
+    /// plus the largest float32 rounding of a position in the unit square, so that a record
+    /// within the radius of another's double center is in the 3 × 3 cells around it.
+    func cellSize(level: Int) -> Double {
+        options.projectedRadius(atZoom: level) * 2 + 0x1p-22
+    }
+
+    /// The cell coordinates of a position (the unit square holds at most 2²² cells a side).
+    @inline(__always)
+    func cell(_ x: Double, _ y: Double, size: Double) -> (Int, Int) {
+        (Int((x / size).rounded(.down)), Int((y / size).rounded(.down)))
+    }
+
+    @inline(__always)
+    static func key(_ cx: Int, _ cy: Int) -> UInt64 {
+        UInt64(UInt32(truncatingIfNeeded: cx)) << 32 | UInt64(UInt32(truncatingIfNeeded: cy))
+    }
+
+    func entry(level: Int, record: LiveRecord, member: Bool, serial: Int32) -> LiveGridEntry {
+        let (cx, cy) = cell(Double(record.fx), Double(record.fy), size: cellSize(level: level))
+        return LiveGridEntry(cell: Self.key(cx, cy), member: member, serial: serial)
+    }
+
+    /// Calls `body` with the entries of a level's grid in the 3 × 3 cells around a position; with
+    /// `originsOnly`, only those of records that are not absorbed at the zoom below the level
+    /// (which come first in each cell, so a pile of members costs nothing).
+    func forEachNear(
+        partition: Int, level: Int, x: Double, y: Double, originsOnly: Bool = false,
+        _ body: (LiveGridEntry) -> Void
+    ) {
+        let grid = partitions[partition].grids[level - options.minZoom]
+        let (cx, cy) = cell(x, y, size: cellSize(level: level))
+        for i in cx - 1...cx + 1 where i >= 0 {
+            if originsOnly {
+                for j in cy - 1...cy + 1 where j >= 0 {
+                    let cell = Self.key(i, j)
+                    grid.forEach(from: LiveGridEntry(cell: cell, member: false, serial: 0)) { e in
+                        guard e.cell == cell, !e.isMember else { return false }
+                        body(e)
+                        return true
+                    }
+                }
+                continue
+            }
+            let start = LiveGridEntry(cell: Self.key(i, max(0, cy - 1)), member: false, serial: 0)
+            let end = Self.key(i, cy + 1)
+            grid.forEach(from: start) { e in
+                guard e.cell <= end else { return false }
+                body(e)
+                return true
+            }
+        }
+    }
+
+    // MARK: - Records
+
+    /// The record of an element at a level (which it must have: `level >= depth`).
+    func record(_ serial: Int32, level: Int) -> LiveRecord {
+        let e = elements[Int(serial)]
+        return record(e, serial: serial, level: level)
+    }
+
+    func record(_ e: LiveElement<Key>, serial: Int32, level: Int) -> LiveRecord {
+        for f in e.formations where Int(f.zoom) >= level {
+            return LiveRecord(
+                x: f.x, y: f.y, count: f.count, id: Int(serial) << 5 + Int(f.zoom) + 1,
+                aggregate: f.aggregate)
+        }
+        return pointRecord(e, serial: serial)
+    }
+
+    func pointRecord(_ e: LiveElement<Key>, serial: Int32) -> LiveRecord {
+        LiveRecord(
+            x: Double(e.fx), y: Double(e.fy), count: 1, id: Int(serial) << 5,
+            aggregate: reduce == nil ? JSONValue?.none : e.value)
+    }
+
+    /// Sets (or, with `nil`, deletes) the formation of an element at a zoom.
+    mutating func setFormation(_ serial: Int32, zoom: Int, _ formation: LiveFormation?) {
+        let z = Int8(zoom)
+        elements[Int(serial)].formations.removeAll { $0.zoom == z }
+        if let formation {
+            var list = elements[Int(serial)].formations
+            let at = list.firstIndex { $0.zoom > z } ?? list.count
+            list.insert(formation, at: at)
+            elements[Int(serial)].formations = list
+        }
+    }
+
+    /// The serial of the record that holds an element at a level, or `nil` for a removed element.
+    func container(of serial: Int32, level: Int) -> Int32? {
+        var s = serial
+        for _ in 0...levelCount {
+            let e = elements[Int(s)]
+            guard e.key != nil, e.depth != Self.absent else { return nil }
+            if Int(e.depth) <= level { return s }
+            s = e.claimer
+            guard s >= 0 else { return nil }
+        }
+        return nil
+    }
+}
+
+extension LiveState {
+    /// What is inconsistent between the elements and the grids (empty when all is well): every
+    /// record of every level is filed once, in its cell, with its member flag, and nothing else
+    /// is; members name a claimer that has a record at their level.
+    func consistencyProblems() -> [String] {
+        var problems = [String]()
+        for (p, partition) in partitions.enumerated() {
+            for level in options.minZoom...(options.maxZoom + 1) {
+                var expected = Set<LiveGridEntry>()
+                for s in 0..<elements.count {
+                    let e = elements[s]
+                    guard e.key != nil, Int(e.partition) == p, Int(e.depth) <= level else {
+                        continue
+                    }
+                    let member = level > options.minZoom && Int(e.depth) == level
+                    if member {
+                        let c = e.claimer
+                        if c < 0 || Int(c) >= elements.count || elements[Int(c)].key == nil
+                            || Int(elements[Int(c)].depth) > level - 1
+                        {
+                            problems.append("level \(level): \(s) has claimer \(c)")
+                        }
+                    }
+                    expected.insert(
+                        entry(
+                            level: level, record: record(Int32(s), level: level), member: member,
+                            serial: Int32(s)))
+                }
+                var filed = Set<LiveGridEntry>()
+                partition.grids[level - options.minZoom].forEach(
+                    from: LiveGridEntry(cell: 0, member: false, serial: 0)
+                ) {
+                    filed.insert($0)
+                    return true
+                }
+                for e in expected.subtracting(filed) {
+                    problems.append(
+                        "level \(level): \(e.serial) is not filed (member \(e.isMember))")
+                }
+                for e in filed.subtracting(expected) {
+                    problems.append(
+                        "level \(level): \(e.serial) is filed but should not be (member \(e.isMember))"
+                    )
+                }
+            }
+        }
+        return problems
+    }
+}
+
+extension LiveClusterIndex {
+    /// What is inconsistent in the index's internal state (empty when all is well); O(n · levels),
+    /// for tests.
+    package var consistencyProblems: [String] { state.consistencyProblems() }
+}
+
+extension LiveState {
+    /// Where the stored greedy decisions differ from a brute-force greedy pass over the stored
+    /// records (empty when all is well); O(n² · levels), for tests.
+    func greedyProblems() -> [String] {
+        var problems = [String]()
+        for p in partitions.indices {
+            for level in stride(from: options.maxZoom + 1, to: options.minZoom, by: -1) {
+                let z = level - 1
+                let r = options.projectedRadius(atZoom: z)
+                let serials = (0..<elements.count).filter {
+                    let e = elements[$0]
+                    return e.key != nil && Int(e.partition) == p && Int(e.depth) <= level
+                }.map { Int32($0) }
+                var origins = [Int32]()
+                for s in serials {
+                    let q = record(s, level: level)
+                    var claimer: Int32 = -1
+                    for o in origins {
+                        let c = record(o, level: level)
+                        let dx = Double(q.fx) - c.x, dy = Double(q.fy) - c.y
+                        if dx * dx + dy * dy <= r * r {
+                            claimer = o
+                            break
+                        }
+                    }
+                    let e = elements[Int(s)]
+                    if claimer < 0 {
+                        // Its record at zoom z: itself and the records it absorbs.
+                        let members = serials.filter {
+                            $0 > s && elements[Int($0)].claimer == s
+                                && Int(elements[Int($0)].depth) == level
+                        }
+                        let total = members.reduce(q.count) { $0 + record($1, level: level).count }
+                        let stored = e.formations.first { Int($0.zoom) == z }
+                        if members.isEmpty != (stored == nil)
+                            || (stored.map { $0.count != total } ?? false)
+                        {
+                            problems.append(
+                                "zoom \(z): \(s) has \(members.count) members (\(total) points), formation \(stored.map { "\($0.count)" } ?? "none")"
+                            )
+                        }
+                        origins.append(s)
+                        if Int(e.depth) > z {
+                            problems.append(
+                                "zoom \(z): \(s) should start a record, has depth \(e.depth) claimer \(e.claimer)"
+                            )
+                        }
+                    } else if Int(e.depth) != level || e.claimer != claimer {
+                        problems.append(
+                            "zoom \(z): \(s) should be absorbed by \(claimer), has depth \(e.depth) claimer \(e.claimer)"
+                        )
+                    }
+                }
+            }
+        }
+        return problems
+    }
+}
+
+extension LiveClusterIndex {
+    /// Where the stored greedy decisions differ from a brute-force pass, for tests.
+    package var greedyProblems: [String] { state.greedyProblems() }
+}

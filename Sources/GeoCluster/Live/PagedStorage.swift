@@ -1,0 +1,139 @@
+/// A sorted set kept in pages of at most ``pageCapacity`` elements: inserting or removing costs
+/// O(log n + page), and a copy shares every page until one is written, so that a copied set costs
+/// O(n / page) on its first write, not O(n).
+///
+/// The live cluster index keeps its grids in these, so that a snapshot (a copy) is O(1) to take and
+/// the writer's next change copies only the pages it touches.
+struct PagedSet<Element: Comparable & Sendable>: Sendable {
+    static var pageCapacity: Int { 256 }
+
+    /// The pages, each sorted and non-empty, in order.
+    private(set) var pages: [[Element]] = []
+    /// The first element of each page.
+    private var firsts: [Element] = []
+    /// The number of elements.
+    private(set) var count = 0
+
+    /// The page an element belongs in: the last page whose first element is not above it (0 when
+    /// it is below every page).
+    private func page(for element: Element) -> Int {
+        var lo = 0, hi = firsts.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if firsts[mid] <= element { lo = mid + 1 } else { hi = mid }
+        }
+        return max(0, lo - 1)
+    }
+
+    /// The position of the first element of a page not below `element`.
+    private static func lowerBound(_ element: Element, in page: [Element]) -> Int {
+        var lo = 0, hi = page.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if page[mid] < element { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Inserts an element; returns `false` (and changes nothing) when it is already there.
+    @discardableResult
+    mutating func insert(_ element: Element) -> Bool {
+        guard !pages.isEmpty else {
+            pages = [[element]]
+            firsts = [element]
+            count = 1
+            return true
+        }
+        let p = page(for: element)
+        let at = Self.lowerBound(element, in: pages[p])
+        if at < pages[p].count && pages[p][at] == element { return false }
+        pages[p].insert(element, at: at)
+        count += 1
+        if at == 0 { firsts[p] = element }
+        if pages[p].count > Self.pageCapacity {
+            let upper = Array(pages[p][(Self.pageCapacity / 2)...])
+            pages[p].removeLast(upper.count)
+            pages.insert(upper, at: p + 1)
+            firsts.insert(upper[0], at: p + 1)
+        }
+        return true
+    }
+
+    /// Removes an element; returns `false` when it is not there.
+    @discardableResult
+    mutating func remove(_ element: Element) -> Bool {
+        guard !pages.isEmpty else { return false }
+        let p = page(for: element)
+        let at = Self.lowerBound(element, in: pages[p])
+        guard at < pages[p].count && pages[p][at] == element else { return false }
+        pages[p].remove(at: at)
+        count -= 1
+        if pages[p].isEmpty {
+            pages.remove(at: p)
+            firsts.remove(at: p)
+        } else {
+            if at == 0 { firsts[p] = pages[p][0] }
+            // Keep pages at least a quarter full: merge a small page into its successor.
+            if pages[p].count < Self.pageCapacity / 4 && p + 1 < pages.count
+                && pages[p].count + pages[p + 1].count <= Self.pageCapacity
+            {
+                let next = pages.remove(at: p + 1)
+                firsts.remove(at: p + 1)
+                pages[p].append(contentsOf: next)
+            }
+        }
+        return true
+    }
+
+    /// Calls `body` with each element from the first not below `start`, in order, until `body`
+    /// returns `false`.
+    func forEach(from start: Element, _ body: (Element) -> Bool) {
+        guard !pages.isEmpty else { return }
+        var p = page(for: start)
+        var at = Self.lowerBound(start, in: pages[p])
+        while p < pages.count {
+            let page = pages[p]
+            while at < page.count {
+                if !body(page[at]) { return }
+                at += 1
+            }
+            p += 1
+            at = 0
+        }
+    }
+
+    /// The first element not below `start`, if any.
+    func first(from start: Element) -> Element? {
+        var result: Element?
+        forEach(from: start) {
+            result = $0
+            return false
+        }
+        return result
+    }
+}
+
+/// An array indexed from 0 kept in chunks of 1024: a copy shares every chunk until one is written,
+/// so that the first write to a copy costs O(n / 1024), not O(n).
+struct ChunkedArray<Element: Sendable>: Sendable {
+    private var chunks: [[Element]] = []
+    /// The number of elements.
+    private(set) var count = 0
+
+    /// Appends an element.
+    mutating func append(_ element: Element) {
+        if count & 1023 == 0 {
+            var chunk = [Element]()
+            chunk.reserveCapacity(1024)
+            chunks.append(chunk)
+        }
+        chunks[chunks.count - 1].append(element)
+        count += 1
+    }
+
+    /// The element at a position in `0..<count`.
+    subscript(i: Int) -> Element {
+        get { chunks[i >> 10][i & 1023] }
+        _modify { yield &chunks[i >> 10][i & 1023] }
+    }
+}

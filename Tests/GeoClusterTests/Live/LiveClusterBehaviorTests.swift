@@ -1,0 +1,328 @@
+import Foundation
+import GeoCluster
+import GeoCore
+import GeoTestSupport
+import Testing
+
+private let world = BoundingBox(west: -180, south: -90, east: 180, north: 90)
+
+/// A city of `n` seeded points, as insert changes keyed `k1`, `k2`, ...
+private func cityInserts(_ n: Int, seed: UInt64) -> [LiveClusterChange<String>] {
+    var rng = SplitMix64(seed: seed)
+    return (1...n).map { .insert("k\($0)", Scatter.city.coordinate(&rng)) }
+}
+
+private func allFeatures(_ s: LiveClusterSnapshot<String>, zoom: Int) -> [ClusterFeature<String>] {
+    s.clusters(in: world, zoom: Double(zoom))
+}
+
+@Suite("Live clustering: changes, errors, ids, snapshots, queries")
+struct LiveClusterBehaviorTests {
+    @Test("bad changes throw, name the change and leave the index as it was")
+    func badChanges() throws {
+        var index = try LiveClusterIndex<String>()
+        try index.apply(cityInserts(50, seed: 1))
+        let before = index.snapshot
+        let cases: [([LiveClusterChange<String>], GeoError.Kind, String)] = [
+            ([.insert("k3", Coordinate(latitude: 1, longitude: 1))], .invalidArgument, "change 1"),
+            ([.remove("k1"), .remove("nope")], .notFound, "change 2 (\"nope\")"),
+            (
+                [.move("k2", Coordinate(latitude: 91, longitude: 0))], .invalidCoordinate,
+                "latitude 91"
+            ),
+            (
+                [.move("k2", Coordinate(latitude: 0, longitude: -180.5))], .invalidCoordinate,
+                "-180.5"
+            ),
+            ([.insert("n", Coordinate(latitude: .nan, longitude: 0))], .invalidCoordinate, "nan"),
+            (
+                [.insert("n", Coordinate(latitude: 0, longitude: .infinity))], .invalidCoordinate,
+                "inf"
+            ),
+            (
+                [.remove("k1"), .move("k1", Coordinate(latitude: 0, longitude: 0))], .notFound,
+                "change 2"
+            ),
+            (
+                [
+                    .insert("x\u{1}y", Coordinate(latitude: 0, longitude: 0)),
+                    .insert("x\u{1}y", Coordinate(latitude: 0, longitude: 0)),
+                ], .invalidArgument, "\\u{1}"
+            ),
+        ]
+        for (changes, kind, text) in cases {
+            var copy = index
+            #expect {
+                try copy.apply(changes)
+            } throws: { error in
+                guard let error = error as? GeoError else { return false }
+                return error.kind == kind && error.message.contains(text)
+                    && !error.message.unicodeScalars.contains { $0.value < 0x20 }
+            }
+            #expect(copy.count == 50)
+            #expect(copy.snapshot.version == before.version)
+            #expect(allFeatures(copy.snapshot, zoom: 12) == allFeatures(before, zoom: 12))
+            #expect(copy.consistencyProblems.isEmpty)
+        }
+        // The single-change calls throw the same way.
+        #expect(throws: GeoError.self) {
+            try index.insert("k1", at: Coordinate(latitude: 0, longitude: 0))
+        }
+        #expect(throws: GeoError.self) { try index.remove("zz") }
+        #expect(throws: GeoError.self) {
+            try index.move("zz", to: Coordinate(latitude: 0, longitude: 0))
+        }
+        #expect(index.count == 50)
+    }
+
+    @Test("a batch may insert, move and remove one key; removing and inserting again puts it last")
+    func batchesOfOneKey() throws {
+        let options = ClusterOptions(radius: 60, maxZoom: 16)
+        var index = try LiveClusterIndex<String>(options: options)
+        var model = LiveModel()
+        let load = cityInserts(40, seed: 2)
+        try index.apply(load)
+        for c in load { model.apply(c) }
+        let hop = Coordinate(latitude: 47.35, longitude: 8.5)
+        let batch: [LiveClusterChange<String>] = [
+            .insert("new", hop), .move("new", Coordinate(latitude: 47.36, longitude: 8.52)),
+            .remove("k1"), .insert("k1", Coordinate(latitude: 47.33, longitude: 8.45)),
+            .insert("gone", hop), .remove("gone"),
+            .move("k2", hop), .move("k2", Coordinate(latitude: 47.31, longitude: 8.61)),
+        ]
+        try index.apply(batch)
+        for c in batch { model.apply(c) }
+        #expect(index.count == 41)
+        #expect(!index.contains("gone"))
+        #expect(index.coordinate(of: "k2") == Coordinate(latitude: 47.31, longitude: 8.61))
+        // k1 came back as a new element: it is last in the order, with a new serial.
+        let k1 = allFeatures(index.snapshot, zoom: 17).compactMap(\.point).first {
+            $0.element == "k1"
+        }
+        #expect(k1?.index == 41)
+        try LiveOracle.compare(index.snapshot, model, options: options, context: "one-key batch")
+        #expect(index.consistencyProblems.isEmpty && index.greedyProblems.isEmpty)
+        try index.apply([])
+        #expect(index.count == 41)
+    }
+
+    @Test("a cluster away from a change keeps its id; ids name the first element and the zoom")
+    func stableIDs() throws {
+        var index = try LiveClusterIndex<String>()
+        // Two towns 300 km apart.
+        var changes = [LiveClusterChange<String>]()
+        for i in 0..<30 {
+            let t = Double(i) * 0.0007
+            changes.append(.insert("a\(i)", Coordinate(latitude: 47.37 + t, longitude: 8.54 + t)))
+            changes.append(.insert("b\(i)", Coordinate(latitude: 46.2 + t, longitude: 6.14 + t)))
+        }
+        try index.apply(changes)
+        let zoom = 10
+        func townB(_ s: LiveClusterSnapshot<String>) -> [Cluster] {
+            s.clusters(
+                in: BoundingBox(west: 6, south: 46, east: 6.5, north: 46.5), zoom: Double(zoom)
+            )
+            .compactMap(\.cluster)
+        }
+        let before = townB(index.snapshot)
+        #expect(!before.isEmpty)
+        for c in before {
+            let first = try index.snapshot.leaves(of: c.id, limit: 1)[0]
+            #expect(c.id >> 5 == first.index)
+            #expect((c.id & 31) - 1 >= zoom)
+        }
+        // Change town A a lot; town B's clusters keep their ids (and everything else).
+        try index.apply(
+            (0..<30).map {
+                .move("a\($0)", Coordinate(latitude: 47.5, longitude: 8.7 + Double($0) * 0.01))
+            })
+        try index.remove("a0")
+        try index.insert("a-new", at: Coordinate(latitude: 47.37, longitude: 8.54))
+        #expect(townB(index.snapshot) == before)
+    }
+
+    @Test("a snapshot does not change when the index does, and can be read from many threads")
+    func snapshotsAreValues() async throws {
+        var index = try LiveClusterIndex<String>()
+        try index.apply(cityInserts(2000, seed: 3))
+        let old = index.snapshot
+        let expected = (0...17).map { allFeatures(old, zoom: $0) }
+        var rng = SplitMix64(seed: 4)
+        for _ in 0..<20 {
+            let k = "k\(1 + Int(rng.next() % 2000))"
+            try index.move(k, to: Scatter.city.coordinate(&rng))
+        }
+        try index.remove("k1")
+        #expect(old.count == 2000 && index.count == 1999)
+        #expect(old.version != index.snapshot.version)
+        let seen = await withTaskGroup(of: Bool.self) { group in
+            for t in 0..<8 {
+                group.addTask {
+                    (0...17).allSatisfy { z in
+                        allFeatures(old, zoom: (z + t) % 18) == expected[(z + t) % 18]
+                    }
+                }
+            }
+            return await group.reduce(true) { $0 && $1 }
+        }
+        #expect(seen)
+    }
+
+    @Test("children, leaves, expansion zoom and tiles agree with a rebuild's")
+    func queriesMatchRebuild() throws {
+        let options = ClusterOptions(radius: 50, maxZoom: 16)
+        var index = try LiveClusterIndex<String>(options: options)
+        var model = LiveModel()
+        var rng = SplitMix64(seed: 5)
+        var counter = 0
+        var changes = [LiveClusterChange<String>]()
+        for _ in 0..<600 {
+            let change = randomChange(
+                &rng, model: model, scatter: .city, categories: false, counter: &counter)
+            model.apply(change)
+            changes.append(change)
+        }
+        try index.apply(changes)
+        var staticOptions = options
+        staticOptions.memberOrder = .insertion
+        let rebuilt = try ClusterIndex(
+            model.elements, options: staticOptions, coordinate: { $0.coordinate })
+        let snapshot = index.snapshot
+        func keys(
+            _ f: ClusterFeature<ModelElement>, in index: ClusterIndex<ModelElement>
+        ) throws -> [String] {
+            switch f {
+            case .point(let p): [p.element.key]
+            case .cluster(let c):
+                try index.leaves(of: c.id, limit: .max).map(\.element.key).sorted()
+            }
+        }
+        func keys(_ f: ClusterFeature<String>) throws -> [String] {
+            switch f {
+            case .point(let p): [p.element]
+            case .cluster(let c): try snapshot.leaves(of: c.id, limit: .max).map(\.element).sorted()
+            }
+        }
+        var checked = 0
+        for zoom in 0...16 {
+            let live = allFeatures(snapshot, zoom: zoom).compactMap(\.cluster)
+            let fixed = rebuilt.clusters(in: world, zoom: Double(zoom)).compactMap(\.cluster)
+            #expect(live.count == fixed.count)
+            // Match clusters by their members.
+            var byMembers = [[String]: Cluster]()
+            for c in fixed { byMembers[try keys(.cluster(c), in: rebuilt)] = c }
+            for c in live {
+                let members = try keys(.cluster(c))
+                guard let twin = byMembers[members] else {
+                    Issue.record(
+                        "zoom \(zoom): no rebuilt cluster has members \(members.prefix(5))")
+                    continue
+                }
+                let liveChildren = try snapshot.children(of: c.id).map(keys).sorted {
+                    $0[0] < $1[0]
+                }
+                let fixedChildren = try rebuilt.children(of: twin.id).map {
+                    try keys($0, in: rebuilt)
+                }
+                .sorted { $0[0] < $1[0] }
+                #expect(liveChildren == fixedChildren)
+                #expect(try snapshot.expansionZoom(of: c.id) == rebuilt.expansionZoom(of: twin.id))
+                let page = try snapshot.leaves(of: c.id, limit: 3, offset: 2)
+                #expect(page.count == min(3, max(0, c.pointCount - 2)))
+                checked += 1
+            }
+        }
+        #expect(checked > 50)
+        let center = Coordinate(latitude: 47.4, longitude: 8.55)
+        for zoom in [0, 5, 9, 11, 12, 14] {
+            let tile = try TileID(containing: center, zoom: zoom)
+            let (z, x, y) = (tile.zoom, tile.x, tile.y)
+            let live = snapshot.tile(z: z, x: x, y: y)?.features.map {
+                "\($0.x),\($0.y),\($0.feature.pointCount)"
+            }.sorted()
+            let fixed = rebuilt.tile(z: z, x: x, y: y)?.features.map {
+                "\($0.x),\($0.y),\($0.feature.pointCount)"
+            }.sorted()
+            #expect(live == fixed, "tile \(z)/\(x)/\(y)")
+        }
+        #expect(throws: GeoError.self) { try snapshot.children(of: 12345) }
+        #expect(throws: GeoError.self) { try snapshot.leaves(of: -1) }
+        #expect(throws: GeoError.self) { try snapshot.expansionZoom(of: 1 << 40) }
+    }
+
+    @Test("a diff names what appeared, disappeared and changed, and where it came from")
+    func diffs() throws {
+        var index = try LiveClusterIndex<String>()
+        let here = Coordinate(latitude: 47.37, longitude: 8.54)
+        try index.apply([
+            .insert("a", here), .insert("b", Coordinate(latitude: 47.3701, longitude: 8.5401)),
+            .insert("c", Coordinate(latitude: 47.45, longitude: 8.7)),
+        ])
+        let view = BoundingBox(west: 8.3, south: 47.2, east: 8.9, north: 47.6)
+        let zoom = 12.0
+        let s0 = index.snapshot
+        #expect(LiveClusterSnapshot.diff(from: s0, to: s0, in: view, zoom: zoom).isEmpty)
+        // c drives into a and b's cluster.
+        try index.move("c", to: Coordinate(latitude: 47.3702, longitude: 8.5402))
+        let s1 = index.snapshot
+        let merged = LiveClusterSnapshot.diff(from: s0, to: s1, in: view, zoom: zoom)
+        #expect(merged.disappeared.count == 1)
+        #expect(merged.disappeared.first?.feature.point?.element == "c")
+        #expect(merged.disappeared.first?.destination?.cluster?.pointCount == 3)
+        #expect(merged.changed.count == 1)
+        #expect(
+            merged.changed.first?.old.pointCount == 2 && merged.changed.first?.new.pointCount == 3)
+        #expect(merged.appeared.isEmpty)
+        // a, the cluster's first element, leaves: the cluster dissolves into b and c.
+        try index.remove("a")
+        let s2 = index.snapshot
+        let split = LiveClusterSnapshot.diff(from: s1, to: s2, in: view, zoom: zoom)
+        #expect(split.disappeared.count == 1)
+        #expect(split.disappeared.first?.feature.cluster != nil)
+        #expect(split.disappeared.first?.destination == nil)  // its first element was removed
+        let appeared = split.appeared.map { $0.feature.cluster?.pointCount ?? 1 }
+        #expect(appeared == [2])
+        #expect(split.appeared.first?.source?.cluster?.pointCount == 3)
+        // Outside the view nothing is reported.
+        let far = LiveClusterSnapshot.diff(
+            from: s1, to: s2, in: BoundingBox(west: 100, south: 0, east: 101, north: 1), zoom: zoom)
+        #expect(far.isEmpty)
+    }
+
+    @Test("options a live index cannot keep are refused")
+    func options() throws {
+        #expect(throws: GeoError.self) {
+            try LiveClusterIndex<Int>(options: ClusterOptions(minPoints: 3))
+        }
+        #expect(throws: GeoError.self) {
+            try LiveClusterIndex<Int>(options: ClusterOptions(radius: -1))
+        }
+        let index = try LiveClusterIndex<Int>(options: ClusterOptions(minPoints: 0))
+        #expect(index.options.memberOrder == .insertion)
+        #expect(index.snapshot.clusters(in: world, zoom: .nan).isEmpty)
+    }
+
+    @Test("a pile of elements at one coordinate stays exact and cheap")
+    func pile() throws {
+        let options = ClusterOptions(maxZoom: 16)
+        var index = try LiveClusterIndex<String>(options: options)
+        var model = LiveModel()
+        let spot = Coordinate(latitude: 35.6812, longitude: 139.7671)
+        let load = (0..<20_000).map { LiveClusterChange<String>.insert("p\($0)", spot) }
+        try index.apply(load)
+        for c in load { model.apply(c) }
+        // Remove the pile's first element, then move one in and out of it.
+        let steps: [LiveClusterChange<String>] = [
+            .remove("p0"), .move("p5", Coordinate(latitude: 35.7, longitude: 139.8)),
+            .move("p5", spot),
+            .insert("late", spot), .remove("p1"),
+        ]
+        for c in steps {
+            try index.apply([c])
+            model.apply(c)
+        }
+        try LiveOracle.compare(index.snapshot, model, options: options, context: "pile")
+        let top = allFeatures(index.snapshot, zoom: 3).compactMap(\.cluster)
+        #expect(top.map(\.pointCount) == [19_999])
+    }
+}
