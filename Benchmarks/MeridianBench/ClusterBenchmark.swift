@@ -18,11 +18,16 @@ import GeoTestSupport
 ///   looked for in `--peers DIR` (default `../shared/peers`) and run with `node`.
 /// - `--baseline-runs B` (default 1, 0 skips it): runs of the Swift port.
 /// - `--max-zoom M`, `--radius R`, `--extent E`, `--min-points P`; `--build-only` (builds only).
+/// - `--live`: the live index instead (see ``LiveClusterBenchmark``).
 enum ClusterBenchmark {
     /// supercluster's runner queries this box (web-mercator's latitude limit, rounded).
     static let worldBox = (west: -180.0, south: -85.0, east: 180.0, north: 85.0)
 
     static func run(_ options: [String: String]) {
+        if options["live"] != nil {
+            LiveClusterBenchmark.run(options)
+            return
+        }
         let runs = max(1, Int(options["runs"] ?? "") ?? 5)
         let peerRuns = max(0, Int(options["peer-runs"] ?? "") ?? 3)
         let baselineRuns = max(0, Int(options["baseline-runs"] ?? "") ?? 1)

@@ -60,7 +60,9 @@ public enum LiveClusterChange<Key: Hashable & Sendable>: Hashable, Sendable {
 ///   each cluster it changes and, when a record starts or stops being a cluster's first record,
 ///   the records within its radius; a pile of m elements at one place costs O(m) per change to it.
 public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
-    var state: LiveState<Key>
+    var core: LiveCore
+    /// The key of each element by serial (`nil` once removed).
+    var keys = ChunkedArray<Key?>()
     /// The serial of each element's key.
     private var serials: [Key: Int32] = [:]
 
@@ -84,25 +86,25 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
                 "minPoints \(options.minPoints) is above the 2 a live index supports")
         }
         options.memberOrder = .insertion
-        state = LiveState(options: options, reduce: reduce)
+        core = LiveCore(options: options, reduce: reduce)
     }
 
     /// The options, with ``ClusterMemberOrder/insertion`` member order.
-    public var options: ClusterOptions { state.options }
+    public var options: ClusterOptions { core.options }
 
     /// The number of elements.
-    public var count: Int { state.count }
+    public var count: Int { core.count }
 
     /// Whether an element has a key.
     public func contains(_ key: Key) -> Bool { serials[key] != nil }
 
     /// The coordinate of the element with a key, or `nil` for an unknown key.
     public func coordinate(of key: Key) -> Coordinate? {
-        serials[key].map { state.elements[Int($0)].coordinate }
+        serials[key].map { core.elements[Int($0)].coordinate }
     }
 
     /// The index as it is now: an immutable view for queries, O(1) to take.
-    public var snapshot: LiveClusterSnapshot<Key> { LiveClusterSnapshot(state: state) }
+    public var snapshot: LiveClusterSnapshot<Key> { LiveClusterSnapshot(core: core, keys: keys) }
 
     /// Adds an element.
     ///
@@ -154,10 +156,10 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
         func current(_ key: Key) -> Pending? {
             if let p = pending[key] { return p }
             guard let s = serials[key] else { return nil }
-            let e = state.elements[Int(s)]
+            let e = core.elements[Int(s)]
             return .present(
                 serial: s, coordinate: e.coordinate,
-                identifier: state.partitions[Int(e.partition)].identifier, value: e.value)
+                identifier: core.partitions[Int(e.partition)].identifier, value: e.value)
         }
         for (i, change) in changes.enumerated() {
             let key = change.key
@@ -188,7 +190,7 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
         let newCount = order.reduce(0) { n, key in
             if case .present(nil, _, _, _)? = pending[key] { n + 1 } else { n }
         }
-        guard state.elements.count + newCount < Int(Int32.max) else {
+        guard core.elements.count + newCount < Int(Int32.max) else {
             throw GeoError(.limitExceeded, "a live index takes at most 2^31 - 1 insertions")
         }
         guard !order.isEmpty else { return }
@@ -198,14 +200,14 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
         var removed = [Int32]()
         for key in order {
             let old = serials[key]
-            let oldElement = old.map { state.elements[Int($0)] }
+            let oldElement = old.map { core.elements[Int($0)] }
             guard let final = pending[key] else { continue }
             switch final {
             case .absent:
                 guard let old, let e = oldElement else { continue }
                 points[Int(e.partition), default: []].append(
                     LiveChange(
-                        serial: old, old: state.pointRecord(e, serial: old), new: nil,
+                        serial: old, old: core.pointRecord(e, serial: old), new: nil,
                         oldDepth: e.depth, oldClaimer: e.claimer))
                 removed.append(old)
                 serials[key] = nil
@@ -213,71 +215,76 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
                 guard let e = oldElement else { continue }
                 let fx = Float(SuperclusterProjection.x(longitude: c.longitude))
                 let fy = Float(SuperclusterProjection.y(latitude: c.latitude))
-                state.elements[Int(s)].coordinate = c
+                core.elements[Int(s)].coordinate = c
                 guard fx != e.fx || fy != e.fy else { continue }
-                let before = state.pointRecord(e, serial: s)
-                state.elements[Int(s)].fx = fx
-                state.elements[Int(s)].fy = fy
+                let before = core.pointRecord(e, serial: s)
+                core.elements[Int(s)].fx = fx
+                core.elements[Int(s)].fy = fy
                 points[Int(e.partition), default: []].append(
                     LiveChange(
                         serial: s, old: before,
-                        new: state.pointRecord(state.elements[Int(s)], serial: s),
+                        new: core.pointRecord(core.elements[Int(s)], serial: s),
                         oldDepth: e.depth, oldClaimer: e.claimer))
             case .present(nil, let c, let identifier, let value):
                 if let old, let e = oldElement {
                     // Removed and inserted again: a new element at the end of the order.
                     points[Int(e.partition), default: []].append(
                         LiveChange(
-                            serial: old, old: state.pointRecord(e, serial: old), new: nil,
+                            serial: old, old: core.pointRecord(e, serial: old), new: nil,
                             oldDepth: e.depth, oldClaimer: e.claimer))
                     removed.append(old)
                 }
                 let p = partition(for: identifier)
-                let s = Int32(state.elements.count)
-                let element = LiveElement<Key>(
-                    key: key, coordinate: c,
+                let s = Int32(core.elements.count)
+                let element = LiveElement(
+                    isPresent: true, coordinate: c,
                     fx: Float(SuperclusterProjection.x(longitude: c.longitude)),
                     fy: Float(SuperclusterProjection.y(latitude: c.latitude)),
-                    partition: p, depth: LiveState<Key>.absent, claimer: -1, value: value)
-                state.elements.append(element)
+                    partition: p, depth: LiveCore.absent, claimer: -1, value: value)
+                core.elements.append(element)
+                keys.append(key)
                 serials[key] = s
                 points[Int(p), default: []].append(
                     LiveChange(
-                        serial: s, old: nil, new: state.pointRecord(element, serial: s),
-                        oldDepth: LiveState<Key>.absent, oldClaimer: -1))
+                        serial: s, old: nil, new: core.pointRecord(element, serial: s),
+                        oldDepth: LiveCore.absent, oldClaimer: -1))
             }
         }
         for s in removed {
-            state.elements[Int(s)].key = nil
-            state.partitions[Int(state.elements[Int(s)].partition)].count -= 1
-            state.count -= 1
+            core.elements[Int(s)].isPresent = false
+            keys[Int(s)] = nil
+            core.partitions[Int(core.elements[Int(s)].partition)].count -= 1
+            core.count -= 1
         }
         for (p, changes) in points.sorted(by: { $0.key < $1.key }) {
-            state.propagate(partition: p, points: changes.sorted { $0.serial < $1.serial })
+            core.propagate(partition: p, points: changes.sorted { $0.serial < $1.serial })
         }
         for s in removed {
-            state.elements[Int(s)].depth = LiveState<Key>.absent
-            state.elements[Int(s)].claimer = -1
-            state.elements[Int(s)].formations = []
+            core.elements[Int(s)].depth = LiveCore.absent
+            core.elements[Int(s)].claimer = -1
+            core.elements[Int(s)].formations = []
         }
-        state.version += 1
+        core.version += 1
     }
+
+    /// Records the serial of a new key.
+    mutating func insertSerial(_ key: Key, _ serial: Int32) { serials[key] = serial }
 
     /// The partition of a clustering identifier, made when it is new.
     private mutating func partition(for identifier: String?) -> Int32 {
-        if let p = state.partitionByIdentifier[identifier] {
-            state.partitions[Int(p)].count += 1
-            state.count += 1
+        if let p = core.partitionByIdentifier[identifier] {
+            core.partitions[Int(p)].count += 1
+            core.count += 1
             return p
         }
-        let p = Int32(state.partitions.count)
-        state.partitions.append(
+        let p = Int32(core.partitions.count)
+        core.partitions.append(
             LivePartition(
                 identifier: identifier,
-                grids: Array(repeating: PagedSet<LiveGridEntry>(), count: state.levelCount),
+                grids: Array(repeating: PagedSet<LiveGridEntry>(), count: core.levelCount),
                 count: 1))
-        state.partitionByIdentifier[identifier] = p
-        state.count += 1
+        core.partitionByIdentifier[identifier] = p
+        core.count += 1
         return p
     }
 

@@ -8,17 +8,18 @@ import GeoCore
 /// identifier; a point's ``ClusterPoint/element`` is its key and its ``ClusterPoint/index`` its
 /// insertion serial.
 public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
-    let state: LiveState<Key>
+    let core: LiveCore
+    let keys: ChunkedArray<Key?>
 
     /// The options of the index.
-    public var options: ClusterOptions { state.options }
+    public var options: ClusterOptions { core.options }
 
     /// The number of elements.
-    public var count: Int { state.count }
+    public var count: Int { core.count }
 
     /// A number that changes with every batch applied to the index: two snapshots of one index
     /// with the same version hold the same clusters.
-    public var version: Int { state.version }
+    public var version: Int { core.version }
 
     /// The level a zoom reads: `floor(zoom)` clamped to minZoom...maxZoom+1; `nil` for NaN.
     func level(atZoom zoom: Double) -> Int? {
@@ -65,7 +66,7 @@ public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
                 ClusterHierarchy.projectedBox(west: -180, south: south, east: maxLng, north: north),
             ]
         }
-        for p in state.partitions.indices {
+        for p in core.partitions.indices {
             var found = [(Int32, LiveRecord)]()
             for case (let minX, let minY, let maxX, let maxY)? in boxes {
                 records(partition: p, level: level, minX: minX, minY: minY, maxX: maxX, maxY: maxY)
@@ -85,8 +86,8 @@ public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
         _ body: (Int32, LiveRecord) -> Void
     ) {
         guard minX <= maxX, minY <= maxY else { return }
-        let grid = state.partitions[p].grids[level - options.minZoom]
-        let size = state.cellSize(level: level)
+        let grid = core.partitions[p].grids[level - options.minZoom]
+        let size = core.cellSize(level: level)
         let limit = Double(1 << 23)
         func index(_ v: Double) -> Int { Int(max(0, min(limit, (v / size).rounded(.down)))) }
         let cx1 = index(maxX), cy0 = index(minY), cy1 = index(maxY)
@@ -94,7 +95,7 @@ public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
         while cx <= cx1 {
             var next = cx + 1
             grid.forEach(
-                from: LiveGridEntry(cell: LiveState<Key>.key(cx, cy0), member: false, serial: 0)
+                from: LiveGridEntry(cell: LiveCore.key(cx, cy0), member: false, serial: 0)
             ) { entry in
                 let ex = Int(entry.cell >> 32), ey = Int(entry.cell & 0xFFFF_FFFF)
                 if ex != cx {
@@ -102,7 +103,7 @@ public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
                     return false
                 }
                 if ey > cy1 { return false }
-                let record = state.record(entry.serial, level: level)
+                let record = core.record(entry.serial, level: level)
                 let x = Double(record.fx), y = Double(record.fy)
                 if x >= minX && x <= maxX && y >= minY && y <= maxY { body(entry.serial, record) }
                 return true
@@ -112,7 +113,7 @@ public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
                 guard
                     let entry = grid.first(
                         from: LiveGridEntry(
-                            cell: LiveState<Key>.key(cx + 1, 0), member: false, serial: 0))
+                            cell: LiveCore.key(cx + 1, 0), member: false, serial: 0))
                 else { return }
                 next = Int(entry.cell >> 32)
             }
@@ -122,9 +123,9 @@ public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
 
     /// The public value of a record (`nil` only for a removed element, which has none).
     func feature(_ p: Int, _ s: Int32, _ record: LiveRecord) -> ClusterFeature<Key>? {
-        let e = state.elements[Int(s)]
+        let e = core.elements[Int(s)]
         guard record.id & 31 != 0 else {
-            return e.key.map {
+            return keys[Int(s)].map {
                 .point(ClusterPoint(element: $0, index: Int(s), coordinate: e.coordinate))
             }
         }
@@ -135,7 +136,7 @@ public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
                     latitude: SuperclusterProjection.latitude(y: record.y),
                     longitude: SuperclusterProjection.longitude(x: record.x)),
                 pointCount: Int(record.count),
-                clusteringIdentifier: state.partitions[p].identifier,
+                clusteringIdentifier: core.partitions[p].identifier,
                 aggregate: record.aggregate))
     }
 }

@@ -36,7 +36,7 @@ private struct SerialHeap {
     }
 }
 
-extension LiveState {
+extension LiveCore {
     /// Applies the changes of one partition's points (level `maxZoom + 1`) and carries them down
     /// every zoom, so that each level ends as supercluster's greedy pass would make it from the
     /// level above (with insertion-order sums).

@@ -7,10 +7,10 @@ extension LiveClusterSnapshot {
         let zoom = (id & 31) - 1
         let serial = id >> 5
         guard zoom >= options.minZoom, zoom <= options.maxZoom, serial >= 0,
-            serial < state.elements.count
+            serial < core.elements.count
         else { return nil }
-        let e = state.elements[serial]
-        guard e.key != nil, e.formations.contains(where: { Int($0.zoom) == zoom }) else {
+        let e = core.elements[serial]
+        guard e.isPresent, e.formations.contains(where: { Int($0.zoom) == zoom }) else {
             return nil
         }
         return (Int32(serial), zoom, Int(e.partition))
@@ -27,15 +27,15 @@ extension LiveClusterSnapshot {
             throw GeoError(.notFound, "no cluster with id \(id)")
         }
         let level = zoom + 1
-        let origin = state.record(s, level: level)
+        let origin = core.record(s, level: level)
         var members = [Int32]()
-        state.forEachNear(partition: p, level: level, x: origin.x, y: origin.y) { entry in
+        core.forEachNear(partition: p, level: level, x: origin.x, y: origin.y) { entry in
             guard entry.isMember, entry.serial > s else { return }
-            let m = state.elements[Int(entry.serial)]
+            let m = core.elements[Int(entry.serial)]
             if m.claimer == s && Int(m.depth) == level { members.append(entry.serial) }
         }
         members.sort()
-        return (p, [(s, origin)] + members.map { ($0, state.record($0, level: level)) })
+        return (p, [(s, origin)] + members.map { ($0, core.record($0, level: level)) })
     }
 
     /// The clusters and points a cluster was formed from, one zoom deeper, in level order.
@@ -120,7 +120,7 @@ extension LiveClusterSnapshot {
         let bottom = (ty + 1 + p) / z2
         let extent = options.extent
         var features = [ClusterTileFeature<Key>]()
-        for partition in state.partitions.indices {
+        for partition in core.partitions.indices {
             func add(minX: Double, maxX: Double, originX: Double) {
                 var found = [(Int32, LiveRecord)]()
                 records(
@@ -158,10 +158,10 @@ extension LiveClusterSnapshot {
 
     /// The feature that holds the element with a serial at a level.
     func feature(containing serial: Int32, level: Int) -> ClusterFeature<Key>? {
-        guard serial >= 0, Int(serial) < state.elements.count,
-            let s = state.container(of: serial, level: level)
+        guard serial >= 0, Int(serial) < core.elements.count,
+            let s = core.container(of: serial, level: level)
         else { return nil }
-        let p = Int(state.elements[Int(s)].partition)
-        return feature(p, s, state.record(s, level: level))
+        let p = Int(core.elements[Int(s)].partition)
+        return feature(p, s, core.record(s, level: level))
     }
 }

@@ -14,6 +14,23 @@ struct PagedSet<Element: Comparable & Sendable>: Sendable {
     /// The number of elements.
     private(set) var count = 0
 
+    /// An empty set.
+    init() {}
+
+    /// A set of sorted, distinct elements, in pages three quarters full.
+    init(sorted elements: [Element]) {
+        let size = Self.pageCapacity * 3 / 4
+        var start = 0
+        pages.reserveCapacity(elements.count / size + 1)
+        while start < elements.count {
+            let end = min(elements.count, start + size)
+            pages.append(Array(elements[start..<end]))
+            firsts.append(elements[start])
+            start = end
+        }
+        count = elements.count
+    }
+
     /// The page an element belongs in: the last page whose first element is not above it (0 when
     /// it is below every page).
     private func page(for element: Element) -> Int {

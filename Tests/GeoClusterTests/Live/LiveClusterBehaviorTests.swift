@@ -326,3 +326,65 @@ struct LiveClusterBehaviorTests {
         #expect(top.map(\.pointCount) == [19_999])
     }
 }
+
+@Suite("Live clustering: loading many elements at once")
+struct LiveClusterBulkLoadTests {
+    @Test(
+        "a bulk load is the index that inserting one by one makes",
+        arguments: [Scatter.city, .piles, .antimeridian, .poles])
+    func bulkEqualsInserts(scatter: Scatter) throws {
+        var rng = SplitMix64(seed: 0xB01C + UInt64(Scatter.allCases.firstIndex(of: scatter) ?? 0))
+        let options = ClusterOptions(radius: 50, maxZoom: 17)
+        var model = LiveModel()
+        for i in 0..<400 {
+            let category = i % 5 == 0 ? nil : ["bus", "tram"][i % 2]
+            model.apply(
+                .insert(
+                    "k\(i)", scatter.coordinate(&rng), clusteringIdentifier: category,
+                    value: .number(Double(i % 13) / 3)))
+        }
+        let bulk = try LiveClusterIndex<String>(
+            model.elements, options: options, key: { $0.key }, coordinate: { $0.coordinate },
+            clusteringIdentifier: { $0.category }, value: { $0.value }, reduce: LiveOracle.reduceSum
+        )
+        #expect(bulk.consistencyProblems.isEmpty)
+        #expect(bulk.greedyProblems.isEmpty)
+        var one = try LiveClusterIndex<String>(options: options, reduce: LiveOracle.reduceSum)
+        for e in model.elements {
+            try one.insert(
+                e.key, at: e.coordinate, clusteringIdentifier: e.category, value: e.value)
+        }
+        for zoom in 0...18 {
+            #expect(
+                bulk.snapshot.clusters(in: BoundingBox.world, zoom: Double(zoom))
+                    == one.snapshot.clusters(in: BoundingBox.world, zoom: Double(zoom)),
+                "zoom \(zoom)")
+        }
+        // And it keeps up with changes like any other.
+        var live = bulk
+        var counter = 10_000
+        for step in 0..<40 {
+            let change = randomChange(
+                &rng, model: model, scatter: scatter, categories: true, counter: &counter)
+            try live.apply([change])
+            model.apply(change)
+            if step % 10 == 9 {
+                #expect(live.consistencyProblems.isEmpty && live.greedyProblems.isEmpty)
+            }
+        }
+        #expect(live.count == model.elements.count)
+    }
+
+    @Test("a bulk load names a repeated key or a bad coordinate")
+    func bulkErrors() throws {
+        let here = Coordinate(latitude: 1, longitude: 2)
+        #expect {
+            try LiveClusterIndex<String>(["a", "b", "a"], key: { $0 }, coordinate: { _ in here })
+        } throws: { ($0 as? GeoError)?.message.contains("element 3 (\"a\")") ?? false }
+        #expect {
+            try LiveClusterIndex<Int>(
+                [0, 1], key: { $0 },
+                coordinate: { Coordinate(latitude: $0 == 1 ? .nan : 0, longitude: 0) })
+        } throws: { ($0 as? GeoError)?.kind == .invalidCoordinate }
+    }
+}

@@ -12,9 +12,9 @@ struct LiveFormation: Sendable, Equatable {
 }
 
 /// One element of a live index, by serial (insertion number).
-struct LiveElement<Key: Hashable & Sendable>: Sendable {
-    /// The caller's key; `nil` once removed.
-    var key: Key?
+struct LiveElement: Sendable {
+    /// Whether the element is in the index (`false` once removed).
+    var isPresent: Bool
     var coordinate: Coordinate
     /// supercluster's float32 projection.
     var fx: Float
@@ -87,14 +87,15 @@ struct LiveChange {
     var oldClaimer: Int32
 }
 
-/// The state a live index and its snapshots share: elements by serial and the per-level grids.
+/// The state a live index and its snapshots share, apart from the keys: elements by serial and
+/// the per-level grids. Not generic, so that it is compiled once, optimized, for every key type.
 /// Every part is paged, so a copy is O(1) and its first change copies only what it touches.
-struct LiveState<Key: Hashable & Sendable>: Sendable {
+struct LiveCore: Sendable {
     static var absent: Int8 { .max }
 
     let options: ClusterOptions
     let reduce: (@Sendable (inout JSONValue, JSONValue) -> Void)?
-    var elements = ChunkedArray<LiveElement<Key>>()
+    var elements = ChunkedArray<LiveElement>()
     var partitions: [LivePartition] = []
     var partitionByIdentifier: [String?: Int32] = [:]
     var count = 0
@@ -172,7 +173,7 @@ struct LiveState<Key: Hashable & Sendable>: Sendable {
         return record(e, serial: serial, level: level)
     }
 
-    func record(_ e: LiveElement<Key>, serial: Int32, level: Int) -> LiveRecord {
+    func record(_ e: LiveElement, serial: Int32, level: Int) -> LiveRecord {
         for f in e.formations where Int(f.zoom) >= level {
             return LiveRecord(
                 x: f.x, y: f.y, count: f.count, id: Int(serial) << 5 + Int(f.zoom) + 1,
@@ -181,7 +182,7 @@ struct LiveState<Key: Hashable & Sendable>: Sendable {
         return pointRecord(e, serial: serial)
     }
 
-    func pointRecord(_ e: LiveElement<Key>, serial: Int32) -> LiveRecord {
+    func pointRecord(_ e: LiveElement, serial: Int32) -> LiveRecord {
         LiveRecord(
             x: Double(e.fx), y: Double(e.fy), count: 1, id: Int(serial) << 5,
             aggregate: reduce == nil ? JSONValue?.none : e.value)
@@ -204,7 +205,7 @@ struct LiveState<Key: Hashable & Sendable>: Sendable {
         var s = serial
         for _ in 0...levelCount {
             let e = elements[Int(s)]
-            guard e.key != nil, e.depth != Self.absent else { return nil }
+            guard e.isPresent, e.depth != Self.absent else { return nil }
             if Int(e.depth) <= level { return s }
             s = e.claimer
             guard s >= 0 else { return nil }
@@ -213,7 +214,7 @@ struct LiveState<Key: Hashable & Sendable>: Sendable {
     }
 }
 
-extension LiveState {
+extension LiveCore {
     /// What is inconsistent between the elements and the grids (empty when all is well): every
     /// record of every level is filed once, in its cell, with its member flag, and nothing else
     /// is; members name a claimer that has a record at their level.
@@ -224,13 +225,13 @@ extension LiveState {
                 var expected = Set<LiveGridEntry>()
                 for s in 0..<elements.count {
                     let e = elements[s]
-                    guard e.key != nil, Int(e.partition) == p, Int(e.depth) <= level else {
+                    guard e.isPresent, Int(e.partition) == p, Int(e.depth) <= level else {
                         continue
                     }
                     let member = level > options.minZoom && Int(e.depth) == level
                     if member {
                         let c = e.claimer
-                        if c < 0 || Int(c) >= elements.count || elements[Int(c)].key == nil
+                        if c < 0 || Int(c) >= elements.count || !elements[Int(c)].isPresent
                             || Int(elements[Int(c)].depth) > level - 1
                         {
                             problems.append("level \(level): \(s) has claimer \(c)")
@@ -266,10 +267,10 @@ extension LiveState {
 extension LiveClusterIndex {
     /// What is inconsistent in the index's internal state (empty when all is well); O(n · levels),
     /// for tests.
-    package var consistencyProblems: [String] { state.consistencyProblems() }
+    package var consistencyProblems: [String] { core.consistencyProblems() }
 }
 
-extension LiveState {
+extension LiveCore {
     /// Where the stored greedy decisions differ from a brute-force greedy pass over the stored
     /// records (empty when all is well); O(n² · levels), for tests.
     func greedyProblems() -> [String] {
@@ -280,7 +281,7 @@ extension LiveState {
                 let r = options.projectedRadius(atZoom: z)
                 let serials = (0..<elements.count).filter {
                     let e = elements[$0]
-                    return e.key != nil && Int(e.partition) == p && Int(e.depth) <= level
+                    return e.isPresent && Int(e.partition) == p && Int(e.depth) <= level
                 }.map { Int32($0) }
                 var origins = [Int32]()
                 for s in serials {
@@ -330,5 +331,5 @@ extension LiveState {
 
 extension LiveClusterIndex {
     /// Where the stored greedy decisions differ from a brute-force pass, for tests.
-    package var greedyProblems: [String] { state.greedyProblems() }
+    package var greedyProblems: [String] { core.greedyProblems() }
 }

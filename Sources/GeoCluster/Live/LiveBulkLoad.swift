@@ -1,0 +1,166 @@
+import GeoCore
+
+extension LiveClusterIndex {
+    /// Builds a live index from many elements at once, as fast as a ``ClusterIndex`` (it is built
+    /// as one and converted): the same index as inserting the elements one by one in order.
+    ///
+    /// - Parameters:
+    ///   - elements: The elements, in the order they are inserted.
+    ///   - options: Radius, extent and zoom range (see ``init(options:reduce:)``).
+    ///   - key: Each element's key.
+    ///   - coordinate: Each element's coordinate.
+    ///   - clusteringIdentifier: Each element's clustering identifier; omit it for one for all.
+    ///   - value: Each element's value for the aggregation; omit it for `null`.
+    ///   - reduce: How aggregates are folded (see ``init(options:reduce:)``).
+    ///   - build: Threads used while building.
+    /// - Throws: `GeoError.Kind.invalidArgument` for invalid options or a key that repeats,
+    ///   `GeoError.Kind.invalidCoordinate` for a coordinate off the globe, naming the element's
+    ///   position; `GeoError.Kind.limitExceeded` for 2³¹ − 1 elements or more.
+    /// - Complexity: O(n log n) per zoom, like a ``ClusterIndex``.
+    public init<Element>(
+        _ elements: [Element], options: ClusterOptions = .default, key: (Element) -> Key,
+        coordinate: (Element) -> Coordinate, clusteringIdentifier: ((Element) -> String?)? = nil,
+        value: ((Element) -> JSONValue)? = nil,
+        reduce: (@Sendable (inout JSONValue, JSONValue) -> Void)? = nil,
+        build: ClusterBuildOptions = ClusterBuildOptions()
+    ) throws(GeoError) {
+        try self.init(options: options, reduce: reduce)
+        guard elements.count < Int(Int32.max) else {
+            throw GeoError(.limitExceeded, "a live index takes at most 2^31 - 1 insertions")
+        }
+        var groups = [[Int32]]()
+        var coordinates = [Coordinate]()
+        coordinates.reserveCapacity(elements.count)
+        for (i, element) in elements.enumerated() {
+            let k = key(element)
+            let c = coordinate(element)
+            guard c.latitude.isFinite, c.longitude.isFinite, abs(c.latitude) <= 90,
+                abs(c.longitude) <= 180
+            else {
+                throw GeoError(
+                    .invalidCoordinate,
+                    "element \(i + 1) (\(GeoError.quoted(String(describing: k)))): latitude \(c.latitude), longitude \(c.longitude) is not on the globe"
+                )
+            }
+            guard !contains(k) else {
+                throw GeoError(
+                    .invalidArgument,
+                    "element \(i + 1) (\(GeoError.quoted(String(describing: k)))): the key repeats")
+            }
+            let p = registerBulk(
+                key: k, serial: Int32(i), identifier: clusteringIdentifier?(element))
+            if Int(p) == groups.count { groups.append([]) }
+            groups[Int(p)].append(Int32(i))
+            coordinates.append(c)
+            keys.append(k)
+            core.elements.append(
+                LiveElement(
+                    isPresent: true, coordinate: c,
+                    fx: Float(SuperclusterProjection.x(longitude: c.longitude)),
+                    fy: Float(SuperclusterProjection.y(latitude: c.latitude)),
+                    partition: p, depth: Int8(options.minZoom), claimer: -1,
+                    value: value?(element) ?? .null))
+        }
+        for (p, members) in groups.enumerated() {
+            let hierarchy = ClusterHierarchy(
+                options: core.options, coordinates: members.map { coordinates[Int($0)] },
+                build: build)
+            core.adopt(hierarchy, members: members, partition: p)
+        }
+        core.version = 1
+    }
+}
+
+extension LiveClusterIndex {
+    /// Records a key and counts it in its identifier's partition (made when new).
+    fileprivate mutating func registerBulk(key: Key, serial: Int32, identifier: String?) -> Int32 {
+        insertSerial(key, serial)
+        if let p = core.partitionByIdentifier[identifier] {
+            core.partitions[Int(p)].count += 1
+            core.count += 1
+            return p
+        }
+        let p = Int32(core.partitions.count)
+        core.partitions.append(
+            LivePartition(
+                identifier: identifier,
+                grids: Array(repeating: PagedSet<LiveGridEntry>(), count: core.levelCount),
+                count: 1))
+        core.partitionByIdentifier[identifier] = p
+        core.count += 1
+        return p
+    }
+}
+
+extension LiveCore {
+    /// Takes over a static hierarchy of one partition's elements (built with insertion member
+    /// order): each element's depth, claimer and formations, the aggregates, and every level's
+    /// grid.
+    mutating func adopt(_ h: ClusterHierarchy, members: [Int32], partition p: Int) {
+        let n = h.inputCount
+        func serial(_ ref: UInt32) -> Int32 { members[Int(h.originElement(ref))] }
+        func zoom(_ c: Int) -> Int { ((h.clusterID[c] - n) & 31) - 1 }
+        // Aggregates, in formation order (sub-clusters first), each from its members in level order.
+        var aggregates = [JSONValue?](repeating: nil, count: reduce == nil ? 0 : h.clusterID.count)
+        if let reduce {
+            var absorbed = [[UInt32]](repeating: [], count: h.clusterID.count)
+            for ref in 0..<UInt32(n + h.clusterID.count) {
+                let parent = Int(h.parent(ref))
+                if parent >= 0 && h.clusterOrigin[parent] != ref { absorbed[parent].append(ref) }
+            }
+            func value(_ ref: UInt32) -> JSONValue? {
+                h.isCluster(ref)
+                    ? aggregates[h.clusterIndex(ref)] : elements[Int(members[Int(ref)])].value
+            }
+            for c in 0..<h.clusterID.count {
+                guard var accumulated = value(h.clusterOrigin[c]) else { continue }
+                for ref in absorbed[c].sorted(by: { h.originElement($0) < h.originElement($1) }) {
+                    if let v = value(ref) { reduce(&accumulated, v) }
+                }
+                aggregates[c] = accumulated
+            }
+        }
+        // Each element's chain: the clusters it is the origin of, then the one that absorbs it.
+        for local in 0..<n {
+            let s = Int(members[local])
+            var ref = UInt32(local)
+            var formations = [LiveFormation]()
+            var depth = Int8(options.minZoom), claimer: Int32 = -1
+            while true {
+                let parent = Int(h.parent(ref))
+                guard parent >= 0 else { break }
+                let z = zoom(parent)
+                if h.clusterOrigin[parent] == ref {
+                    formations.append(
+                        LiveFormation(
+                            zoom: Int8(z), count: h.clusterCount[parent], x: h.clusterX[parent],
+                            y: h.clusterY[parent],
+                            aggregate: reduce == nil ? nil : aggregates[parent]))
+                    ref = UInt32(n + parent)
+                } else {
+                    depth = Int8(z + 1)
+                    claimer = serial(h.clusterOrigin[parent])
+                    break
+                }
+            }
+            formations.reverse()  // the walk met them from the highest zoom down
+            elements[s].depth = depth
+            elements[s].claimer = claimer
+            elements[s].formations = formations
+        }
+        // The grids.
+        for level in options.minZoom...(options.maxZoom + 1) {
+            var entries = [LiveGridEntry]()
+            for s in members {
+                let e = elements[Int(s)]
+                guard Int(e.depth) <= level else { continue }
+                entries.append(
+                    entry(
+                        level: level, record: record(e, serial: s, level: level),
+                        member: level > options.minZoom && Int(e.depth) == level, serial: s))
+            }
+            entries.sort()
+            partitions[p].grids[level - options.minZoom] = PagedSet(sorted: entries)
+        }
+    }
+}
