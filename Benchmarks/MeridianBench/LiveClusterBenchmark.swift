@@ -47,10 +47,12 @@ enum LiveClusterBenchmark {
         let seed = UInt64(options["seed"] ?? "") ?? 42
         let kind = options["generate"] ?? "uniform"
         // Fresh points from the same distribution, for inserts and moves.
+        let freshCount = 2 * ops + 2 * tickSize
         let fresh =
             kind == "clustered"
-            ? SyntheticPoints.coordinates(.clustered(centers: 3000), count: 4 * ops, seed: seed + 1)
-            : SyntheticPoints.coordinates(.uniform, count: 4 * ops, seed: seed + 1)
+            ? SyntheticPoints.coordinates(
+                .clustered(centers: 3000), count: freshCount, seed: seed + 1)
+            : SyntheticPoints.coordinates(.uniform, count: freshCount, seed: seed + 1)
         let clusterOptions = ClusterOptions()
 
         // The rebuild the live index replaces, in supercluster's and in insertion member order.
@@ -111,7 +113,7 @@ enum LiveClusterBenchmark {
         for i in 0..<ops {
             let held = live.snapshot
             let k = Int(rng.next() % UInt64(points.count))
-            let c = live.coordinate(of: k) ?? fresh[i]
+            let c = live.coordinate(of: k) ?? fresh[ops + i]
             withSnapshot.append(timed { try live.move(k, to: hop(c, &rng)) })
             _ = held.count
         }
@@ -121,7 +123,10 @@ enum LiveClusterBenchmark {
         let fleet = (0..<tickSize).map { _ in Int(rng.next() % UInt64(points.count)) }
         let uniqueFleet = Array(Set(fleet)).sorted().filter { live.contains($0) }
         var tickTimes = [Double](), diffTimes = [Int: [Double]](), diffSizes = [Int: [Int]]()
-        let center = live.coordinate(of: uniqueFleet[0]) ?? points[0]
+        // The view: a city around the largest cluster at zoom 10, where most happens.
+        let biggest = live.snapshot.clusters(in: BoundingBox.world, zoom: 10)
+            .max { $0.pointCount < $1.pointCount }
+        let center = biggest?.coordinate ?? points[0]
         let city = view(around: center)
         for _ in 0..<ticks {
             let before = live.snapshot
@@ -142,9 +147,10 @@ enum LiveClusterBenchmark {
             }
         }
         var teleportTick = [Double]()
-        for _ in 0..<2 {
-            let changes = uniqueFleet.map { k -> LiveClusterChange<Int> in
-                .move(k, fresh[Int(rng.next() % UInt64(fresh.count))])
+        for round in 0..<2 {
+            // Each vehicle to a new place of the workload's distribution.
+            let changes = uniqueFleet.enumerated().map { i, k -> LiveClusterChange<Int> in
+                .move(k, fresh[2 * ops + (i + round * uniqueFleet.count) % (2 * tickSize)])
             }
             teleportTick.append(timed { try live.apply(changes) })
         }

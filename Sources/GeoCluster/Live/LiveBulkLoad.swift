@@ -53,13 +53,13 @@ extension LiveClusterIndex {
             groups[Int(p)].append(Int32(i))
             coordinates.append(c)
             keys.append(k)
-            core.elements.append(
+            core.append(
                 LiveElement(
-                    isPresent: true, coordinate: c,
+                    isPresent: true, depth: Int8(options.minZoom),
                     fx: Float(SuperclusterProjection.x(longitude: c.longitude)),
                     fy: Float(SuperclusterProjection.y(latitude: c.latitude)),
-                    partition: p, depth: Int8(options.minZoom), claimer: -1,
-                    value: value?(element) ?? .null))
+                    partition: p, claimer: -1),
+                LiveDetail(coordinate: c, value: value?(element) ?? .null))
         }
         for (p, members) in groups.enumerated() {
             let hierarchy = ClusterHierarchy(
@@ -110,7 +110,7 @@ extension LiveCore {
             }
             func value(_ ref: UInt32) -> JSONValue? {
                 h.isCluster(ref)
-                    ? aggregates[h.clusterIndex(ref)] : elements[Int(members[Int(ref)])].value
+                    ? aggregates[h.clusterIndex(ref)] : details[Int(members[Int(ref)])].value
             }
             for c in 0..<h.clusterID.count {
                 guard var accumulated = value(h.clusterOrigin[c]) else { continue }
@@ -146,7 +146,8 @@ extension LiveCore {
             formations.reverse()  // the walk met them from the highest zoom down
             elements[s].depth = depth
             elements[s].claimer = claimer
-            elements[s].formations = formations
+            details[s].formations = formations
+            elements[s].hasFormations = !formations.isEmpty
         }
         // The grids.
         for level in options.minZoom...(options.maxZoom + 1) {
@@ -156,11 +157,44 @@ extension LiveCore {
                 guard Int(e.depth) <= level else { continue }
                 entries.append(
                     entry(
-                        level: level, record: record(e, serial: s, level: level),
+                        level: level, record: record(s, level: level),
                         member: level > options.minZoom && Int(e.depth) == level, serial: s))
             }
-            entries.sort()
+            Self.sortBySerialWithinCell(&entries)
             partitions[p].grids[level - options.minZoom] = PagedSet(sorted: entries)
+        }
+    }
+}
+
+extension LiveCore {
+    /// Sorts grid entries that are in serial order into grid order (cell, then origins before
+    /// members, then serial): a stable radix sort on the cell and member flag, four passes of 12
+    /// bits, O(n).
+    static func sortBySerialWithinCell(_ entries: inout [LiveGridEntry]) {
+        guard entries.count > 1 else { return }
+        var buffer = entries
+        func key(_ e: LiveGridEntry) -> UInt64 {
+            // Cell coordinates are at most 2^22 (23 bits each), then the member flag: 47 bits.
+            let cx = e.cell >> 32, cy = e.cell & 0xFFFF_FFFF
+            return (cx << 24 | cy << 1) | (e.isMember ? 1 : 0)
+        }
+        var counts = [Int](repeating: 0, count: 4096)
+        for pass in 0..<4 {
+            let shift = UInt64(12 * pass)
+            for i in counts.indices { counts[i] = 0 }
+            for e in entries { counts[Int((key(e) >> shift) & 4095)] += 1 }
+            var total = 0
+            for i in counts.indices {
+                let c = counts[i]
+                counts[i] = total
+                total += c
+            }
+            for e in entries {
+                let d = Int((key(e) >> shift) & 4095)
+                buffer[counts[d]] = e
+                counts[d] += 1
+            }
+            swap(&entries, &buffer)
         }
     }
 }

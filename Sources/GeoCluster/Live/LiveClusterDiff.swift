@@ -57,6 +57,9 @@ extension LiveClusterSnapshot {
     /// What changed inside a box at a zoom from one snapshot of an index to a later one (both
     /// must come from the same ``LiveClusterIndex``).
     ///
+    /// The two views are read as records in level order and merged, so only the features that
+    /// changed are made.
+    ///
     /// - Complexity: O(k log n) for the k features in the box in either snapshot.
     public static func diff(
         from old: LiveClusterSnapshot, to new: LiveClusterSnapshot, in box: BoundingBox,
@@ -66,27 +69,52 @@ extension LiveClusterSnapshot {
         guard old.version != new.version || old.count != new.count,
             let level = new.level(atZoom: zoom)
         else { return diff }
-        let before = old.clusters(in: box, zoom: zoom)
-        let after = new.clusters(in: box, zoom: zoom)
-        var oldByIdentity = [Int: ClusterFeature<Key>](minimumCapacity: before.count)
-        for f in before { oldByIdentity[identity(f)] = f }
-        var seen = Set<Int>(minimumCapacity: after.count)
-        for f in after {
-            let id = identity(f)
-            seen.insert(id)
-            if let was = oldByIdentity[id] {
-                if was != f { diff.changed.append(.init(old: was, new: f)) }
-            } else {
-                diff.appeared.append(
-                    .init(feature: f, source: old.feature(containing: Int32(id >> 5), level: level))
-                )
-            }
+        func view(_ s: LiveClusterSnapshot) -> [(p: Int, s: Int32, r: LiveRecord)] {
+            var result = [(p: Int, s: Int32, r: LiveRecord)]()
+            s.forEachFeature(
+                west: box.west, south: box.south, east: box.east, north: box.north, zoom: zoom
+            ) { result.append(($0, $1, $2)) }
+            // One order for both views: by serial (partitions hold disjoint serials).
+            result.sort { $0.s < $1.s }
+            return result
         }
-        for f in before where !seen.contains(identity(f)) {
+        let before = view(old), after = view(new)
+        func appeared(_ a: (p: Int, s: Int32, r: LiveRecord)) {
+            guard let f = new.feature(a.p, a.s, a.r) else { return }
+            diff.appeared.append(
+                .init(feature: f, source: old.feature(containing: a.s, level: level)))
+        }
+        func disappeared(_ b: (p: Int, s: Int32, r: LiveRecord)) {
+            guard let f = old.feature(b.p, b.s, b.r) else { return }
             diff.disappeared.append(
-                .init(
-                    feature: f,
-                    destination: new.feature(containing: Int32(identity(f) >> 5), level: level)))
+                .init(feature: f, destination: new.feature(containing: b.s, level: level)))
+        }
+        var i = 0, j = 0
+        while i < before.count || j < after.count {
+            if j == after.count || (i < before.count && before[i].s < after[j].s) {
+                disappeared(before[i])
+                i += 1
+            } else if i == before.count || after[j].s < before[i].s {
+                appeared(after[j])
+                j += 1
+            } else {
+                let b = before[i], a = after[j]
+                i += 1
+                j += 1
+                if b.r.id != a.r.id {
+                    // The same first element, another cluster (or the point itself).
+                    disappeared(b)
+                    appeared(a)
+                } else if b.r != a.r
+                    || (a.r.id & 31 == 0
+                        && old.core.details[Int(b.s)].coordinate
+                            != new.core.details[Int(a.s)].coordinate)
+                {
+                    if let o = old.feature(b.p, b.s, b.r), let n = new.feature(a.p, a.s, a.r) {
+                        diff.changed.append(.init(old: o, new: n))
+                    }
+                }
+            }
         }
         return diff
     }

@@ -65,6 +65,8 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
     var keys = ChunkedArray<Key?>()
     /// The serial of each element's key.
     private var serials: [Key: Int32] = [:]
+    /// The passes' working memory (the writer's alone: snapshots do not share it).
+    private var scratch = LiveScratch()
 
     /// Creates an empty index.
     ///
@@ -100,7 +102,7 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
 
     /// The coordinate of the element with a key, or `nil` for an unknown key.
     public func coordinate(of key: Key) -> Coordinate? {
-        serials[key].map { core.elements[Int($0)].coordinate }
+        serials[key].map { core.details[Int($0)].coordinate }
     }
 
     /// The index as it is now: an immutable view for queries, O(1) to take.
@@ -156,10 +158,10 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
         func current(_ key: Key) -> Pending? {
             if let p = pending[key] { return p }
             guard let s = serials[key] else { return nil }
-            let e = core.elements[Int(s)]
+            let e = core.elements[Int(s)], d = core.details[Int(s)]
             return .present(
-                serial: s, coordinate: e.coordinate,
-                identifier: core.partitions[Int(e.partition)].identifier, value: e.value)
+                serial: s, coordinate: d.coordinate,
+                identifier: core.partitions[Int(e.partition)].identifier, value: d.value)
         }
         for (i, change) in changes.enumerated() {
             let key = change.key
@@ -207,7 +209,7 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
                 guard let old, let e = oldElement else { continue }
                 points[Int(e.partition), default: []].append(
                     LiveChange(
-                        serial: old, old: core.pointRecord(e, serial: old), new: nil,
+                        serial: old, old: core.pointRecord(old), new: nil,
                         oldDepth: e.depth, oldClaimer: e.claimer))
                 removed.append(old)
                 serials[key] = nil
@@ -215,38 +217,39 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
                 guard let e = oldElement else { continue }
                 let fx = Float(SuperclusterProjection.x(longitude: c.longitude))
                 let fy = Float(SuperclusterProjection.y(latitude: c.latitude))
-                core.elements[Int(s)].coordinate = c
+                core.details[Int(s)].coordinate = c
                 guard fx != e.fx || fy != e.fy else { continue }
-                let before = core.pointRecord(e, serial: s)
+                let before = core.pointRecord(s)
                 core.elements[Int(s)].fx = fx
                 core.elements[Int(s)].fy = fy
                 points[Int(e.partition), default: []].append(
                     LiveChange(
                         serial: s, old: before,
-                        new: core.pointRecord(core.elements[Int(s)], serial: s),
+                        new: core.pointRecord(s),
                         oldDepth: e.depth, oldClaimer: e.claimer))
             case .present(nil, let c, let identifier, let value):
                 if let old, let e = oldElement {
                     // Removed and inserted again: a new element at the end of the order.
                     points[Int(e.partition), default: []].append(
                         LiveChange(
-                            serial: old, old: core.pointRecord(e, serial: old), new: nil,
+                            serial: old, old: core.pointRecord(old), new: nil,
                             oldDepth: e.depth, oldClaimer: e.claimer))
                     removed.append(old)
                 }
                 let p = partition(for: identifier)
                 let s = Int32(core.elements.count)
-                let element = LiveElement(
-                    isPresent: true, coordinate: c,
-                    fx: Float(SuperclusterProjection.x(longitude: c.longitude)),
-                    fy: Float(SuperclusterProjection.y(latitude: c.latitude)),
-                    partition: p, depth: LiveCore.absent, claimer: -1, value: value)
-                core.elements.append(element)
+                core.append(
+                    LiveElement(
+                        isPresent: true, depth: LiveCore.absent,
+                        fx: Float(SuperclusterProjection.x(longitude: c.longitude)),
+                        fy: Float(SuperclusterProjection.y(latitude: c.latitude)),
+                        partition: p, claimer: -1),
+                    LiveDetail(coordinate: c, value: value))
                 keys.append(key)
                 serials[key] = s
                 points[Int(p), default: []].append(
                     LiveChange(
-                        serial: s, old: nil, new: core.pointRecord(element, serial: s),
+                        serial: s, old: nil, new: core.pointRecord(s),
                         oldDepth: LiveCore.absent, oldClaimer: -1))
             }
         }
@@ -257,12 +260,14 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
             core.count -= 1
         }
         for (p, changes) in points.sorted(by: { $0.key < $1.key }) {
-            core.propagate(partition: p, points: changes.sorted { $0.serial < $1.serial })
+            core.propagate(
+                partition: p, points: changes.sorted { $0.serial < $1.serial }, scratch: &scratch)
         }
         for s in removed {
             core.elements[Int(s)].depth = LiveCore.absent
             core.elements[Int(s)].claimer = -1
-            core.elements[Int(s)].formations = []
+            core.details[Int(s)].formations = []
+            core.elements[Int(s)].hasFormations = false
         }
         core.version += 1
     }

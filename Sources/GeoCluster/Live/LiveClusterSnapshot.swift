@@ -123,10 +123,11 @@ public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
 
     /// The public value of a record (`nil` only for a removed element, which has none).
     func feature(_ p: Int, _ s: Int32, _ record: LiveRecord) -> ClusterFeature<Key>? {
-        let e = core.elements[Int(s)]
         guard record.id & 31 != 0 else {
             return keys[Int(s)].map {
-                .point(ClusterPoint(element: $0, index: Int(s), coordinate: e.coordinate))
+                .point(
+                    ClusterPoint(
+                        element: $0, index: Int(s), coordinate: core.details[Int(s)].coordinate))
             }
         }
         return .cluster(

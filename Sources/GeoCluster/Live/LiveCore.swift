@@ -11,19 +11,26 @@ struct LiveFormation: Sendable, Equatable {
     var aggregate: JSONValue?
 }
 
-/// One element of a live index, by serial (insertion number).
+/// What the engine reads of an element most: where it is and how it is linked into the levels.
+/// Plain data, 20 bytes, so reading it costs no reference counting.
 struct LiveElement: Sendable {
     /// Whether the element is in the index (`false` once removed).
     var isPresent: Bool
-    var coordinate: Coordinate
+    /// Whether it formed any cluster (see ``LiveDetail/formations``).
+    var hasFormations = false
+    /// The lowest level with a record of this element (``LiveCore/absent`` when it has none).
+    var depth: Int8
     /// supercluster's float32 projection.
     var fx: Float
     var fy: Float
     var partition: Int32
-    /// The lowest level with a record of this element (``LiveState/absent`` when it has none).
-    var depth: Int8
     /// The serial of the origin that absorbed it at zoom `depth - 1`, or −1.
     var claimer: Int32
+}
+
+/// The rest of an element: its coordinate as given, its value and the clusters it formed.
+struct LiveDetail: Sendable {
+    var coordinate: Coordinate
     /// The element's value for the aggregation.
     var value: JSONValue
     /// The clusters it formed, ascending by zoom.
@@ -60,9 +67,14 @@ struct LiveGridEntry: Comparable, Hashable, Sendable {
     var serial: Int32 { Int32(truncatingIfNeeded: tag & 0xFFFF_FFFF) }
     var isMember: Bool { tag & Self.memberFlag != 0 }
 
+    /// Cell first, then tag: one 128-bit comparison, without branches.
+    @inline(__always)
     static func < (a: LiveGridEntry, b: LiveGridEntry) -> Bool {
-        a.cell != b.cell ? a.cell < b.cell : a.tag < b.tag
+        (UInt128(a.cell) << 64 | UInt128(a.tag)) < (UInt128(b.cell) << 64 | UInt128(b.tag))
     }
+
+    @inline(__always)
+    static func <= (a: LiveGridEntry, b: LiveGridEntry) -> Bool { !(b < a) }
 }
 
 /// The records of one clustering identifier: one grid per level.
@@ -96,6 +108,7 @@ struct LiveCore: Sendable {
     let options: ClusterOptions
     let reduce: (@Sendable (inout JSONValue, JSONValue) -> Void)?
     var elements = ChunkedArray<LiveElement>()
+    var details = ChunkedArray<LiveDetail>()
     var partitions: [LivePartition] = []
     var partitionByIdentifier: [String?: Int32] = [:]
     var count = 0
@@ -165,39 +178,92 @@ struct LiveCore: Sendable {
         }
     }
 
+    /// Calls `body` with the entries in the 3 × 3 cells around a position, a column (three
+    /// consecutive cells) at a time; after 32 members in a row in one cell it jumps to the next
+    /// cell, so that a pile of members costs O(1). Returns whether it skipped any entry.
+    func scanNear(
+        partition: Int, level: Int, x: Double, y: Double, _ body: (LiveGridEntry) -> Void
+    ) -> Bool {
+        let grid = partitions[partition].grids[level - options.minZoom]
+        let (cx, cy) = cell(x, y, size: cellSize(level: level))
+        var skipped = false
+        for i in cx - 1...cx + 1 where i >= 0 {
+            let end = Self.key(i, cy + 1)
+            var start = Self.key(i, max(0, cy - 1))
+            while true {
+                var jump: UInt64?
+                var runCell: UInt64 = .max, run = 0
+                grid.forEach(from: LiveGridEntry(cell: start, member: false, serial: 0)) { e in
+                    guard e.cell <= end else { return false }
+                    if e.cell != runCell {
+                        runCell = e.cell
+                        run = 0
+                    }
+                    if e.isMember {
+                        run += 1
+                        if run > 32 {
+                            jump = e.cell + 1
+                            return false
+                        }
+                    }
+                    body(e)
+                    return true
+                }
+                guard let next = jump else { break }
+                skipped = true
+                guard next <= end else { break }
+                start = next
+            }
+        }
+        return skipped
+    }
+
     // MARK: - Records
 
     /// The record of an element at a level (which it must have: `level >= depth`).
     func record(_ serial: Int32, level: Int) -> LiveRecord {
         let e = elements[Int(serial)]
-        return record(e, serial: serial, level: level)
-    }
-
-    func record(_ e: LiveElement, serial: Int32, level: Int) -> LiveRecord {
-        for f in e.formations where Int(f.zoom) >= level {
-            return LiveRecord(
-                x: f.x, y: f.y, count: f.count, id: Int(serial) << 5 + Int(f.zoom) + 1,
-                aggregate: f.aggregate)
+        if e.hasFormations {
+            for f in details[Int(serial)].formations where Int(f.zoom) >= level {
+                return LiveRecord(
+                    x: f.x, y: f.y, count: f.count, id: Int(serial) << 5 + Int(f.zoom) + 1,
+                    aggregate: f.aggregate)
+            }
         }
-        return pointRecord(e, serial: serial)
+        return pointRecord(serial)
     }
 
-    func pointRecord(_ e: LiveElement, serial: Int32) -> LiveRecord {
-        LiveRecord(
+    /// An element's record as a point.
+    func pointRecord(_ serial: Int32) -> LiveRecord {
+        let e = elements[Int(serial)]
+        return LiveRecord(
             x: Double(e.fx), y: Double(e.fy), count: 1, id: Int(serial) << 5,
-            aggregate: reduce == nil ? JSONValue?.none : e.value)
+            aggregate: reduce == nil ? JSONValue?.none : details[Int(serial)].value)
+    }
+
+    /// The formation of an element at a zoom, if it formed a cluster there.
+    func formation(_ serial: Int32, zoom: Int) -> LiveFormation? {
+        guard elements[Int(serial)].hasFormations else { return nil }
+        return details[Int(serial)].formations.first { Int($0.zoom) == zoom }
     }
 
     /// Sets (or, with `nil`, deletes) the formation of an element at a zoom.
     mutating func setFormation(_ serial: Int32, zoom: Int, _ formation: LiveFormation?) {
         let z = Int8(zoom)
-        elements[Int(serial)].formations.removeAll { $0.zoom == z }
+        let i = Int(serial)
+        guard formation != nil || elements[i].hasFormations else { return }
+        details[i].formations.removeAll { $0.zoom == z }
         if let formation {
-            var list = elements[Int(serial)].formations
-            let at = list.firstIndex { $0.zoom > z } ?? list.count
-            list.insert(formation, at: at)
-            elements[Int(serial)].formations = list
+            let at = details[i].formations.firstIndex { $0.zoom > z } ?? details[i].formations.count
+            details[i].formations.insert(formation, at: at)
         }
+        elements[i].hasFormations = !details[i].formations.isEmpty
+    }
+
+    /// Appends a new element.
+    mutating func append(_ element: LiveElement, _ detail: LiveDetail) {
+        elements.append(element)
+        details.append(detail)
     }
 
     /// The serial of the record that holds an element at a level, or `nil` for a removed element.
@@ -303,7 +369,7 @@ extension LiveCore {
                                 && Int(elements[Int($0)].depth) == level
                         }
                         let total = members.reduce(q.count) { $0 + record($1, level: level).count }
-                        let stored = e.formations.first { Int($0.zoom) == z }
+                        let stored = formation(s, zoom: z)
                         if members.isEmpty != (stored == nil)
                             || (stored.map { $0.count != total } ?? false)
                         {

@@ -36,6 +36,95 @@ private struct SerialHeap {
     }
 }
 
+/// Per-serial working memory of the passes, kept by the index from change to change: a
+/// generation number tells what belongs to the current pass, so nothing is ever cleared and a
+/// pass costs only what it touches. (It belongs to the writer alone, never to a snapshot.)
+struct LiveScratch: Sendable {
+    private var stamps: [UInt32] = []
+    private var flags: [UInt8] = []
+    private var changeSlots: [Int32] = []
+    private var captureSlots: [Int32] = []
+    private var generation: UInt32 = 0
+
+    /// The record is new at the pass's level (it had no status there before the batch).
+    static let fresh: UInt8 = 1
+    /// The record is gone from the level (or, once looked at, from the next one).
+    static let gone: UInt8 = 2
+    /// The record's grid entry was taken out; it goes back in when the record is looked at.
+    static let unfiled: UInt8 = 4
+    /// The record may have gained a member in this pass.
+    static let gained: UInt8 = 8
+
+    /// Starts a pass over serials below `count`.
+    mutating func begin(count: Int) {
+        if stamps.count < count {
+            let n = max(count, stamps.count * 2)
+            stamps.resize(to: n, filling: 0)
+            flags.resize(to: n, filling: 0)
+            changeSlots.resize(to: n, filling: -1)
+            captureSlots.resize(to: n, filling: -1)
+        }
+        generation &+= 1
+        if generation == 0 {
+            for i in stamps.indices { stamps[i] = 0 }
+            generation = 1
+        }
+    }
+
+    @inline(__always)
+    private mutating func touch(_ i: Int) {
+        guard stamps[i] != generation else { return }
+        stamps[i] = generation
+        flags[i] = 0
+        changeSlots[i] = -1
+        captureSlots[i] = -1
+    }
+
+    @inline(__always)
+    func has(_ s: Int32, _ flag: UInt8) -> Bool {
+        stamps[Int(s)] == generation && flags[Int(s)] & flag != 0
+    }
+
+    @inline(__always)
+    mutating func set(_ s: Int32, _ flag: UInt8) {
+        touch(Int(s))
+        flags[Int(s)] |= flag
+    }
+
+    /// The position of the record's change in the pass's input, if it changed.
+    @inline(__always)
+    func change(_ s: Int32) -> Int? {
+        stamps[Int(s)] == generation && changeSlots[Int(s)] >= 0 ? Int(changeSlots[Int(s)]) : nil
+    }
+
+    @inline(__always)
+    mutating func setChange(_ s: Int32, _ i: Int) {
+        touch(Int(s))
+        changeSlots[Int(s)] = Int32(i)
+    }
+
+    /// The position of the record's captured old state, if captured.
+    @inline(__always)
+    func capture(_ s: Int32) -> Int? {
+        stamps[Int(s)] == generation && captureSlots[Int(s)] >= 0 ? Int(captureSlots[Int(s)]) : nil
+    }
+
+    @inline(__always)
+    mutating func setCapture(_ s: Int32, _ i: Int) {
+        touch(Int(s))
+        captureSlots[Int(s)] = Int32(i)
+    }
+}
+
+/// The old state of a record whose record at the next level may change.
+private struct Captured {
+    var serial: Int32
+    /// Its record at the next level before the batch; `nil` when it had none.
+    var record: LiveRecord?
+    var depth: Int8
+    var claimer: Int32
+}
+
 extension LiveCore {
     /// Applies the changes of one partition's points (level `maxZoom + 1`) and carries them down
     /// every zoom, so that each level ends as supercluster's greedy pass would make it from the
@@ -45,16 +134,17 @@ extension LiveCore {
     /// level order that is itself not absorbed and has it within the radius; it starts a record of
     /// level `z` otherwise. Only records near a change can change their answer: the pass looks at
     /// the changed records, at the members of origins that changed, and, when a record turns into
-    /// an origin, at the later records within its radius, in level order, and recomputes the
-    /// clusters whose members changed.
+    /// an origin or moves, at the later records within its radius, in level order, and
+    /// recomputes the clusters whose members changed.
     ///
     /// - Complexity: O(m log n) for m records looked at, summed over the zooms, plus the members of
     ///   each recomputed cluster.
-    mutating func propagate(partition: Int, points: [LiveChange]) {
+    mutating func propagate(partition: Int, points: [LiveChange], scratch: inout LiveScratch) {
         var changes = points
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
             if changes.isEmpty { return }
-            changes = pass(partition: partition, zoom: zoom, changes: changes)
+            scratch.begin(count: elements.count)
+            changes = pass(partition: partition, zoom: zoom, changes: changes, scratch: &scratch)
         }
         // The lowest level is read by no pass; keep its grid.
         let level = options.minZoom
@@ -71,49 +161,42 @@ extension LiveCore {
     }
 
     /// One zoom's pass: the changes of level `zoom + 1` in, those of level `zoom` out.
-    private mutating func pass(partition: Int, zoom z: Int, changes: [LiveChange]) -> [LiveChange] {
+    private mutating func pass(
+        partition: Int, zoom z: Int, changes: [LiveChange], scratch: inout LiveScratch
+    ) -> [LiveChange] {
         let level = z + 1
         let g = level - options.minZoom
         let r = options.projectedRadius(atZoom: z)
         let r2 = r * r
         var heap = SerialHeap()
-        /// Records new at this level (no status before the batch).
-        var fresh = Set<Int32>()
-        /// Records gone from this level.
-        var gone = Set<Int32>()
-        /// Records whose grid entry was taken out (it goes back in when they are looked at).
-        var unfiled = Set<Int32>()
-        /// The old record at this level of the origins whose record may change: `nil` when there
-        /// was none; with the depth before the batch.
-        var before = [Int32: (record: LiveRecord?, depth: Int8, claimer: Int32)]()
-        var changedOld = [Int32: LiveRecord]()
+        var captured = [Captured]()
+        for (i, c) in changes.enumerated() { scratch.setChange(c.serial, i) }
 
-        /// The depth of each changed record before the batch (passes above may have changed it).
-        var depthBefore = [Int32: (depth: Int8, claimer: Int32)]()
-        for c in changes { depthBefore[c.serial] = (c.oldDepth, c.oldClaimer) }
-
+        /// Notes the old state of a record whose record at this zoom may change (once).
         func capture(_ s: Int32, wasOrigin: Bool) {
-            guard before[s] == nil else { return }
-            let e = elements[Int(s)]
+            guard scratch.capture(s) == nil else { return }
+            scratch.setCapture(s, captured.count)
             guard wasOrigin else {
-                before[s] = (nil, Self.absent, -1)
+                captured.append(Captured(serial: s, record: nil, depth: Self.absent, claimer: -1))
                 return
             }
-            let (depth, claimer) = depthBefore[s] ?? (e.depth, e.claimer)
-            if let f = e.formations.first(where: { Int($0.zoom) == z }) {
-                before[s] = (
-                    LiveRecord(
-                        x: f.x, y: f.y, count: f.count, id: Int(s) << 5 + z + 1,
-                        aggregate: f.aggregate),
-                    depth, claimer
-                )
+            let e = elements[Int(s)]
+            let change = scratch.change(s).map { changes[$0] }
+            let depth = change?.oldDepth ?? e.depth, claimer = change?.oldClaimer ?? e.claimer
+            let old: LiveRecord
+            if let f = formation(s, zoom: z) {
+                old = LiveRecord(
+                    x: f.x, y: f.y, count: f.count, id: Int(s) << 5 + z + 1,
+                    aggregate: f.aggregate)
             } else {
-                before[s] = (changedOld[s] ?? record(e, serial: s, level: level), depth, claimer)
+                old = change?.old ?? record(s, level: level)
             }
+            captured.append(Captured(serial: s, record: old, depth: depth, claimer: claimer))
         }
 
         /// Pushes the members an origin has at this zoom (around where it was).
         func pushMembers(of s: Int32, x: Double, y: Double) {
+            guard formation(s, zoom: z) != nil else { return }  // it had none
             forEachNear(partition: partition, level: level, x: x, y: y) { entry in
                 guard entry.isMember, entry.serial > s else { return }
                 let m = elements[Int(entry.serial)]
@@ -121,14 +204,13 @@ extension LiveCore {
             }
         }
 
-        // The old side of each change (all old records first: capturing reads them).
-        for c in changes { if let old = c.old { changedOld[c.serial] = old } }
+        // The old side of each change.
         for c in changes {
             if let old = c.old {
                 let member = Int(c.oldDepth) == level
                 partitions[partition].grids[g].remove(
                     entry(level: level, record: old, member: member, serial: c.serial))
-                if c.new == nil { gone.insert(c.serial) } else { unfiled.insert(c.serial) }
+                scratch.set(c.serial, c.new == nil ? LiveScratch.gone : LiveScratch.unfiled)
                 if Int(c.oldDepth) <= z {
                     capture(c.serial, wasOrigin: true)
                     pushMembers(of: c.serial, x: old.x, y: old.y)
@@ -136,56 +218,58 @@ extension LiveCore {
                     capture(c.oldClaimer, wasOrigin: true)
                 }
             } else {
-                fresh.insert(c.serial)
+                scratch.set(c.serial, LiveScratch.fresh)
             }
             if c.new != nil { heap.push(c.serial) }
         }
 
         // Look at the records in level order.
         var last: Int32 = -1
+        var neighborhood = [LiveGridEntry]()
         while let s = heap.pop() {
             if s == last { continue }
             last = s
-            if gone.contains(s) { continue }
+            if scratch.has(s, LiveScratch.gone) { continue }
             let e = elements[Int(s)]
-            let here = record(e, serial: s, level: level)
+            let here = record(s, level: level)
             let qx = Double(here.fx), qy = Double(here.fy)
-            // The first origin before it with it in the radius.
+            // The first origin before it with it in the radius, from one scan of the cells around
+            // it (kept for the later records it may absorb).
+            neighborhood.removeAll(keepingCapacity: true)
+            let partial = scanNear(partition: partition, level: level, x: qx, y: qy) {
+                neighborhood.append($0)
+            }
             var claimer: Int32 = -1
-            forEachNear(partition: partition, level: level, x: qx, y: qy, originsOnly: true) {
-                entry in
-                guard entry.serial < s,
-                    claimer < 0 || entry.serial < claimer
-                else { return }
+            for entry in neighborhood where !entry.isMember && entry.serial < s {
+                guard claimer < 0 || entry.serial < claimer else { continue }
                 let o = record(entry.serial, level: level)
                 let dx = qx - o.x, dy = qy - o.y
                 if dx * dx + dy * dy <= r2 { claimer = entry.serial }
             }
-            let isFresh = fresh.contains(s)
+            let isFresh = scratch.has(s, LiveScratch.fresh)
             let wasOrigin = !isFresh && Int(e.depth) <= z
-            let wasFiled = !isFresh && !unfiled.contains(s)
+            let wasFiled = !isFresh && !scratch.has(s, LiveScratch.unfiled)
+            let changed = scratch.change(s) != nil
             if claimer < 0 {
-                let reaches: Bool
-                if wasOrigin {
-                    reaches = changedOld[s] != nil
-                } else {
+                if !wasOrigin {
                     // It starts a record of this zoom.
                     capture(s, wasOrigin: false)
-                    if !isFresh {
-                        capture(e.claimer, wasOrigin: true)
-                    }
+                    if !isFresh { capture(e.claimer, wasOrigin: true) }
                     elements[Int(s)].depth = Int8(z)
                     elements[Int(s)].claimer = -1
-                    reaches = true
                 }
-                if reaches {
+                if !wasOrigin || changed {
                     // A new or moved origin may absorb later records within its radius.
-                    forEachNear(partition: partition, level: level, x: here.x, y: here.y) {
-                        entry in
+                    func reach(_ entry: LiveGridEntry) {
                         guard entry.serial > s else { return }
                         let q = record(entry.serial, level: level)
                         let dx = Double(q.fx) - here.x, dy = Double(q.fy) - here.y
                         if dx * dx + dy * dy <= r2 { heap.push(entry.serial) }
+                    }
+                    if partial {
+                        forEachNear(partition: partition, level: level, x: qx, y: qy, reach)
+                    } else {
+                        for entry in neighborhood { reach(entry) }
                     }
                 }
                 if wasFiled && !wasOrigin {
@@ -201,14 +285,13 @@ extension LiveCore {
                     // It no longer starts a record: its members look again.
                     capture(s, wasOrigin: true)
                     pushMembers(of: s, x: here.x, y: here.y)
-                    gone.insert(s)  // from the next level
+                    scratch.set(s, LiveScratch.gone)  // from the next level
                 } else if !isFresh && e.claimer != claimer {
                     capture(e.claimer, wasOrigin: true)
                 }
-                if !isFresh && !wasOrigin && e.claimer == claimer && changedOld[s] == nil {
-                    // Nothing changed for it.
-                } else {
+                if isFresh || wasOrigin || e.claimer != claimer || changed {
                     capture(claimer, wasOrigin: true)
+                    scratch.set(claimer, LiveScratch.gained)
                 }
                 elements[Int(s)].depth = Int8(level)
                 elements[Int(s)].claimer = claimer
@@ -225,24 +308,31 @@ extension LiveCore {
 
         // The records of this zoom that may have changed.
         var out = [LiveChange]()
-        out.reserveCapacity(before.count)
-        for (s, captured) in before.sorted(by: { $0.key < $1.key }) {
-            let (old, depth, oldClaimer) = captured
-            let isOrigin = !gone.contains(s) && Int(elements[Int(s)].depth) <= z
+        out.reserveCapacity(captured.count)
+        captured.sort { $0.serial < $1.serial }
+        for c in captured {
+            let s = c.serial
+            let isOrigin = !scratch.has(s, LiveScratch.gone) && Int(elements[Int(s)].depth) <= z
             guard isOrigin else {
                 setFormation(s, zoom: z, nil)
-                if old != nil {
+                if c.record != nil {
                     out.append(
                         LiveChange(
-                            serial: s, old: old, new: nil, oldDepth: depth, oldClaimer: oldClaimer))
+                            serial: s, old: c.record, new: nil, oldDepth: c.depth,
+                            oldClaimer: c.claimer))
                 }
                 continue
             }
-            let new = recordAtZoom(origin: s, partition: partition, zoom: z)
-            if new != old {
+            // Without members before and without a new one, it is its record of the level above.
+            let new =
+                formation(s, zoom: z) == nil && !scratch.has(s, LiveScratch.gained)
+                ? record(s, level: level)
+                : recordAtZoom(origin: s, partition: partition, zoom: z)
+            if new != c.record {
                 out.append(
                     LiveChange(
-                        serial: s, old: old, new: new, oldDepth: depth, oldClaimer: oldClaimer))
+                        serial: s, old: c.record, new: new, oldDepth: c.depth,
+                        oldClaimer: c.claimer))
             }
         }
         return out

@@ -10,7 +10,7 @@ extension LiveClusterSnapshot {
             serial < core.elements.count
         else { return nil }
         let e = core.elements[serial]
-        guard e.isPresent, e.formations.contains(where: { Int($0.zoom) == zoom }) else {
+        guard e.isPresent, core.formation(Int32(serial), zoom: zoom) != nil else {
             return nil
         }
         return (Int32(serial), zoom, Int(e.partition))

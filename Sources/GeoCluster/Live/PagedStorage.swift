@@ -32,24 +32,31 @@ struct PagedSet<Element: Comparable & Sendable>: Sendable {
     }
 
     /// The page an element belongs in: the last page whose first element is not above it (0 when
-    /// it is below every page).
+    /// it is below every page). Branch-free: the comparisons go to conditional moves.
     private func page(for element: Element) -> Int {
-        var lo = 0, hi = firsts.count
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if firsts[mid] <= element { lo = mid + 1 } else { hi = mid }
+        firsts.withUnsafeBufferPointer { f in
+            var base = 0, n = f.count
+            while n > 1 {
+                let half = n >> 1
+                base = f[base + half] <= element ? base + half : base
+                n -= half
+            }
+            return base
         }
-        return max(0, lo - 1)
     }
 
-    /// The position of the first element of a page not below `element`.
+    /// The position of the first element of a page not below `element` (branch-free).
     private static func lowerBound(_ element: Element, in page: [Element]) -> Int {
-        var lo = 0, hi = page.count
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if page[mid] < element { lo = mid + 1 } else { hi = mid }
+        page.withUnsafeBufferPointer { p in
+            var base = 0, n = p.count
+            guard n > 0 else { return 0 }
+            while n > 1 {
+                let half = n >> 1
+                base = p[base + half - 1] < element ? base + half : base
+                n -= half
+            }
+            return p[base] < element ? base + 1 : base
         }
-        return lo
     }
 
     /// Inserts an element; returns `false` (and changes nothing) when it is already there.
