@@ -168,7 +168,7 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
             func problem(_ kind: GeoError.Kind, _ text: String) -> GeoError {
                 GeoError(
                     kind,
-                    "change \(i + 1) (\(GeoError.quoted(String(describing: key)))): \(text)")
+                    "change \(i + 1): key \(GeoError.quoted(String(describing: key))): \(text)")
             }
             if pending[key] == nil { order.append(key) }
             switch (change, current(key)) {

@@ -15,6 +15,7 @@ enum ClusterCommand: Subcommand {
         Usage: meridian cluster --input FILE (--zoom Z [--bbox W,S,E,N] | --tile Z/X/Y
                                 | --children ID | --leaves ID [--limit N --offset K]
                                 | --expansion-zoom ID) [options]
+               meridian cluster --live [options]   (a stream of changes on standard input)
 
         Clusters points exactly as supercluster 8.0.1 does, and answers supercluster's questions:
           --zoom Z [--bbox W,S,E,N]  the clusters and points at zoom Z inside the box (default the
@@ -36,6 +37,16 @@ enum ClusterCommand: Subcommand {
         left out (exit code 2); points beyond Web Mercator's ±85.05° are clustered at the map's
         edge, as supercluster does, and counted on standard error.
 
+        Live (--live): standard input is a stream of lines
+          insert KEY LAT LON [CATEGORY] | move KEY LAT LON | remove KEY
+          view WEST SOUTH EAST NORTH ZOOM | commit (or a blank line) | # comment
+        and each batch of changes (ended by a blank or commit line, a view line or the end)
+        is answered with one JSON line: {"line", "batch", "applied", "count"} and, once a view
+        is set, the features that "appeared" (with the "source" they came from), "disappeared"
+        (with their "destination") and "changed" in the view. A view line answers with every
+        feature in the new view. A bad line is answered with {"line", "error", "kind"} and
+        changes nothing. Clusters keep their id while their first element and zoom stay.
+
         Options:
           --radius R      cluster radius in pixels (default 40)
           --extent E      tile extent in pixels (default 512)
@@ -55,6 +66,7 @@ enum ClusterCommand: Subcommand {
           meridian cluster --input places.geojson --zoom 3 --bbox -30,30,40,70
           meridian cluster --input points.csv --tile 2/1/1 --radius 60 --generate-id
           meridian cluster --input places.geojson --leaves 164 --limit 0 --sum scalerank
+          printf 'view 8 47 9 48 12\ninsert bus-1 47.37 8.54\n' | meridian cluster --live
 
         \(ExitCode.table)
 
@@ -71,15 +83,30 @@ enum ClusterCommand: Subcommand {
 
     static func run(_ arguments: inout Arguments, console: Console) throws(UsageError) -> Int32 {
         _ = arguments.flag("json")  // the output is always JSON
-        guard let path = arguments.option("input") else {
-            throw UsageError("--input FILE is required")
-        }
         var options = ClusterOptions()
         if let v = try arguments.number("radius") { options.radius = v }
         if let v = try arguments.number("extent") { options.extent = v }
         if let v = try arguments.integer("max-zoom") { options.maxZoom = v }
         if let v = try arguments.integer("min-zoom") { options.minZoom = v }
         if let v = try arguments.integer("min-points") { options.minPoints = v }
+        if arguments.flag("live") {
+            try arguments.rejectUnknown()
+            guard arguments.positional.isEmpty else {
+                throw UsageError("unexpected argument \(GeoError.quoted(arguments.positional[0]))")
+            }
+            do {
+                _ = try options.validated()
+            } catch {
+                throw UsageError(error.message)
+            }
+            guard options.minPoints <= 2 else {
+                throw UsageError("--live takes --min-points 2 at most")
+            }
+            return LiveClusterMode.run(options: options, console: console)
+        }
+        guard let path = arguments.option("input") else {
+            throw UsageError("--input FILE is required")
+        }
         let generateID = arguments.flag("generate-id")
         var aggregates = [
             (name: String, property: String, aggregation: ClusterAggregation<PointFeature>)

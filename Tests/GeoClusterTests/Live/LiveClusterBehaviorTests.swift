@@ -25,7 +25,7 @@ struct LiveClusterBehaviorTests {
         let before = index.snapshot
         let cases: [([LiveClusterChange<String>], GeoError.Kind, String)] = [
             ([.insert("k3", Coordinate(latitude: 1, longitude: 1))], .invalidArgument, "change 1"),
-            ([.remove("k1"), .remove("nope")], .notFound, "change 2 (\"nope\")"),
+            ([.remove("k1"), .remove("nope")], .notFound, "change 2: key \"nope\""),
             (
                 [.move("k2", Coordinate(latitude: 91, longitude: 0))], .invalidCoordinate,
                 "latitude 91"
@@ -386,5 +386,49 @@ struct LiveClusterBulkLoadTests {
                 [0, 1], key: { $0 },
                 coordinate: { Coordinate(latitude: $0 == 1 ? .nan : 0, longitude: 0) })
         } throws: { ($0 as? GeoError)?.kind == .invalidCoordinate }
+    }
+}
+
+@Suite("Live clustering: the stream format")
+struct LiveClusterCommandTests {
+    @Test("lines as people write them")
+    func parses() throws {
+        let here = Coordinate(latitude: 47.37, longitude: 8.54)
+        #expect(
+            try LiveClusterCommand(line: "insert bus-1 47.37 8.54")
+                == .change(.insert("bus-1", here)))
+        #expect(
+            try LiveClusterCommand(line: "INSERT,bus-1,47.37,8.54,tram")
+                == .change(.insert("bus-1", here, clusteringIdentifier: "tram")))
+        #expect(
+            try LiveClusterCommand(line: "insert\t\"a b\"\t47.37\t8.54\t")
+                == .change(.insert("a b", here)))
+        #expect(try LiveClusterCommand(line: "  move;k;47.37;8.54 ") == .change(.move("k", here)))
+        #expect(try LiveClusterCommand(line: "remove \"x,y\"") == .change(.remove("x,y")))
+        #expect(
+            try LiveClusterCommand(line: "view -10 40 20 60 5.5")
+                == .view(BoundingBox(west: -10, south: 40, east: 20, north: 60), zoom: 5.5))
+        #expect(try LiveClusterCommand(line: "") == .commit)
+        #expect(try LiveClusterCommand(line: "commit") == .commit)
+        #expect(try LiveClusterCommand(line: "# a comment") == nil)
+    }
+
+    @Test(
+        "bad lines name what is wrong and where",
+        arguments: [
+            ("teleport k 1 2", "not a command"), ("insert k 1", "found 2"), ("remove", "found 0"),
+            ("move k north 2", "latitude \"north\""), ("move k 1 inf", "not a finite number"),
+            ("insert k 95 0", "latitude"), ("view 0 10 1 5 3", "above north"),
+            ("commit now", "no fields"),
+            ("insert \"k 1 2", "never closed"), ("move k\u{7} 1 2 3", "takes"),
+        ])
+    func rejects(line: String, text: String) {
+        #expect {
+            try LiveClusterCommand(line: line)
+        } throws: { error in
+            guard let error = error as? GeoError else { return false }
+            return error.message.contains(text)
+                && !error.message.unicodeScalars.contains { $0.value == 7 }
+        }
     }
 }

@@ -1,0 +1,168 @@
+import Foundation
+import GeoCluster
+import GeoCore
+
+/// `meridian cluster --live`: a live index fed by a stream of changes on standard input (see
+/// `LiveClusterCommand`), answering each batch with what changed in the view, as JSON lines.
+///
+/// Output, one JSON object per line:
+/// - a bad line: `{"line": N, "error": "...", "kind": "..."}` (also on standard error); it changes
+///   nothing, the rest of its batch is applied;
+/// - a `view` line: `{"line": N, "view": [W, S, E, N], "zoom": Z, "features": [...]}`, everything
+///   in the new view;
+/// - the end of a batch (a blank or `commit` line, a `view` line, the end of input) that applied
+///   changes: `{"line": N, "batch": B, "applied": K, "count": C}`, plus, once a view is set,
+///   `"appeared"`, `"disappeared"` and `"changed"` for the view.
+enum LiveClusterMode {
+    static func run(options: ClusterOptions, console: Console) -> Int32 {
+        var index: LiveClusterIndex<String>
+        do {
+            index = try LiveClusterIndex(options: options)
+        } catch {
+            console.printError("meridian cluster: \(error.message)")
+            return ExitCode.usage
+        }
+        var failed = false
+        var pending = [(line: Int, change: LiveClusterChange<String>)]()
+        var view: (box: BoundingBox, zoom: Double)?
+        var batches = 0
+        var before = index.snapshot
+
+        func report(_ line: Int, _ error: GeoError) {
+            failed = true
+            let message =
+                error.column.map { c in
+                    error.message.contains("column")
+                        ? error.message : "\(error.message) (column \(c))"
+                } ?? error.message
+            console.printError("meridian cluster: line \(line): \(message)")
+            console.print(
+                jsonLine([
+                    "line": .integer(line), "error": .string(message),
+                    "kind": .string(error.kind.name),
+                ]))
+        }
+
+        /// Applies the batch (each bad change is reported and left out) and writes its record.
+        func commit(at line: Int) {
+            guard !pending.isEmpty else { return }
+            while !pending.isEmpty {
+                do {
+                    try index.apply(pending.map(\.change))
+                    break
+                } catch {
+                    // "change K: ...": the batch's K-th change; report it on its own line.
+                    let k = Self.changeNumber(in: error.message).map { $0 - 1 } ?? 0
+                    guard k >= 0 && k < pending.count else {
+                        report(line, error)
+                        pending.removeAll()
+                        return
+                    }
+                    let text = String(error.message.dropFirst("change \(k + 1): ".count))
+                    report(pending[k].line, GeoError(error.kind, text))
+                    pending.remove(at: k)
+                }
+            }
+            batches += 1
+            var record: [String: JSONValue] = [
+                "line": .integer(line), "batch": .integer(batches),
+                "applied": .integer(pending.count), "count": .integer(index.count),
+            ]
+            pending.removeAll()
+            let after = index.snapshot
+            if let view {
+                let diff = LiveClusterSnapshot.diff(
+                    from: before, to: after, in: view.box, zoom: view.zoom)
+                record["appeared"] = .array(
+                    diff.appeared.map { a in
+                        var f = feature(a.feature)
+                        if let source = a.source { f["source"] = identity(source) }
+                        return .object(f)
+                    })
+                record["disappeared"] = .array(
+                    diff.disappeared.map { d in
+                        var f = feature(d.feature)
+                        if let destination = d.destination {
+                            f["destination"] = identity(destination)
+                        }
+                        return .object(f)
+                    })
+                record["changed"] = .array(diff.changed.map { .object(feature($0.new)) })
+            }
+            before = after
+            console.print(jsonLine(record))
+        }
+
+        var number = 0
+        while let text = console.readLine() {
+            number += 1
+            let command: LiveClusterCommand?
+            do {
+                command = try LiveClusterCommand(line: text)
+            } catch {
+                report(number, error)
+                continue
+            }
+            switch command {
+            case nil:
+                continue
+            case .change(let change)?:
+                pending.append((number, change))
+            case .commit?:
+                commit(at: number)
+            case .view(let box, let zoom)?:
+                commit(at: number)
+                view = (box, zoom)
+                let features = index.snapshot.clusters(in: box, zoom: zoom).map {
+                    JSONValue.object(feature($0))
+                }
+                console.print(
+                    jsonLine([
+                        "line": .integer(number),
+                        "view": [
+                            .number(box.west), .number(box.south), .number(box.east),
+                            .number(box.north),
+                        ],
+                        "zoom": .number(zoom), "features": .array(features),
+                    ]))
+            }
+        }
+        commit(at: number)
+        return failed ? ExitCode.badInput : ExitCode.success
+    }
+
+    /// The `K` of a message that starts "change K:".
+    static func changeNumber(in message: String) -> Int? {
+        guard message.hasPrefix("change ") else { return nil }
+        return Int(message.dropFirst(7).prefix { $0.isNumber })
+    }
+
+    /// How a feature is named in the stream: a cluster by its id, a point by its key.
+    static func identity(_ feature: ClusterFeature<String>) -> JSONValue {
+        switch feature {
+        case .cluster(let c): ["cluster_id": .integer(c.id)]
+        case .point(let p): ["key": .string(p.element)]
+        }
+    }
+
+    /// A feature as GeoJSON: clusters with supercluster's properties (and their category), points
+    /// with their key.
+    static func feature(_ feature: ClusterFeature<String>) -> [String: JSONValue] {
+        let c = feature.coordinate
+        var object: [String: JSONValue] = [
+            "type": "Feature",
+            "geometry": [
+                "type": "Point", "coordinates": [.number(c.longitude), .number(c.latitude)],
+            ],
+        ]
+        switch feature {
+        case .cluster(let cluster):
+            object["id"] = .integer(cluster.id)
+            object["properties"] = ClusterCommand.properties(cluster, aggregates: [])
+        case .point(let point):
+            object["id"] = .string(point.element)
+            object["properties"] = ["key": .string(point.element)]
+        }
+        return object
+    }
+}

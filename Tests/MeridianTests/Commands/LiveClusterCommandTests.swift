@@ -1,0 +1,69 @@
+import Foundation
+import GeoCore
+import GeoTestSupport
+import Testing
+
+@testable import MeridianCLI
+
+@Suite("meridian cluster --live")
+struct LiveClusterCommandLineTests {
+    func run(_ input: String, _ extra: [String] = []) throws -> (code: Int32, lines: [JSONValue]) {
+        let console = BufferedConsole(input: input)
+        let code = MeridianCommand.run(["cluster", "--live"] + extra, console: console.console)
+        let lines = try console.output.split(separator: "\n").map {
+            try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8))
+        }
+        return (code, lines)
+    }
+
+    @Test("a stream of batches answers each with the view's diff")
+    func batches() throws {
+        let input = """
+            view 8.4 47.3 8.7 47.5 14
+            insert bus-1 47.37 8.54
+            insert bus-2 47.3701 8.5401
+
+            move bus-2 47.38 8.55
+            commit
+            remove bus-1
+            """
+        let (code, lines) = try run(input)
+        #expect(code == 0)
+        #expect(lines.count == 4)
+        #expect(lines[0]["features"]?.arrayValue?.isEmpty == true)
+        // bus-1 and bus-2 form a cluster...
+        #expect(lines[1]["applied"] == 2 && lines[1]["count"] == 2)
+        let cluster = try #require(lines[1]["appeared"]?[0])
+        #expect(cluster["properties"]?["point_count"] == 2)
+        let id = try #require(cluster["id"]?.intValue)
+        // ...which splits when bus-2 drives off: both points come from it.
+        #expect(lines[2]["disappeared"]?[0]?["id"]?.intValue == id)
+        #expect(lines[2]["disappeared"]?[0]?["destination"]?["key"] == "bus-1")
+        let appeared = try #require(lines[2]["appeared"]?.arrayValue)
+        #expect(Set(appeared.compactMap { $0["id"]?.stringValue }) == ["bus-1", "bus-2"])
+        #expect(appeared.allSatisfy { $0["source"]?["cluster_id"]?.intValue == id })
+        // The end of input ends the last batch.
+        #expect(lines[3]["disappeared"]?[0]?["id"] == "bus-1")
+        #expect(lines[3]["count"] == 1)
+    }
+
+    @Test("bad lines are named and change nothing; the rest of their batch applies")
+    func badLines() throws {
+        let input =
+            "insert a 1 2\ninsert a 3 4\nmove b 1 1\nmove a 91 0\nfly\ninsert c 1\ninsert d 5 6\n"
+        let (code, lines) = try run(input)
+        #expect(code == 2)
+        let errors = lines.filter { $0["error"] != nil }
+        #expect(Set(errors.compactMap { $0["line"]?.intValue }) == [2, 3, 4, 5, 6])
+        #expect(errors.first { $0["line"] == 3 }?["kind"] == "notFound")
+        #expect(errors.first { $0["line"] == 4 }?["kind"] == "invalidCoordinate")
+        let batch = try #require(lines.last)
+        #expect(batch["applied"] == 2 && batch["count"] == 2)
+    }
+
+    @Test("options a live index cannot keep are usage errors")
+    func usage() throws {
+        #expect(try run("", ["--min-points", "3"]).code == 64)
+        #expect(try run("", ["--radius", "-1"]).code == 64)
+    }
+}
