@@ -25,6 +25,7 @@ let package = Package(
         .executable(name: "cluster-tiles", targets: ["ClusterTiles"]),
         .executable(name: "fleet-fences", targets: ["FleetFences"]),
         .executable(name: "static-map", targets: ["StaticMap"]),
+        .executable(name: "live-fleet", targets: ["LiveFleet"]),
     ],
     targets: [
         // MARK: - C libraries (not API)
@@ -85,6 +86,9 @@ let package = Package(
             path: "Examples/FleetFences"),
         .executableTarget(
             name: "StaticMap", dependencies: ["Meridian"], path: "Examples/StaticMap"),
+        .executableTarget(
+            name: "LiveFleet", dependencies: ["Meridian", "GeoTestSupport"],
+            path: "Examples/LiveFleet"),
 
         // MARK: - Tests
         .target(name: "GeoTestSupport", dependencies: ["GeoCore"], path: "Tests/Support"),

@@ -4,8 +4,8 @@
 #     Scripts/fuzz.sh TARGET [SECONDS]      (default 30 s)
 #     Scripts/fuzz.sh all [SECONDS]         every target in turn
 #
-# Targets: wkt wkb geojson polyline gpx csv fences tracks points store proj render lines. The corpus
-# starts from Fuzz/Corpus/TARGET (seeded from the package's fixtures) and grows in
+# Targets: wkt wkb geojson polyline gpx csv fences tracks points store proj render lines live. The
+# corpus starts from Fuzz/Corpus/TARGET (seeded from the package's fixtures) and grows in
 # .build/fuzz-corpus/TARGET; Fuzz/Dictionaries/TARGET.dict guides the mutations. A crash, a hang
 # (more than 10 s on one input), a leak or more than 2 GB of memory fails the run and leaves the
 # input in .build/fuzz-findings/; fix it and keep the input in Fuzz/Regressions/TARGET/, which
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
 target=${1:?usage: Scripts/fuzz.sh TARGET [SECONDS]}
 seconds=${2:-30}
-targets=(wkt wkb geojson polyline gpx csv fences tracks points store proj render lines)
+targets=(wkt wkb geojson polyline gpx csv fences tracks points store proj render lines live)
 binary=${MERIDIAN_FUZZ_BINARY:-$(Scripts/build-fuzz.sh)}
 
 if [[ $target == all ]]; then

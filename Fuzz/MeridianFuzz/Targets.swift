@@ -14,7 +14,7 @@ enum Targets {
     static let all: [String: @Sendable (Data) -> Void] = [
         "wkt": wkt, "wkb": wkb, "geojson": geojson, "polyline": polyline, "gpx": gpx, "csv": csv,
         "fences": fences, "tracks": tracks, "points": points, "store": store, "proj": proj,
-        "render": render, "lines": lines,
+        "render": render, "lines": lines, "live": live,
     ]
 
     /// WKT in; its written form reads back as the same geometry.
@@ -149,6 +149,46 @@ enum Targets {
                 else { continue }
                 for field in fields.prefix(20) { _ = DelimitedText.number(field) }
             }
+        }
+    }
+
+    /// A live clustering stream (`meridian cluster --live`): every batch leaves the index
+    /// consistent (each record filed once, in its cell) and its greedy decisions those of a
+    /// brute-force pass; a refused batch changes nothing; at the end every zoom holds every
+    /// element once.
+    static func live(_ data: Data) {
+        guard data.count <= 1 << 13 else { return }
+        let text = DelimitedText.decode(data)
+        guard
+            var index = try? LiveClusterIndex<String>(
+                options: ClusterOptions(radius: 80, maxZoom: 8))
+        else { return }
+        var batch = [LiveClusterChange<String>]()
+        func commit() {
+            let version = index.snapshot.version, count = index.count
+            do {
+                try index.apply(batch)
+            } catch {
+                Finding.check(
+                    index.snapshot.version == version && index.count == count,
+                    "a refused batch changes nothing", data)
+            }
+            batch.removeAll()
+            Finding.check(index.consistencyProblems.isEmpty, "live index consistent", data)
+            Finding.check(index.greedyProblems.isEmpty, "live greedy decisions", data)
+        }
+        for line in DelimitedText.lines(of: text).prefix(300) {
+            switch try? LiveClusterCommand(line: line) {
+            case .change(let change)?: batch.append(change)
+            case .commit?, .view?: commit()
+            case nil: break
+            }
+        }
+        commit()
+        for zoom in 0...9 {
+            let total = index.snapshot.clusters(in: BoundingBox.world, zoom: Double(zoom))
+                .reduce(0) { $0 + $1.pointCount }
+            Finding.check(total == index.count, "every element once at zoom \(zoom)", data)
         }
     }
 

@@ -268,6 +268,33 @@ struct ArticleExamplesTests {
         #expect(count > 0)
     }
 
+    // MARK: GeoCluster: KeepClustersLive
+
+    @Test func keepClustersLive() throws {
+        // article: KeepClustersLive 1
+        var fleet = try LiveClusterIndex<String>()
+        try fleet.insert("bus-12", at: Coordinate(latitude: 47.3769, longitude: 8.5417))
+        try fleet.insert("bus-7", at: Coordinate(latitude: 47.3770, longitude: 8.5418))
+        try fleet.apply([
+            .move("bus-12", Coordinate(latitude: 47.3771, longitude: 8.5419)),
+            .insert(
+                "tram-3", Coordinate(latitude: 47.39, longitude: 8.51), clusteringIdentifier: "tram"
+            ),
+        ])
+        let view = BoundingBox(west: 8.45, south: 47.33, east: 8.62, north: 47.42)
+        let before = fleet.snapshot
+        try fleet.move("bus-7", to: Coordinate(latitude: 47.40, longitude: 8.60))
+        let diff = LiveClusterSnapshot.diff(from: before, to: fleet.snapshot, in: view, zoom: 15)
+        for appeared in diff.appeared {
+            // A point that split off the cluster it was in: animate it out of `source`.
+            print(appeared.feature.coordinate, appeared.source?.cluster?.id ?? 0)
+        }
+        // end
+        #expect(fleet.count == 3)
+        #expect(diff.disappeared.count == 1 && diff.disappeared[0].feature.cluster?.pointCount == 2)
+        #expect(diff.appeared.count == 2 && diff.appeared.allSatisfy { $0.source?.cluster != nil })
+    }
+
     // MARK: GeoRender: DrawingMaps
 
     @Test func drawingMaps() throws {

@@ -67,6 +67,10 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
     private var serials: [Key: Int32] = [:]
     /// The passes' working memory (the writer's alone: snapshots do not share it).
     private var scratch = LiveScratch()
+    /// A batch of more than `count / rebuildFraction` changes rebuilds the index (keeping every
+    /// serial and so every id) instead of carrying each change down the zooms: the same result,
+    /// and cheaper for a large share of the index. `Int.max` never rebuilds (for tests).
+    package var rebuildFraction = 8
 
     /// Creates an empty index.
     ///
@@ -258,6 +262,21 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
             keys[Int(s)] = nil
             core.partitions[Int(core.elements[Int(s)].partition)].count -= 1
             core.count -= 1
+        }
+        let changeCount = points.values.reduce(0) { $0 + $1.count }
+        if rebuildFraction < Int.max && changeCount > 256
+            && changeCount > (core.count + removed.count) / max(1, rebuildFraction)
+        {
+            for s in removed {
+                core.elements[Int(s)].depth = LiveCore.absent
+                core.elements[Int(s)].claimer = -1
+                core.details[Int(s)].formations = []
+                core.elements[Int(s)].hasFormations = false
+            }
+            for p in core.partitions.indices { core.clearGrids(partition: p) }
+            core.rebuild()
+            core.version += 1
+            return
         }
         for (p, changes) in points.sorted(by: { $0.key < $1.key }) {
             core.propagate(

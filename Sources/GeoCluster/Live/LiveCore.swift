@@ -260,6 +260,11 @@ struct LiveCore: Sendable {
         elements[i].hasFormations = !details[i].formations.isEmpty
     }
 
+    /// Empties a partition's grids (before a rebuild).
+    mutating func clearGrids(partition p: Int) {
+        partitions[p].grids = Array(repeating: PagedSet<LiveGridEntry>(), count: levelCount)
+    }
+
     /// Appends a new element.
     mutating func append(_ element: LiveElement, _ detail: LiveDetail) {
         elements.append(element)
