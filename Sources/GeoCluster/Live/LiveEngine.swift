@@ -208,9 +208,15 @@ extension LiveCore {
         for c in changes {
             if let old = c.old {
                 let member = Int(c.oldDepth) == level
-                partitions[partition].grids[g].remove(
-                    entry(level: level, record: old, member: member, serial: c.serial))
-                scratch.set(c.serial, c.new == nil ? LiveScratch.gone : LiveScratch.unfiled)
+                let filed = entry(level: level, record: old, member: member, serial: c.serial)
+                if let new = c.new,
+                    entry(level: level, record: new, member: member, serial: c.serial) == filed
+                {
+                    // It stays in its cell: its entry stays, as filed before the batch.
+                } else {
+                    partitions[partition].grids[g].remove(filed)
+                    scratch.set(c.serial, c.new == nil ? LiveScratch.gone : LiveScratch.unfiled)
+                }
                 if Int(c.oldDepth) <= z {
                     capture(c.serial, wasOrigin: true)
                     pushMembers(of: c.serial, x: old.x, y: old.y)
