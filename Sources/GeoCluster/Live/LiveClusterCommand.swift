@@ -25,9 +25,11 @@ public enum LiveClusterCommand: Hashable, Sendable {
 
     /// Reads one line; `nil` for a comment.
     ///
-    /// - Throws: `GeoError.Kind.malformedInput` for an unknown command, a wrong number of fields
-    ///   or a field that is not a number, and `GeoError.Kind.invalidCoordinate` for a latitude or
-    ///   longitude off the globe, naming the column (1-based field number).
+    /// - Throws: `GeoError.Kind.malformedInput` for an unknown command, a wrong number of fields,
+    ///   a field that is not a number or a quote that does not close, and
+    ///   `GeoError.Kind.invalidCoordinate` for a latitude or longitude off the globe; the error's
+    ///   column is the bad field's number (the command word is 1), or for a quote the character's
+    ///   position in the line.
     /// - Complexity: O(length of the line).
     public init?(line: some StringProtocol) throws(GeoError) {
         let text = line.trimmingWhitespace
@@ -42,17 +44,37 @@ public enum LiveClusterCommand: Hashable, Sendable {
             text.firstIndex { $0 == " " || $0 == "\t" || $0 == "," || $0 == ";" } ?? text.endIndex
         var rest = Substring(text[wordEnd...])
         if let first = rest.first, first == "," || first == ";" { rest.removeFirst() }
+        var unquoted = Set<Character>()  // the characters outside quotes
+        var quoted = false
+        for c in rest {
+            if c == "\"" { quoted.toggle() } else if !quoted { unquoted.insert(c) }
+        }
         let separator: DelimitedText.Separator =
-            rest.contains("\t")
-            ? .tab : rest.contains(";") ? .semicolon : rest.contains(",") ? .comma : .whitespace
+            unquoted.contains("\t")
+            ? .tab
+            : unquoted.contains(";") ? .semicolon : unquoted.contains(",") ? .comma : .whitespace
         let trimmed = rest.trimmingWhitespace
-        let fields =
-            [String(text[..<wordEnd])]
-            + (trimmed.isEmpty
-                ? []
-                : try DelimitedText.split(trimmed, separator: separator).map {
+        // Where the fields start in the line, so that a split error names the line's column.
+        let start =
+            text.distance(from: text.startIndex, to: rest.startIndex)
+            + rest.prefix { $0 == " " || $0 == "\t" }.count
+        var split = [String]()
+        if !trimmed.isEmpty {
+            do {
+                split = try DelimitedText.split(trimmed, separator: separator).map {
                     $0.trimmingWhitespace
-                })
+                }
+            } catch {
+                var message = error.message
+                let column = error.column.map { $0 + start }
+                if let inner = error.column, let column {
+                    message = message.replacingOccurrences(
+                        of: "column \(inner)", with: "column \(column)")
+                }
+                throw GeoError(error.kind, message, column: column)
+            }
+        }
+        let fields = [String(text[..<wordEnd])] + split
         let word = fields.first?.lowercased() ?? ""
         func expect(_ names: String, optional: Int = 0) throws(GeoError) {
             let wanted = names.split(separator: " ").count
@@ -76,7 +98,7 @@ public enum LiveClusterCommand: Hashable, Sendable {
             do {
                 return try Coordinate(validatingLatitude: lat, longitude: lon)
             } catch {
-                throw GeoError(error.kind, error.message, column: i + 1)
+                throw GeoError(error.kind, error.message, column: abs(lat) > 90 ? i + 1 : i + 2)
             }
         }
         switch word {

@@ -25,9 +25,11 @@ public enum LiveClusterChange<Key: Hashable & Sendable>: Hashable, Sendable {
 /// ```swift
 /// var fleet = try LiveClusterIndex<String>()
 /// try fleet.insert("bus-12", at: Coordinate(latitude: 47.37, longitude: 8.54))
+/// try fleet.insert("tram-3", at: Coordinate(latitude: 47.40, longitude: 8.51))
 /// try fleet.apply([.move("bus-12", Coordinate(latitude: 47.38, longitude: 8.54)), .remove("tram-3")])
 /// let before = fleet.snapshot
 /// try fleet.move("bus-12", to: Coordinate(latitude: 47.39, longitude: 8.55))
+/// let view = BoundingBox(west: 8.4, south: 47.3, east: 8.7, north: 47.5)
 /// let diff = LiveClusterSnapshot.diff(from: before, to: fleet.snapshot, in: view, zoom: 12)
 /// ```
 ///
@@ -67,9 +69,10 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
     private var serials: [Key: Int32] = [:]
     /// The passes' working memory (the writer's alone: snapshots do not share it).
     private var scratch = LiveScratch()
-    /// A batch of more than `count / rebuildFraction` changes rebuilds the index (keeping every
-    /// serial and so every id) instead of carrying each change down the zooms: the same result,
-    /// and cheaper for a large share of the index. `Int.max` never rebuilds (for tests).
+    /// A batch of more than 256 changes and more than `count / rebuildFraction` rebuilds the
+    /// index (keeping every serial and so every id) instead of carrying each change down the
+    /// zooms: the same result, and cheaper for a large share of the index. `Int.max` never
+    /// rebuilds (for tests).
     package var rebuildFraction = 8
 
     /// Creates an empty index.

@@ -17,8 +17,8 @@ public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
     /// The number of elements.
     public var count: Int { core.count }
 
-    /// A number that changes with every batch applied to the index: two snapshots of one index
-    /// with the same version hold the same clusters.
+    /// A number that grows with every batch applied to the index: two snapshots taken from one
+    /// index (not from copies of it changed apart) with the same version hold the same clusters.
     public var version: Int { core.version }
 
     /// The level a zoom reads: `floor(zoom)` clamped to minZoom...maxZoom+1; `nil` for NaN.

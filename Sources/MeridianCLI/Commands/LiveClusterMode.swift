@@ -10,9 +10,10 @@ import GeoCore
 ///   nothing, the rest of its batch is applied;
 /// - a `view` line: `{"line": N, "view": [W, S, E, N], "zoom": Z, "features": [...]}`, everything
 ///   in the new view;
-/// - the end of a batch (a blank or `commit` line, a `view` line, the end of input) that applied
-///   changes: `{"line": N, "batch": B, "applied": K, "count": C}`, plus, once a view is set,
-///   `"appeared"`, `"disappeared"` and `"changed"` for the view.
+/// - the end of a batch (a blank or `commit` line, a `view` line, the end of input) that had
+///   change lines, even if all of them were bad: `{"line": N, "batch": B, "applied": K,
+///   "count": C}`, plus, once a view is set, `"appeared"`, `"disappeared"` and `"changed"` in that
+///   view (for a batch ended by a `view` line, the view before it).
 enum LiveClusterMode {
     static func run(options: ClusterOptions, console: Console) -> Int32 {
         var index: LiveClusterIndex<String>
@@ -32,7 +33,7 @@ enum LiveClusterMode {
             failed = true
             let message =
                 error.column.map { c in
-                    error.message.contains("column")
+                    error.message.contains("column \(c)")
                         ? error.message : "\(error.message) (column \(c))"
                 } ?? error.message
             console.printError("meridian cluster: line \(line): \(message)")
@@ -46,27 +47,30 @@ enum LiveClusterMode {
         /// Applies the batch (each bad change is reported and left out) and writes its record.
         func commit(at line: Int) {
             guard !pending.isEmpty else { return }
-            while !pending.isEmpty {
-                do {
-                    try index.apply(pending.map(\.change))
-                    break
-                } catch {
-                    // "change K: ...": the batch's K-th change; report it on its own line.
-                    let k = Self.changeNumber(in: error.message).map { $0 - 1 } ?? 0
-                    guard k >= 0 && k < pending.count else {
-                        report(line, error)
-                        pending.removeAll()
-                        return
+            var applied = pending.count
+            do {
+                try index.apply(pending.map(\.change))
+            } catch {
+                // Some change is bad: apply them one at a time (linear in the batch), each bad one
+                // reported on its own line.
+                applied = 0
+                for (number, change) in pending {
+                    do {
+                        try index.apply([change])
+                        applied += 1
+                    } catch {
+                        let prefix = "change 1: "
+                        let text =
+                            error.message.hasPrefix(prefix)
+                            ? String(error.message.dropFirst(prefix.count)) : error.message
+                        report(number, GeoError(error.kind, text))
                     }
-                    let text = String(error.message.dropFirst("change \(k + 1): ".count))
-                    report(pending[k].line, GeoError(error.kind, text))
-                    pending.remove(at: k)
                 }
             }
             batches += 1
             var record: [String: JSONValue] = [
                 "line": .integer(line), "batch": .integer(batches),
-                "applied": .integer(pending.count), "count": .integer(index.count),
+                "applied": .integer(applied), "count": .integer(index.count),
             ]
             pending.removeAll()
             let after = index.snapshot
@@ -129,12 +133,6 @@ enum LiveClusterMode {
         }
         commit(at: number)
         return failed ? ExitCode.badInput : ExitCode.success
-    }
-
-    /// The `K` of a message that starts "change K:".
-    static func changeNumber(in message: String) -> Int? {
-        guard message.hasPrefix("change ") else { return nil }
-        return Int(message.dropFirst(7).prefix { $0.isNumber })
     }
 
     /// How a feature is named in the stream: a cluster by its id, a point by its key.

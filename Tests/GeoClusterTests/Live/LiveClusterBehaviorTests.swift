@@ -406,6 +406,20 @@ struct LiveClusterCommandTests {
         #expect(try LiveClusterCommand(line: "  move;k;47.37;8.54 ") == .change(.move("k", here)))
         #expect(try LiveClusterCommand(line: "remove \"x,y\"") == .change(.remove("x,y")))
         #expect(
+            try LiveClusterCommand(line: "insert \"a,b\" 47.37 8.54")
+                == .change(.insert("a,b", here)))
+        #expect(throws: GeoError.self) { try LiveClusterCommand(line: "move k 10 200") }
+        do {
+            _ = try LiveClusterCommand(line: "move k 10 200")
+        } catch {
+            #expect(error.column == 4)  // the longitude's field
+        }
+        do {
+            _ = try LiveClusterCommand(line: "insert \"k 1 2")
+        } catch {
+            #expect(error.column == 8 && error.message.contains("column 8"))  // the quote
+        }
+        #expect(
             try LiveClusterCommand(line: "view -10 40 20 60 5.5")
                 == .view(BoundingBox(west: -10, south: 40, east: 20, north: 60), zoom: 5.5))
         #expect(try LiveClusterCommand(line: "") == .commit)
