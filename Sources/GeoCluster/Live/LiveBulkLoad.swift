@@ -47,8 +47,8 @@ extension LiveClusterIndex {
                     .invalidArgument,
                     "element \(i + 1) (\(GeoError.quoted(String(describing: k)))): the key repeats")
             }
-            let p = registerBulk(
-                key: k, serial: Int32(i), identifier: clusteringIdentifier?(element))
+            insertSerial(k, Int32(i))
+            let p = partition(for: clusteringIdentifier?(element))
             if Int(p) == groups.count { groups.append([]) }
             groups[Int(p)].append(Int32(i))
             coordinates.append(c)
@@ -68,27 +68,6 @@ extension LiveClusterIndex {
             core.adopt(hierarchy, members: members, partition: p)
         }
         core.version = 1
-    }
-}
-
-extension LiveClusterIndex {
-    /// Records a key and counts it in its identifier's partition (made when new).
-    fileprivate mutating func registerBulk(key: Key, serial: Int32, identifier: String?) -> Int32 {
-        insertSerial(key, serial)
-        if let p = core.partitionByIdentifier[identifier] {
-            core.partitions[Int(p)].count += 1
-            core.count += 1
-            return p
-        }
-        let p = Int32(core.partitions.count)
-        core.partitions.append(
-            LivePartition(
-                identifier: identifier,
-                grids: Array(repeating: PagedSet<LiveGridEntry>(), count: core.levelCount),
-                count: 1))
-        core.partitionByIdentifier[identifier] = p
-        core.count += 1
-        return p
     }
 }
 

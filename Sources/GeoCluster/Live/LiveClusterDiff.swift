@@ -46,14 +46,6 @@ public struct LiveClusterDiff<Key: Hashable & Sendable>: Sendable {
 }
 
 extension LiveClusterSnapshot {
-    /// The identity diffs match a feature by: a cluster's id, a point's serial shifted as ids are.
-    static func identity(_ feature: ClusterFeature<Key>) -> Int {
-        switch feature {
-        case .cluster(let c): c.id
-        case .point(let p): p.index << 5
-        }
-    }
-
     /// What changed inside a box at a zoom from one snapshot of an index to a later one (both
     /// must come from the same ``LiveClusterIndex``).
     ///

@@ -297,8 +297,9 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
     /// Records the serial of a new key.
     mutating func insertSerial(_ key: Key, _ serial: Int32) { serials[key] = serial }
 
-    /// The partition of a clustering identifier, made when it is new.
-    private mutating func partition(for identifier: String?) -> Int32 {
+    /// The partition of a clustering identifier (made when it is new), with the element about to
+    /// join it counted.
+    mutating func partition(for identifier: String?) -> Int32 {
         if let p = core.partitionByIdentifier[identifier] {
             core.partitions[Int(p)].count += 1
             core.count += 1

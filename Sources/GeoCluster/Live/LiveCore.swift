@@ -147,27 +147,13 @@ struct LiveCore: Sendable {
         return LiveGridEntry(cell: Self.key(cx, cy), member: member, serial: serial)
     }
 
-    /// Calls `body` with the entries of a level's grid in the 3 × 3 cells around a position; with
-    /// `originsOnly`, only those of records that are not absorbed at the zoom below the level
-    /// (which come first in each cell, so a pile of members costs nothing).
+    /// Calls `body` with the entries of a level's grid in the 3 × 3 cells around a position.
     func forEachNear(
-        partition: Int, level: Int, x: Double, y: Double, originsOnly: Bool = false,
-        _ body: (LiveGridEntry) -> Void
+        partition: Int, level: Int, x: Double, y: Double, _ body: (LiveGridEntry) -> Void
     ) {
         let grid = partitions[partition].grids[level - options.minZoom]
         let (cx, cy) = cell(x, y, size: cellSize(level: level))
         for i in cx - 1...cx + 1 where i >= 0 {
-            if originsOnly {
-                for j in cy - 1...cy + 1 where j >= 0 {
-                    let cell = Self.key(i, j)
-                    grid.forEach(from: LiveGridEntry(cell: cell, member: false, serial: 0)) { e in
-                        guard e.cell == cell, !e.isMember else { return false }
-                        body(e)
-                        return true
-                    }
-                }
-                continue
-            }
             let start = LiveGridEntry(cell: Self.key(i, max(0, cy - 1)), member: false, serial: 0)
             let end = Self.key(i, cy + 1)
             grid.forEach(from: start) { e in

@@ -43,7 +43,6 @@ struct LiveScratch: Sendable {
     private var stamps: [UInt32] = []
     private var flags: [UInt8] = []
     private var changeSlots: [Int32] = []
-    private var captureSlots: [Int32] = []
     private var generation: UInt32 = 0
 
     /// The record is new at the pass's level (it had no status there before the batch).
@@ -54,6 +53,8 @@ struct LiveScratch: Sendable {
     static let unfiled: UInt8 = 4
     /// The record may have gained a member in this pass.
     static let gained: UInt8 = 8
+    /// The record's old state is captured.
+    static let captured: UInt8 = 16
 
     /// Starts a pass over serials below `count`.
     mutating func begin(count: Int) {
@@ -62,7 +63,6 @@ struct LiveScratch: Sendable {
             stamps.resize(to: n, filling: 0)
             flags.resize(to: n, filling: 0)
             changeSlots.resize(to: n, filling: -1)
-            captureSlots.resize(to: n, filling: -1)
         }
         generation &+= 1
         if generation == 0 {
@@ -77,7 +77,6 @@ struct LiveScratch: Sendable {
         stamps[i] = generation
         flags[i] = 0
         changeSlots[i] = -1
-        captureSlots[i] = -1
     }
 
     @inline(__always)
@@ -101,18 +100,6 @@ struct LiveScratch: Sendable {
     mutating func setChange(_ s: Int32, _ i: Int) {
         touch(Int(s))
         changeSlots[Int(s)] = Int32(i)
-    }
-
-    /// The position of the record's captured old state, if captured.
-    @inline(__always)
-    func capture(_ s: Int32) -> Int? {
-        stamps[Int(s)] == generation && captureSlots[Int(s)] >= 0 ? Int(captureSlots[Int(s)]) : nil
-    }
-
-    @inline(__always)
-    mutating func setCapture(_ s: Int32, _ i: Int) {
-        touch(Int(s))
-        captureSlots[Int(s)] = Int32(i)
     }
 }
 
@@ -174,8 +161,8 @@ extension LiveCore {
 
         /// Notes the old state of a record whose record at this zoom may change (once).
         func capture(_ s: Int32, wasOrigin: Bool) {
-            guard scratch.capture(s) == nil else { return }
-            scratch.setCapture(s, captured.count)
+            guard !scratch.has(s, LiveScratch.captured) else { return }
+            scratch.set(s, LiveScratch.captured)
             guard wasOrigin else {
                 captured.append(Captured(serial: s, record: nil, depth: Self.absent, claimer: -1))
                 return

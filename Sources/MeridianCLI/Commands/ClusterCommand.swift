@@ -90,15 +90,7 @@ enum ClusterCommand: Subcommand {
         if let v = try arguments.integer("min-zoom") { options.minZoom = v }
         if let v = try arguments.integer("min-points") { options.minPoints = v }
         if arguments.flag("live") {
-            try arguments.rejectUnknown()
-            guard arguments.positional.isEmpty else {
-                throw UsageError("unexpected argument \(GeoError.quoted(arguments.positional[0]))")
-            }
-            do {
-                _ = try options.validated()
-            } catch {
-                throw UsageError(error.message)
-            }
+            try finish(&arguments, options: options)
             guard options.minPoints <= 2 else {
                 throw UsageError("--live takes --min-points 2 at most")
             }
@@ -142,15 +134,7 @@ enum ClusterCommand: Subcommand {
                 ))
         }
         let question = try question(&arguments)
-        try arguments.rejectUnknown()
-        guard arguments.positional.isEmpty else {
-            throw UsageError("unexpected argument \(GeoError.quoted(arguments.positional[0]))")
-        }
-        do {
-            _ = try options.validated()
-        } catch {
-            throw UsageError(error.message)
-        }
+        try finish(&arguments, options: options)
 
         let data: Data
         do {
@@ -228,6 +212,21 @@ enum ClusterCommand: Subcommand {
         } catch {
             console.printError("meridian cluster: \(error.message)")
             return ExitCode.badInput
+        }
+    }
+
+    /// Refuses unknown options, positional arguments and invalid cluster options.
+    private static func finish(
+        _ arguments: inout Arguments, options: ClusterOptions
+    ) throws(UsageError) {
+        try arguments.rejectUnknown()
+        guard arguments.positional.isEmpty else {
+            throw UsageError("unexpected argument \(GeoError.quoted(arguments.positional[0]))")
+        }
+        do {
+            _ = try options.validated()
+        } catch {
+            throw UsageError(error.message)
         }
     }
 
