@@ -2,7 +2,7 @@
 //
 // Meridian: the geospatial toolkit for Swift on Linux and macOS.
 //
-// Layering: GeoCore <- GeoFence, GeoRoute, GeoCluster, GeoRender <- Meridian (umbrella).
+// Layering: GeoCore <- GeoFence, GeoRoute, GeoCluster, GeoRender, GeoSearch <- Meridian (umbrella).
 // Only GeoCore sees the C libraries, and only through `internal import`.
 
 import PackageDescription
@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "GeoRoute", targets: ["GeoRoute"]),
         .library(name: "GeoCluster", targets: ["GeoCluster"]),
         .library(name: "GeoRender", targets: ["GeoRender"]),
+        .library(name: "GeoSearch", targets: ["GeoSearch"]),
         .executable(name: "meridian", targets: ["MeridianCLI"]),
         .executable(name: "meridian-bench", targets: ["MeridianBench"]),
         .executable(name: "meridian-fuzz", targets: ["MeridianFuzz"]),
@@ -41,16 +42,21 @@ let package = Package(
         ),
 
         // MARK: - Libraries
-        .target(name: "GeoCore", dependencies: ["CPROJ", "CGEOS"]),
+        .target(
+            name: "GeoCore", dependencies: ["CPROJ", "CGEOS"],
+            resources: [.copy("Resources/ne_110m_countries.geojson")]),
         .target(name: "GeoFence", dependencies: ["GeoCore"]),
         .target(name: "GeoRoute", dependencies: ["GeoCore"]),
         .target(name: "GeoCluster", dependencies: ["GeoCore"]),
+        .target(name: "GeoRender", dependencies: ["GeoCore"]),
         .target(
-            name: "GeoRender", dependencies: ["GeoCore"],
-            resources: [.copy("Resources/ne_110m_countries.geojson")]),
+            name: "GeoSearch", dependencies: ["GeoCore"],
+            resources: [.copy("Resources/geonames_cities15000.tsv")]),
         .target(
             name: "Meridian",
-            dependencies: ["GeoCore", "GeoFence", "GeoRoute", "GeoCluster", "GeoRender"]
+            dependencies: [
+                "GeoCore", "GeoFence", "GeoRoute", "GeoCluster", "GeoRender", "GeoSearch",
+            ]
         ),
 
         // MARK: - Command-line tool
@@ -97,6 +103,7 @@ let package = Package(
         .testTarget(name: "GeoRouteTests", dependencies: ["GeoRoute", "GeoTestSupport"]),
         .testTarget(name: "GeoClusterTests", dependencies: ["GeoCluster", "GeoTestSupport"]),
         .testTarget(name: "GeoRenderTests", dependencies: ["GeoRender", "GeoTestSupport"]),
+        .testTarget(name: "GeoSearchTests", dependencies: ["GeoSearch", "GeoTestSupport"]),
         .testTarget(
             name: "MeridianTests",
             dependencies: ["Meridian", "MeridianCLI", "MeridianFuzz", "GeoTestSupport"]

@@ -3,3 +3,4 @@
 @_exported import GeoFence
 @_exported import GeoRender
 @_exported import GeoRoute
+@_exported import GeoSearch

@@ -82,7 +82,7 @@ struct LiveClusterExactnessTests {
         var index = try LiveClusterIndex<String>(options: options)
         var model = LiveModel()
         var counter = 0
-        for step in 0..<160 {
+        for step in 0..<TestScale.steps(160, minimum: 40) {
             let change = randomChange(
                 &rng, model: model, scatter: scatter, categories: false, counter: &counter)
             try index.apply([change])
@@ -106,7 +106,7 @@ struct LiveClusterExactnessTests {
         var index = try LiveClusterIndex<String>(options: options, reduce: LiveOracle.reduceSum)
         var model = LiveModel()
         var counter = 0
-        for step in 0..<120 {
+        for step in 0..<TestScale.steps(120, minimum: 30) {
             let change = randomChange(
                 &rng, model: model, scatter: scatter, categories: true, counter: &counter)
             try index.apply([change])
@@ -129,7 +129,7 @@ struct LiveClusterExactnessTests {
         var rebuilding = try LiveClusterIndex<String>(options: options)
         var counter = 0
         var initial = [LiveClusterChange<String>]()
-        for _ in 0..<3000 {
+        for _ in 0..<TestScale.steps(3000, minimum: 750) {
             counter += 1
             initial.append(.insert("k\(counter)", scatter.coordinate(&rng)))
         }
@@ -137,7 +137,7 @@ struct LiveClusterExactnessTests {
         try rebuilding.apply(initial)
         for change in initial { model.apply(change) }
         try LiveOracle.compare(index.snapshot, model, options: options, context: "\(scatter) load")
-        for batch in 0..<4 {
+        for batch in 0..<TestScale.steps(4, minimum: 2) {
             var changes = [LiveClusterChange<String>]()
             var shadow = model
             for _ in 0..<400 {

@@ -88,7 +88,7 @@ struct LiveClusterStressTests {
             thread.stackSize = 1 << 22
             thread.start()
         }
-        for batch in 0..<60 {
+        for batch in 0..<TestScale.steps(60, minimum: 15) {
             var changes = [LiveClusterChange<Int>]()
             for _ in 0..<50 {
                 let k = Int(rng.next() % UInt64(n))

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Geodesic distances on WGS84 from the straight line between two points: the fast path of the
+/// point indexes, exact to a stated bound for short lines, and a proven bracket for long ones.
+///
+/// A geodesic is a curve on the ellipsoid whose curvature in space is the surface's normal
+/// curvature in its direction, so it is at most 1/M₀, M₀ = a(1 − e²) = 6 335 439 m the smallest
+/// radius of curvature (the meridian at the equator). Two consequences for the chord c (the
+/// straight-line distance between the Earth-centered positions) and the geodesic distance s:
+///
+/// - c ≤ s always (a straight line is the shortest curve), and
+/// - s ≤ (2M₀) asin(c / 2M₀) (Schur's comparison theorem: of all curves with curvature at most
+///   1/M₀, the circular arc has the shortest chord for its length), see ``upperBound(chord:)``.
+///
+/// For short lines the difference s − c is the arc's sagitta term: a curve of constant curvature κ
+/// has s = c + κ²c³/24 + 3κ⁴c⁵/640 + …, and with κ² the mean of the squared normal curvatures
+/// (Euler's formula 1/R = cos²α/M + sin²α/N) at both ends in the chord's direction,
+/// ``distance(from:to:)`` agrees with Karney's geodesic (GeographicLib 2.1) to 3 nm for lines up
+/// to 20 km and 30 nm up to 50 km, on 3,000 random lines per band at every latitude; the tests
+/// check 0.1 µm against PROJ's `geod_inverse`. Beyond ``formulaLimit`` it gives `nil` and the
+/// caller asks ``Geodesic``.
+package enum ChordGeodesic {
+    /// The longest chord (meters) for which ``distance(from:to:)`` answers: 50 km.
+    package static let formulaLimit = 50_000.0
+
+    /// The smallest radius of curvature of the ellipsoid, M₀ = a(1 − e²), in meters.
+    @usableFromInline static let smallestRadius =
+        WGS84.equatorialRadius * (1 - WGS84.eccentricitySquared)
+
+    /// Half the meridian ellipse's circumference, 20 003 931.46 m rounded up: no geodesic on the
+    /// ellipsoid is longer.
+    @usableFromInline static let longestGeodesic = 20_003_932.0
+
+    /// The squared normal curvature (1/m²) of the ellipsoid at Earth-centered position `p` in the
+    /// direction of `d` projected on the tangent plane (Euler's formula).
+    @inlinable
+    package static func normalCurvatureSquared(
+        at p: SIMD3<Double>, along d: SIMD3<Double>
+    )
+        -> Double
+    {
+        let e2 = WGS84.eccentricitySquared
+        // The outward normal of x²/a² + y²/a² + z²/b² = 1, scaled by a²: (x, y, z / (1 − e²)).
+        let n = SIMD3(p.x, p.y, p.z / (1 - e2))
+        let nn = (n * n).sum()
+        let horizontal = n.x * n.x + n.y * n.y
+        let sin2 = nn > 0 ? n.z * n.z / nn : 0
+        let (m, primeVertical) = WGS84.radiiOfCurvature(sineSquared: sin2)
+        let dd = (d * d).sum()
+        let up = (d * n).sum()
+        let tangential = dd - up * up / max(nn, .leastNormalMagnitude)
+        // East is (−n.y, n.x, 0) / √horizontal; at a pole M = N and the direction does not matter.
+        guard horizontal > 0, tangential > 0 else {
+            return 1 / (primeVertical * primeVertical)
+        }
+        let east = d.y * n.x - d.x * n.y
+        let sin2Azimuth = min(1, east * east / horizontal / tangential)
+        let k = (1 - sin2Azimuth) / m + sin2Azimuth / primeVertical
+        return k * k
+    }
+
+    /// The geodesic distance in meters between two points of the ellipsoid given by their
+    /// Earth-centered positions, when their chord is at most ``formulaLimit``; `nil` otherwise.
+    ///
+    /// Within 0.1 µm of Karney's geodesic (see the type's discussion), symmetric in its
+    /// arguments, and exactly 0 for equal positions.
+    /// - Complexity: O(1); two square roots and about 60 floating-point operations.
+    @inlinable
+    package static func distance(from p: SIMD3<Double>, to q: SIMD3<Double>) -> Double? {
+        let d = q - p
+        let cc = (d * d).sum()
+        guard cc <= formulaLimit * formulaLimit else { return nil }
+        guard cc > 0 else { return 0 }
+        let k2 =
+            (normalCurvatureSquared(at: p, along: d) + normalCurvatureSquared(at: q, along: d))
+            / 2
+        let c = cc.squareRoot()
+        return c + c * cc * k2 / 24 * (1 + 9 / 80 * k2 * cc)
+    }
+
+    /// An upper bound (meters) on the geodesic distance between two points whose chord is `c`
+    /// meters: (2M₀) asin(c / 2M₀) while c is at most 0.9 · 2M₀ (11 404 km), and the longest
+    /// geodesic beyond.
+    @inlinable
+    package static func upperBound(chord c: Double) -> Double {
+        let x = c / (2 * smallestRadius)
+        guard x < 0.9 else { return longestGeodesic }
+        // Rounded up by a relative 1e-15 so the bound survives the rounding of asin.
+        return 2 * smallestRadius * asin(x) * (1 + 1e-15)
+    }
+}

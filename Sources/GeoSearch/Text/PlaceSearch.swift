@@ -1,0 +1,193 @@
+import Foundation
+import GeoCore
+
+/// How a place's name matched a text query, best first (see ``SearchFolding`` for how words are
+/// compared).
+public enum NameMatch: Int, Sendable, Hashable, Codable, Comparable {
+    /// The name's words are the query's words: "zurich" for "Zürich".
+    case exact = 0
+    /// The name begins with the query, its last word begun: "new yo" for "New York City".
+    case prefix = 1
+    /// Every query word begins some word of the name: "york" for "New York".
+    case words = 2
+
+    public static func < (a: NameMatch, b: NameMatch) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// One result of a text search.
+public struct PlaceSearchResult<Element: Sendable>: Sendable {
+    /// The element's index in ``PlaceIndex/elements``.
+    public var index: Int
+    /// The element.
+    public var element: Element
+    /// How its name matched.
+    public var match: NameMatch
+    /// Whether it lies inside the region the search was biased to (`true` when there was none).
+    public var isInRegion: Bool
+    /// The geodesic distance on WGS84 in meters from the search's origin.
+    public var distance: Double
+}
+
+extension PlaceSearchResult: Equatable where Element: Equatable {}
+extension PlaceSearchResult: Hashable where Element: Hashable {}
+
+/// One completion of a partly typed query: a distinct name and the best place that has it.
+public struct PlaceCompletion<Element: Sendable>: Sendable {
+    /// The name as the best place spells it.
+    public var title: String
+    /// The best-ranked place with this name.
+    public var best: PlaceSearchResult<Element>
+    /// How many matching places have this name (folded: "Zürich" and "Zurich" are one name).
+    public var count: Int
+}
+
+extension PlaceCompletion: Equatable where Element: Equatable {}
+extension PlaceCompletion: Hashable where Element: Hashable {}
+
+extension PlaceIndex {
+    /// The rank of a candidate: inside the region first, then match quality, then distance
+    /// (chord, which orders as the geodesic does except for sub-millimeter near-ties), then index.
+    struct Rank: Comparable {
+        var outside: Bool
+        var match: UInt8
+        var chord: Double
+        var index: Int32
+
+        static func < (a: Rank, b: Rank) -> Bool {
+            if a.outside != b.outside { return !a.outside }
+            if a.match != b.match { return a.match < b.match }
+            if a.chord != b.chord { return a.chord < b.chord }
+            return a.index < b.index
+        }
+    }
+
+    /// Places whose names match a text, as `MKLocalSearch` searches a region: by word prefix,
+    /// case and diacritics ignored ("zur" finds "Zürich"; ``SearchFolding`` says exactly what
+    /// matches), ranked by match quality and distance, those inside `region` first.
+    ///
+    /// The region biases, it does not hide: results outside it come after every result inside
+    /// it. Within each group, exact names come before names that begin with the query, which come
+    /// before names that merely contain words beginning with the query words; then the nearest
+    /// to `origin` (or the region's center, or, with neither, 0° N 0° E) first; then the lower
+    /// index.
+    ///
+    /// - Parameters:
+    ///   - text: What the user typed; its first 16 words count.
+    ///   - origin: Where distances are measured from; the region's center when `nil`.
+    ///   - region: The visible region; `nil` for no bias.
+    ///   - category: Only places of this category (as the index's `category` closure gives).
+    ///   - limit: The most results to return.
+    /// - Returns: At most `limit` results, best first; none when the index has no names.
+    /// - Complexity: O(m · (w + log limit)) for the m places that have a word beginning with the
+    ///   query's most selective word and w words per name; allocates only the result.
+    public func search(
+        _ text: String, near origin: Coordinate? = nil, in region: CoordinateRegion? = nil,
+        category: String? = nil, limit: Int = 25
+    ) -> [PlaceSearchResult<Element>] {
+        guard limit > 0 else { return [] }
+        var results = [PlaceSearchResult<Element>]()
+        rankedMatches(
+            text, near: origin, in: region, category: category, limit: limit, grouped: false
+        ) {
+            result, _ in results.append(result)
+        }
+        return results
+    }
+
+    /// Completions for a partly typed query, fast enough for every keystroke: the distinct names
+    /// (folded) of the places ``search(_:near:in:category:limit:)`` finds, each with its best
+    /// place and how many places share it, in the order of their best places.
+    ///
+    /// - Complexity: as ``search(_:near:in:category:limit:)``, times `limit` for grouping;
+    ///   under a millisecond for one letter over 100,000 names (`meridian-bench places`).
+    public func completions(
+        for text: String, near origin: Coordinate? = nil, in region: CoordinateRegion? = nil,
+        limit: Int = 8
+    ) -> [PlaceCompletion<Element>] {
+        guard limit > 0, let textIndex = text.isEmpty ? nil : self.text else { return [] }
+        var completions = [PlaceCompletion<Element>]()
+        rankedMatches(text, near: origin, in: region, category: nil, limit: limit, grouped: true) {
+            result, count in
+            completions.append(
+                PlaceCompletion(
+                    title: textIndex.names[result.index], best: result, count: count))
+        }
+        return completions
+    }
+
+    private func rankedMatches(
+        _ text: String, near origin: Coordinate?, in region: CoordinateRegion?,
+        category: String?, limit: Int, grouped: Bool,
+        _ emit: (PlaceSearchResult<Element>, Int) -> Void
+    ) {
+        guard let textIndex = self.text else { return }
+        let from =
+            origin.flatMap { $0.isValid ? $0 : nil } ?? region.flatMap {
+                $0.center.isValid ? $0.center : nil
+            } ?? Coordinate(latitude: 0, longitude: 0)
+        let query = WGS84.earthCentered(from)
+        let capacity = min(limit, max(1, elements.count))
+        withUnsafeTemporaryAllocation(of: Rank.self, capacity: capacity) { top in
+            var n = 0
+            func insert(_ rank: Rank) {
+                if n == capacity {
+                    guard rank < top[n - 1] else { return }
+                    n -= 1
+                }
+                var j = n
+                while j > 0 && rank < top[j - 1] {
+                    top[j] = top[j - 1]
+                    j -= 1
+                }
+                top[j] = rank
+                n += 1
+            }
+            textIndex.forEachMatch(text) { p, quality in
+                if let category, categories?[p] != category { return }
+                let c = coordinates[p]
+                let d = WGS84.earthCentered(c) - query
+                let rank = Rank(
+                    outside: region.map { !$0.contains(c) } ?? false,
+                    match: UInt8(quality.rawValue), chord: (d * d).sum().squareRoot(),
+                    index: Int32(p))
+                if grouped {
+                    // One entry per name: a better place of a listed name replaces it.
+                    let group = textIndex.groups[p]
+                    if let j = (0..<n).first(where: {
+                        textIndex.groups[Int(top[$0].index)] == group
+                    }) {
+                        guard rank < top[j] else { return }
+                        for k in j..<(n - 1) { top[k] = top[k + 1] }
+                        n -= 1
+                    }
+                }
+                insert(rank)
+            }
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: capacity) { counts in
+                for j in 0..<n { counts[j] = 1 }
+                if grouped {
+                    // A second pass counts the places of each listed name.
+                    for j in 0..<n { counts[j] = 0 }
+                    textIndex.forEachMatch(text) { p, _ in
+                        let group = textIndex.groups[p]
+                        for j in 0..<n where textIndex.groups[Int(top[j].index)] == group {
+                            counts[j] += 1
+                        }
+                    }
+                }
+                for j in 0..<n {
+                    let p = Int(top[j].index)
+                    let distance =
+                        ChordGeodesic.distance(from: query, to: WGS84.earthCentered(coordinates[p]))
+                        ?? Geodesic.distance(from: from, to: coordinates[p])
+                    emit(
+                        PlaceSearchResult(
+                            index: p, element: elements[p],
+                            match: NameMatch(rawValue: Int(top[j].match)) ?? .words,
+                            isInRegion: !top[j].outside, distance: distance),
+                        counts[j])
+                }
+            }
+        }
+    }
+}

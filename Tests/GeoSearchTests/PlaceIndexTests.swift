@@ -1,0 +1,229 @@
+import Foundation
+import GeoCore
+import GeoTestSupport
+import Testing
+
+@testable import GeoSearch
+
+/// Seeded point sets with the shapes that break point indexes.
+enum PlaceScatter: String, CaseIterable, Sendable {
+    case uniform, clustered, polar, antimeridian, duplicates
+
+    func coordinates(_ n: Int, seed: UInt64) -> [Coordinate] {
+        var rng = SplitMix64(seed: seed)
+        var out = [Coordinate]()
+        let centers = (0..<8).map { _ in
+            Coordinate(latitude: rng.uniform(-60, 60), longitude: rng.uniform(-180, 180))
+        }
+        for i in 0..<n {
+            switch self {
+            case .uniform:
+                // Uniform on the sphere: latitude from the arcsine of a uniform number.
+                out.append(
+                    Coordinate(
+                        latitude: asin(rng.uniform(-1, 1)) * 180 / .pi,
+                        longitude: rng.uniform(-180, 180)))
+            case .clustered:
+                let c = centers[Int(rng.next() % 8)]
+                out.append(
+                    Coordinate(
+                        latitude: max(-90, min(90, c.latitude + rng.normal() * 0.05)),
+                        longitude: Angle.normalizedLongitude(c.longitude + rng.normal() * 0.05)))
+            case .polar:
+                let north = i % 2 == 0
+                out.append(
+                    Coordinate(
+                        latitude: (north ? 1 : -1) * (90 - rng.nextUnit() * rng.nextUnit() * 2),
+                        longitude: rng.uniform(-180, 180)))
+            case .antimeridian:
+                let lon = 180 - rng.nextUnit() * 0.5
+                out.append(
+                    Coordinate(
+                        latitude: rng.uniform(-1, 1), longitude: rng.next() % 2 == 0 ? lon : -lon))
+            case .duplicates:
+                // Few distinct coordinates, each many times, and exact poles and ±180.
+                let spots = [
+                    Coordinate(latitude: 0, longitude: 180),
+                    Coordinate(latitude: 0, longitude: -180),
+                    Coordinate(latitude: 90, longitude: 0),
+                    Coordinate(latitude: -90, longitude: 45),
+                    Coordinate(latitude: 47.3769, longitude: 8.5417),
+                    Coordinate(latitude: 47.3770, longitude: 8.5417),
+                ]
+                out.append(spots[Int(rng.next() % UInt64(spots.count))])
+            }
+        }
+        return out
+    }
+
+    func query(_ rng: inout SplitMix64) -> Coordinate {
+        switch self {
+        case .uniform, .clustered:
+            Coordinate(latitude: rng.uniform(-89, 89), longitude: rng.uniform(-180, 180))
+        case .polar:
+            Coordinate(
+                latitude: rng.next() % 2 == 0 ? 89.5 : -90, longitude: rng.uniform(-180, 180))
+        case .antimeridian:
+            Coordinate(latitude: rng.uniform(-1, 1), longitude: rng.next() % 2 == 0 ? 180 : -179.9)
+        case .duplicates:
+            Coordinate(latitude: rng.uniform(-90, 90), longitude: rng.uniform(-180, 180))
+        }
+    }
+}
+
+/// The brute-force answer: every place's geodesic distance (PROJ), sorted by (distance, index).
+func bruteForce(
+    _ points: [Coordinate], from origin: Coordinate, where keep: (Int) -> Bool = { _ in true }
+) -> [(index: Int, distance: Double)] {
+    points.indices.filter(keep).map { ($0, Geodesic.distance(from: origin, to: points[$0])) }
+        .sorted { $0.distance < $1.distance || ($0.distance == $1.distance && $0.index < $1.index) }
+}
+
+@Suite("Chord geodesics")
+struct ChordGeodesicTests {
+    @Test("short lines agree with PROJ's geodesic to 0.1 µm at every latitude")
+    func shortLines() {
+        var rng = SplitMix64(seed: 0x5407)
+        var worst = 0.0
+        for i in 0..<20_000 {
+            let lat = i % 10 == 0 ? (i % 20 == 0 ? 90 : -89.999) : rng.uniform(-90, 90)
+            let a = Coordinate(latitude: lat, longitude: rng.uniform(-180, 180))
+            let length = rng.nextUnit() * (i % 3 == 0 ? 1_000 : 49_000)
+            let b = Geodesic.wgs84.direct(from: a, azimuth: rng.uniform(0, 360), distance: length)
+                .coordinate
+            let p = WGS84.earthCentered(a), q = WGS84.earthCentered(b)
+            guard let s = ChordGeodesic.distance(from: p, to: q) else { continue }
+            let reference = Geodesic.distance(from: a, to: b)
+            worst = max(worst, abs(s - reference))
+            #expect(abs(s - reference) <= 1e-7, "\(a) → \(b): \(s) vs \(reference)")
+            #expect(ChordGeodesic.distance(from: q, to: p) == s)
+        }
+        #expect(worst > 0)
+        #expect(
+            ChordGeodesic.distance(
+                from: WGS84.earthCentered(.init(latitude: 1, longitude: 2)),
+                to: WGS84.earthCentered(.init(latitude: 1, longitude: 2))) == 0)
+    }
+
+    @Test("chords bracket the geodesic at every length")
+    func bracket() {
+        var rng = SplitMix64(seed: 0xB4AC)
+        for _ in 0..<5_000 {
+            let a = Coordinate(latitude: rng.uniform(-90, 90), longitude: rng.uniform(-180, 180))
+            let b = Coordinate(latitude: rng.uniform(-90, 90), longitude: rng.uniform(-180, 180))
+            let d = WGS84.earthCentered(b) - WGS84.earthCentered(a)
+            let c = (d * d).sum().squareRoot()
+            let s = Geodesic.distance(from: a, to: b)
+            #expect(c <= s * (1 + 1e-15))
+            #expect(ChordGeodesic.upperBound(chord: c) >= s, "\(a) → \(b): chord \(c), s \(s)")
+        }
+    }
+}
+
+@Suite("Place index: nearest, radius and region against brute force")
+struct PlaceIndexTests {
+    @Test("nearest k equals a brute-force geodesic scan", arguments: PlaceScatter.allCases)
+    func nearestEqualsBruteForce(scatter: PlaceScatter) throws {
+        let points = scatter.coordinates(3_000, seed: 0xAB + UInt64(scatter.rawValue.count))
+        let index = try PlaceIndex(Array(points.indices), coordinate: { points[$0] })
+        var rng = SplitMix64(seed: 0x9E + UInt64(scatter.rawValue.count))
+        for q in 0..<60 {
+            let origin = scatter.query(&rng)
+            let k = [1, 3, 10, 40][q % 4]
+            let expected = bruteForce(points, from: origin)
+            let found = index.nearest(k, to: origin)
+            #expect(
+                found.map(\.index) == expected.prefix(k).map(\.index), "\(scatter) \(origin) k \(k)"
+            )
+            for (f, e) in zip(found, expected) {
+                #expect(abs(f.distance - e.distance) <= 1e-7)
+            }
+            // A distance cap and a filter.
+            let cap =
+                (expected[min(expected.count - 1, 2 * k)].distance
+                    + expected[min(expected.count - 1, 2 * k + 1)].distance) / 2
+            let odd = index.nearest(k, to: origin, within: cap, where: { _ in true })
+            #expect(
+                odd.map(\.index) == expected.filter { $0.distance <= cap }.prefix(k).map(\.index))
+            let filtered = index.nearest(k, to: origin, where: { $0 % 3 == 0 })
+            #expect(
+                filtered.map(\.index)
+                    == bruteForce(points, from: origin, where: { $0 % 3 == 0 }).prefix(k).map(
+                        \.index))
+            if q % 10 == 0 {
+                #expect(index.nearest(to: origin)?.index == expected.first?.index)
+            }
+        }
+    }
+
+    @Test("places within a radius and in a box equal brute force", arguments: PlaceScatter.allCases)
+    func radiusAndBox(scatter: PlaceScatter) throws {
+        let points = scatter.coordinates(2_000, seed: 0xC0 + UInt64(scatter.rawValue.count))
+        let index = try PlaceIndex(points, coordinate: { $0 })
+        var rng = SplitMix64(seed: 0xD1)
+        for _ in 0..<30 {
+            let origin = scatter.query(&rng)
+            let expected = bruteForce(points, from: origin)
+            // Halfway between two places' distances: a radius exactly at a place's distance
+            // would test the last 0.1 µm of the formula against PROJ's.
+            let radius =
+                (expected[min(expected.count - 1, 25)].distance
+                    + expected[min(expected.count - 1, 26)].distance) / 2
+            let found = index.places(within: radius, of: origin)
+            #expect(found.map(\.index) == expected.filter { $0.distance <= radius }.map(\.index))
+            let box = BoundingBox(
+                west: Angle.normalizedLongitude(origin.longitude - rng.uniform(0.1, 40)),
+                south: max(-90, origin.latitude - rng.uniform(0, 20)),
+                east: Angle.normalizedLongitude(origin.longitude + rng.uniform(0.1, 40)),
+                north: min(90, origin.latitude + rng.uniform(0, 20)))
+            let inBox = index.places(in: box)
+            #expect(inBox.map(\.index) == points.indices.filter { box.contains(points[$0]) })
+            let sorted = index.places(in: box, sortedByDistanceFrom: origin)
+            #expect(
+                sorted.map(\.index)
+                    == expected.filter { box.contains(points[$0.index]) }.map(\.index))
+            let region = CoordinateRegion(
+                center: origin, span: CoordinateSpan(latitudeDelta: 10, longitudeDelta: 30))
+            #expect(
+                index.places(in: region).map(\.index)
+                    == points.indices.filter { region.contains(points[$0]) })
+        }
+    }
+
+    @Test("a million places at one coordinate: the lowest indices, in order")
+    func onePile() throws {
+        let spot = Coordinate(latitude: -33.8688, longitude: 151.2093)
+        let points = [Coordinate](repeating: spot, count: 1_000_000)
+        let index = try PlaceIndex(points, coordinate: { $0 })
+        #expect(index.distinctCoordinateCount == 1)
+        let found = index.nearest(5, to: Coordinate(latitude: -33.9, longitude: 151.2))
+        #expect(found.map(\.index) == [0, 1, 2, 3, 4])
+        #expect(index.places(within: 1, of: spot).count == 1_000_000)
+        #expect(index.nearest(3, to: spot, where: { _ in false }).isEmpty)
+    }
+
+    @Test("bad input: invalid coordinates throw naming the place; bad queries give nothing")
+    func badInput() throws {
+        #expect(throws: GeoError.self) {
+            try PlaceIndex(
+                [Coordinate(latitude: 1, longitude: 2), Coordinate(latitude: 91, longitude: 0)],
+                coordinate: { $0 })
+        }
+        do {
+            _ = try PlaceIndex([Coordinate(latitude: .nan, longitude: 0)], coordinate: { $0 })
+        } catch {
+            #expect(error.kind == .invalidCoordinate)
+            #expect(error.message.hasPrefix("place 0:"))
+        }
+        let index = try PlaceIndex([Coordinate(latitude: 1, longitude: 2)], coordinate: { $0 })
+        #expect(index.nearest(3, to: Coordinate(latitude: .nan, longitude: 0)).isEmpty)
+        #expect(index.nearest(0, to: Coordinate(latitude: 0, longitude: 0)).isEmpty)
+        #expect(index.nearest(-5, to: Coordinate(latitude: 0, longitude: 0)).isEmpty)
+        #expect(index.nearest(3, to: Coordinate(latitude: 0, longitude: 0), within: -1).isEmpty)
+        #expect(index.nearest(3, to: Coordinate(latitude: 0, longitude: 0)).count == 1)
+        let empty = try PlaceIndex([Coordinate](), coordinate: { $0 })
+        #expect(empty.nearest(3, to: Coordinate(latitude: 0, longitude: 0)).isEmpty)
+        #expect(empty.places(within: 1e7, of: Coordinate(latitude: 0, longitude: 0)).isEmpty)
+        #expect(empty.places(in: BoundingBox.world).isEmpty)
+    }
+}
