@@ -104,6 +104,15 @@ public struct PlaceIndex<Element: Sendable>: Sendable {
         self.categories = category.map { category in elements.map { category($0) } }
     }
 
+    /// An index over elements whose coordinates are known to be valid, without text search.
+    init(validated elements: [Element], coordinates: [Coordinate]) {
+        self.elements = elements
+        self.coordinates = coordinates
+        self.tree = PointTree(coordinates)
+        self.text = nil
+        self.categories = nil
+    }
+
     /// The number of elements.
     public var count: Int { elements.count }
 

@@ -1,0 +1,179 @@
+import Foundation
+import GeoCore
+
+/// The answer of a reverse geocode: the nearest populated place, named as `CLPlacemark` names it.
+public struct Placemark: Sendable, Hashable, Codable {
+    /// The place's name ("Zürich").
+    public var name: String
+    /// The first-level administrative division ("Zurich"; a state, canton, region), when the
+    /// data names it.
+    public var administrativeArea: String?
+    /// The first-level division's GeoNames code ("25"), when the data has it.
+    public var administrativeAreaCode: String?
+    /// The second-level administrative division ("Bezirk Zürich"; a county, district), when the
+    /// data names it.
+    public var subAdministrativeArea: String?
+    /// ISO 3166-1 alpha-2 country code ("CH").
+    public var isoCountryCode: String
+    /// The place's own coordinate (WGS84 degrees).
+    public var coordinate: Coordinate
+    /// The geodesic distance on WGS84 in meters from the query to the place.
+    public var distance: Double
+    /// GeoNames' id of the place, when the data has it.
+    public var geonameID: Int?
+    /// The place's population, when known.
+    public var population: Int?
+    /// Where the answer came from, for attribution ("GeoNames (geonames.org), CC BY 4.0").
+    public var source: String
+}
+
+/// Offline reverse geocoding: the nearest GeoNames place to a coordinate, by geodesic distance on
+/// WGS84, as `CLGeocoder.reverseGeocodeLocation` answers from Apple's servers.
+///
+/// ```swift
+/// let placemark = ReverseGeocoder.default.placemark(for: photo.coordinate)
+/// print(placemark?.name, placemark?.isoCountryCode)    // Optional("Zürich") Optional("CH")
+/// ```
+///
+/// ``default`` answers from the copy of GeoNames' `cities15000` the package ships (places with
+/// more than about 15,000 people, CC BY 4.0, attributed in every placemark's ``Placemark/source``);
+/// it has first-level division codes but not their names. Load a larger set (`cities1000.txt`,
+/// `cities500.txt`) with ``init(contentsOf:format:source:)`` for finer answers.
+///
+/// "Nearest" is by the exact geodesic (see ``PlaceIndex``), ties to the place listed first. A
+/// point in the sea or a desert gets the nearest town however far; pass `within:` to cap it.
+public struct ReverseGeocoder: Sendable {
+    /// The places answered from, in file order.
+    public var places: [GeoNamesPlace] { index.elements }
+    /// The attribution every placemark carries.
+    public let source: String
+    let index: PlaceIndex<GeoNamesPlace>
+
+    /// The attribution of GeoNames data.
+    public static let geoNamesAttribution = "GeoNames (geonames.org), CC BY 4.0"
+
+    /// A geocoder over places.
+    ///
+    /// - Throws: `GeoError.Kind.invalidCoordinate` naming the first place whose coordinate is off
+    ///   the globe.
+    /// - Complexity: O(n) (``PlaceIndex``).
+    public init(
+        places: [GeoNamesPlace], source: String = ReverseGeocoder.geoNamesAttribution
+    )
+        throws(GeoError)
+    {
+        self.source = source
+        self.index = try PlaceIndex(places, coordinate: \.coordinate, name: \.name)
+    }
+
+    private init(empty: ()) {
+        source = ReverseGeocoder.geoNamesAttribution
+        index = PlaceIndex(validated: [], coordinates: [])
+    }
+
+    /// A geocoder over a GeoNames file (see ``GeoNamesPlace/read(_:format:limits:)``).
+    ///
+    /// - Throws: `GeoError.Kind.io` naming the path when it cannot be read; the reader's errors
+    ///   otherwise.
+    public init(
+        contentsOf url: URL, format: GeoNamesFormat? = nil,
+        source: String = ReverseGeocoder.geoNamesAttribution
+    ) throws(GeoError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw GeoError(.io, "cannot read \(url.path): \(error.localizedDescription)")
+        }
+        try self.init(places: try GeoNamesPlace.read(data, format: format), source: source)
+    }
+
+    /// The geocoder over the package's copy of GeoNames' `cities15000` (22,687 places; read once).
+    ///
+    /// - Throws: `GeoError.Kind.io` when the package's copy is missing.
+    public static func bundled() throws(GeoError) -> ReverseGeocoder {
+        try bundledResult.get()
+    }
+
+    /// ``bundled()``, or a geocoder with no places (which answers `nil`) if the package's copy
+    /// is missing.
+    public static var `default`: ReverseGeocoder {
+        (try? bundledResult.get()) ?? ReverseGeocoder(empty: ())
+    }
+
+    private static let bundledResult: Result<ReverseGeocoder, GeoError> = {
+        guard
+            let url = Bundle.module.url(
+                forResource: "geonames_cities15000", withExtension: "tsv")
+        else {
+            return .failure(GeoError(.io, "the package's copy of GeoNames cities15000 is missing"))
+        }
+        do throws(GeoError) {
+            return .success(try ReverseGeocoder(contentsOf: url, format: .cities))
+        } catch {
+            return .failure(error)
+        }
+    }()
+
+    /// The placemark of the place nearest to a coordinate, at most `maxDistance` meters away;
+    /// `nil` when there is none (or the coordinate is invalid).
+    ///
+    /// - Complexity: O(log n); about a microsecond (`meridian-bench places`), no allocation but
+    ///   the placemark's strings.
+    public func placemark(
+        for coordinate: Coordinate, within maxDistance: Double = .infinity
+    )
+        -> Placemark?
+    {
+        guard let match = index.nearest(to: coordinate, within: maxDistance) else { return nil }
+        return placemark(match.element, distance: match.distance)
+    }
+
+    /// The placemarks of many coordinates, in their order, on all cores; `nil` where
+    /// ``placemark(for:within:)`` would give `nil`.
+    public func placemarks(
+        for coordinates: [Coordinate], within maxDistance: Double = .infinity
+    )
+        -> [Placemark?]
+    {
+        nearestPlaces(for: coordinates, within: maxDistance).map { match in
+            match.map { placemark(places[$0.index], distance: $0.distance) }
+        }
+    }
+
+    /// The index of the nearest place and its distance for many coordinates, on all cores: the
+    /// batch form without building placemarks.
+    public func nearestPlaces(
+        for coordinates: [Coordinate], within maxDistance: Double = .infinity
+    )
+        -> [(index: Int, distance: Double)?]
+    {
+        let n = coordinates.count
+        let parts = n >= 4_096 ? ProcessInfo.processInfo.activeProcessorCount : 1
+        var results = [(index: Int, distance: Double)?](repeating: nil, count: n)
+        results.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let slots = WorkerSlots(base)
+            let index = self.index
+            coordinates.withUnsafeBufferPointer { input in
+                let queries = SharedView(input)
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    for i in (n * part / parts)..<(n * (part + 1) / parts) {
+                        slots[i] = index.nearest(to: queries[i], within: maxDistance).map {
+                            ($0.index, $0.distance)
+                        }
+                    }
+                }
+            }
+        }
+        return results
+    }
+
+    private func placemark(_ place: GeoNamesPlace, distance: Double) -> Placemark {
+        Placemark(
+            name: place.name, administrativeArea: place.admin1Name,
+            administrativeAreaCode: place.admin1Code, subAdministrativeArea: place.admin2Name,
+            isoCountryCode: place.countryCode, coordinate: place.coordinate, distance: distance,
+            geonameID: place.geonameID, population: place.population, source: source)
+    }
+}
