@@ -27,6 +27,7 @@ let package = Package(
         .executable(name: "fleet-fences", targets: ["FleetFences"]),
         .executable(name: "static-map", targets: ["StaticMap"]),
         .executable(name: "live-fleet", targets: ["LiveFleet"]),
+        .executable(name: "spot-search", targets: ["SpotSearch"]),
     ],
     targets: [
         // MARK: - C libraries (not API)
@@ -95,6 +96,8 @@ let package = Package(
         .executableTarget(
             name: "LiveFleet", dependencies: ["Meridian", "GeoTestSupport"],
             path: "Examples/LiveFleet"),
+        .executableTarget(
+            name: "SpotSearch", dependencies: ["Meridian"], path: "Examples/SpotSearch"),
 
         // MARK: - Tests
         .target(name: "GeoTestSupport", dependencies: ["GeoCore"], path: "Tests/Support"),

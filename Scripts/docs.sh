@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v docc >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
 
-modules=(GeoCore GeoFence GeoRoute GeoCluster GeoRender)
+modules=(GeoCore GeoFence GeoRoute GeoCluster GeoRender GeoSearch)
 swift package dump-symbol-graph --minimum-access-level public >/dev/null
 graphs=$(find .build -maxdepth 2 -type d -name symbolgraph | head -n 1)
 rm -rf .build/docs

@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
 target=${1:?usage: Scripts/fuzz.sh TARGET [SECONDS]}
 seconds=${2:-30}
-targets=(wkt wkb geojson polyline gpx csv fences tracks points store proj render lines live)
+targets=(wkt wkb geojson polyline gpx csv fences tracks points store proj render lines live places)
 binary=${MERIDIAN_FUZZ_BINARY:-$(Scripts/build-fuzz.sh)}
 
 if [[ $target == all ]]; then

@@ -11,6 +11,7 @@ let benchmarks: [String: ([String: String]) -> Void] = [
     "cluster": ClusterBenchmark.run,
     "fence": FenceBenchmark.run,
     "render": RenderBenchmark.run,
+    "places": PlacesBenchmark.run,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

@@ -4,6 +4,7 @@ import GeoCore
 import GeoFence
 import GeoRender
 import GeoRoute
+import GeoSearch
 
 /// The fuzz targets: each takes untrusted bytes, must never crash, hang or leak, and where a writer
 /// exists checks that what it reads, written and read again, is the same value.
@@ -14,8 +15,45 @@ enum Targets {
     static let all: [String: @Sendable (Data) -> Void] = [
         "wkt": wkt, "wkb": wkb, "geojson": geojson, "polyline": polyline, "gpx": gpx, "csv": csv,
         "fences": fences, "tracks": tracks, "points": points, "store": store, "proj": proj,
-        "render": render, "lines": lines, "live": live,
+        "render": render, "lines": lines, "live": live, "places": places,
     ]
+
+    /// Place lists (GeoNames layouts, GeoJSON points) into a place index: the nearest places equal
+    /// a brute-force geodesic scan, and text search and completions run on the names.
+    static func places(_ data: Data) {
+        guard data.count <= 1 << 16, let places = try? PlaceFile.read(data), places.count <= 2_000,
+            let index = try? PlaceIndex(places, coordinate: \.coordinate, name: \.name)
+        else { return }
+        let queries =
+            [
+                Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 89.9, longitude: 179.9),
+                Coordinate(latitude: -90, longitude: 0),
+            ] + places.prefix(2).map(\.coordinate)
+        for q in queries {
+            var expected = [(index: Int, distance: Double)]()
+            for (i, place) in places.enumerated() {
+                expected.append((i, Geodesic.distance(from: q, to: place.coordinate)))
+            }
+            expected.sort { a, b in
+                a.distance < b.distance || (a.distance == b.distance && a.index < b.index)
+            }
+            let found = index.nearest(3, to: q)
+            // Equal within the chord formula's 0.1 µm: an index may differ only among near-ties.
+            for (f, e) in zip(found, expected) {
+                Finding.check(
+                    f.index == e.index || abs(f.distance - e.distance) < 1e-6, "nearest place", data
+                )
+            }
+            Finding.check(found.count == min(3, places.count), "nearest count", data)
+        }
+        if let name = places.first?.name {
+            _ = index.search(
+                name,
+                in: CoordinateRegion(
+                    center: queries[0], latitudinalMeters: 1e6, longitudinalMeters: 1e6))
+            _ = index.completions(for: String(name.prefix(2)))
+        }
+    }
 
     /// WKT in; its written form reads back as the same geometry.
     static func wkt(_ data: Data) {

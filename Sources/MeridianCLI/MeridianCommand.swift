@@ -18,6 +18,9 @@ enum MeridianCommand {
         ClusterCommand.self,
         FenceCommand.self,
         RenderCommand.self,
+        NearestCommand.self,
+        ReverseCommand.self,
+        SearchCommand.self,
     ]
 
     static func main() {

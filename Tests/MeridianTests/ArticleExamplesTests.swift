@@ -318,4 +318,60 @@ struct ArticleExamplesTests {
         // end
         #expect(svg.contains("<svg") && svg.contains("Suva"))
     }
+
+    // MARK: GeoSearch: SearchPlacesNearTheUser
+
+    @Test func searchPlacesNearTheUser() throws {
+        // article: SearchPlacesNearTheUser 1
+        struct Store: Sendable {
+            var name: String
+            var kind: String
+            var coordinate: Coordinate
+        }
+        let stores = [
+            Store(
+                name: "Café Zürich", kind: "cafe",
+                coordinate: Coordinate(latitude: 47.3717, longitude: 8.5423)),
+            Store(
+                name: "Zurich Books", kind: "books",
+                coordinate: Coordinate(latitude: 47.3745, longitude: 8.5410)),
+            Store(
+                name: "Café Bern", kind: "cafe",
+                coordinate: Coordinate(latitude: 46.9480, longitude: 7.4474)),
+        ]
+        let index = try PlaceIndex(stores, coordinate: \.coordinate, name: \.name, category: \.kind)
+        // end
+        // article: SearchPlacesNearTheUser 2
+        let rider = Coordinate(latitude: 47.3769, longitude: 8.5417)
+        let nearest = index.nearest(2, to: rider)
+        let cafes = index.nearest(5, to: rider, within: 2_000, where: { $0.kind == "cafe" })
+        let close = index.places(within: 1_000, of: rider)
+        let inView = index.places(
+            in: CoordinateRegion(
+                center: rider, latitudinalMeters: 5_000, longitudinalMeters: 5_000),
+            sortedByDistanceFrom: rider)
+        // end
+        #expect(nearest.map(\.element.name) == ["Zurich Books", "Café Zürich"])
+        #expect(cafes.map(\.element.name) == ["Café Zürich"])
+        #expect(close.count == 2 && inView.count == 2)
+        #expect(
+            abs(nearest[0].distance - Geodesic.distance(from: rider, to: stores[1].coordinate))
+                < 1e-6)
+        // article: SearchPlacesNearTheUser 3
+        let visible = CoordinateRegion(
+            center: rider, latitudinalMeters: 3_000, longitudinalMeters: 3_000)
+        let results = index.search("caf", in: visible, category: "cafe", limit: 10)
+        let completions = index.completions(for: "zu", in: visible)
+        // end
+        #expect(results.map(\.element.name) == ["Café Zürich", "Café Bern"])
+        #expect(results.map(\.isInRegion) == [true, false])
+        #expect(completions.map(\.title) == ["Zurich Books", "Café Zürich"])
+        // article: SearchPlacesNearTheUser 4
+        let placemark = ReverseGeocoder.default.placemark(for: rider)
+        let country = try CountryLookup.naturalEarth().country(
+            containing: rider, fallbackWithin: 20_000)
+        // end
+        #expect(placemark?.name == "Zürich" && placemark?.isoCountryCode == "CH")
+        #expect(country?.name == "Switzerland")
+    }
 }

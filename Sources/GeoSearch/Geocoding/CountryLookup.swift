@@ -24,7 +24,7 @@ public struct Country: Sendable, Hashable, Codable {
 ///
 /// At sea, ``country(containing:fallbackWithin:)`` can name the nearest country within a
 /// distance; that distance is measured to the closest point of the nearest edges, found in the
-/// local plane of the point (``LocalPlane``) and measured by geodesic, good to about 0.1 % within
+/// local plane of the point (`LocalPlane`) and measured by geodesic, good to about 0.1 % within
 /// 100 km.
 public struct CountryLookup: Sendable {
     struct Part: Sendable {
@@ -40,6 +40,7 @@ public struct CountryLookup: Sendable {
     /// A lookup over GeoJSON features with polygon or multipolygon geometry; others are skipped.
     ///
     /// - Parameters:
+    ///   - features: The outlines, one country per feature.
     ///   - nameProperty: The property holding a country's name (features without one are
     ///     skipped).
     ///   - codeProperty: The property holding its ISO code; `-99` counts as none.

@@ -64,111 +64,160 @@ struct BestK {
 }
 
 extension PointTree {
-    /// How a search scores a position.
-    enum Score {
-        /// The chord (meters): a lower bound of the geodesic, for a first pass.
-        case chord
-        /// The geodesic distance (meters): ``ChordGeodesic`` up to its limit, PROJ beyond.
-        case geodesic
+    /// ``nearest(to:limit:into:accepts:)`` with its own heap of `k`: calls `body` with the
+    /// answers, nearest first.
+    func nearest(
+        _ k: Int, to origin: Coordinate, limit: Double, accepts: ((Int) -> Bool)?,
+        _ body: (UnsafeBufferPointer<(distance: Double, element: Int32)>) -> Void
+    ) {
+        withUnsafeTemporaryAllocation(of: (distance: Double, element: Int32).self, capacity: k) {
+            heap in
+            var best = BestK(heap)
+            nearest(to: origin, limit: limit, into: &best, accepts: accepts)
+            body(UnsafeBufferPointer(rebasing: heap[0..<best.count]))
+        }
     }
 
-    /// The geodesic distance (meters) from a query to position `i`.
+    /// The geodesic distance (meters) from a query to position `i`: ``ChordGeodesic`` up to its
+    /// limit, PROJ's `geod_inverse` beyond.
     @inline(__always)
     func geodesicDistance(from query: SIMD3<Double>, _ origin: Coordinate, to i: Int) -> Double {
-        ChordGeodesic.distance(from: query, to: positions[i])
+        ChordGeodesic.distance(from: query, to: records[i].position)
             ?? Geodesic.distance(from: origin, to: coordinates[i])
     }
 
     /// The k nearest elements to `origin` by geodesic distance on WGS84, ties to the lower element
     /// index, at most `limit` meters away, among those `accepts` takes; written sorted into `best`.
     ///
-    /// Two passes: the k nearest by chord give an upper bound of the k-th geodesic distance
-    /// (``ChordGeodesic/upperBound(chord:)``); the second pass scores by geodesic only what lies
-    /// within that bound, so PROJ is asked only about places that can make the answer.
+    /// One traversal by chord: its k-th value c bounds the k-th geodesic distance by U(c)
+    /// (``ChordGeodesic/upperBound(chord:)``), so only places with a chord up to U(c) can be in
+    /// the answer; those are kept as candidates on the way and measured by geodesic at the end,
+    /// nearest chord first, until the chord passes the k-th geodesic distance. PROJ is asked
+    /// only about candidates farther than the chord formula's limit.
     func nearest(
         to origin: Coordinate, limit: Double, into best: inout BestK,
         accepts: ((Int) -> Bool)?
     ) {
-        guard !positions.isEmpty, best.heap.count > 0 else { return }
+        guard count > 0, best.heap.count > 0, levelCount > 0 else { return }
         let query = WGS84.earthCentered(origin)
-        search(query, origin, score: .chord, limit: limit, into: &best, accepts: accepts)
-        var bound = limit
-        if best.isFull {
-            bound = min(limit, ChordGeodesic.upperBound(chord: best.bound))
-        }
-        best.count = 0
-        search(query, origin, score: .geodesic, limit: bound, into: &best, accepts: accepts)
-        _ = best.sortAscending()
-    }
-
-    /// Depth-first branch and bound: children in order of their boxes' distance, pruned by the
-    /// current k-th score (or `limit` until k are found).
-    func search(
-        _ query: SIMD3<Double>, _ origin: Coordinate, score: Score, limit: Double,
-        into best: inout BestK, accepts: ((Int) -> Bool)?
-    ) {
+        let capacity = 8 * best.heap.count + 128
         let levels = levelCount
-        let fanout = Self.fanout
-        withUnsafeTemporaryAllocation(
-            of: (Double, Int32).self, capacity: fanout * max(1, levels)
-        ) { scratch in
-            boxes.withUnsafeBufferPointer { boxes in
-                func visitLeaf(_ leaf: Int) {
-                    let end = min(positions.count, leaf * fanout + fanout)
-                    for i in (leaf * fanout)..<end {
-                        let d = positions[i] - query
-                        let cc = (d * d).sum()
-                        let cut = min(limit, best.bound)
-                        guard cc <= cut * cut else { continue }
-                        let s: Double
-                        switch score {
-                        case .chord: s = cc.squareRoot()
-                        case .geodesic: s = geodesicDistance(from: query, origin, to: i)
-                        }
-                        guard s <= min(limit, best.bound) else { continue }
-                        for m in memberRange(i) {
-                            let element = members[m]
-                            if let accepts, !accepts(Int(element)) { continue }
-                            // Members are ascending: once one is turned away, so is the rest.
-                            if !best.offer(s, element) { break }
+        withUnsafeTemporaryAllocation(of: (chord: Double, position: Int32).self, capacity: capacity)
+        { candidates in
+            withUnsafeTemporaryAllocation(of: (Double, Int32).self, capacity: Self.fanout * levels)
+            {
+                scratch in
+                records.withUnsafeBufferPointer { records in
+                    boxes.withUnsafeBufferPointer { boxes in
+                        members.withUnsafeBufferPointer { members in
+                            var walk = ChordWalk(
+                                records: records, boxes: boxes, levelStart: levelStart,
+                                members: members, candidates: candidates, scratch: scratch,
+                                query: query, limit: limit, best: best, accepts: accepts)
+                            walk.visit(level: levels - 1, node: 0)
+                            best = walk.best
+                            best.count = 0
+                            if walk.overflow {
+                                // More candidates than the buffer holds (many places at nearly
+                                // one distance): measure everything within the cut.
+                                search(
+                                    query, origin, limit: min(limit, walk.cut), into: &best,
+                                    accepts: accepts)
+                                return
+                            }
+                            // Nearest chord first: a candidate whose chord exceeds the k-th
+                            // geodesic so far cannot get in, nor can any after it.
+                            var kept = 0
+                            for j in 0..<walk.found where candidates[j].chord <= walk.cut {
+                                candidates[kept] = candidates[j]
+                                kept += 1
+                            }
+                            // Insertion sort: a few more than k remain.
+                            for j in 1..<max(1, kept) {
+                                let item = candidates[j]
+                                var m = j
+                                while m > 0 && candidates[m - 1].chord > item.chord {
+                                    candidates[m] = candidates[m - 1]
+                                    m -= 1
+                                }
+                                candidates[m] = item
+                            }
+                            for j in 0..<kept {
+                                let c = candidates[j].chord
+                                if c > walk.cut || c > best.bound { break }
+                                let i = Int(candidates[j].position)
+                                let s = geodesicDistance(from: query, origin, to: i)
+                                guard s <= limit else { continue }
+                                walk.forEachAccepted(records[i]) { best.offer(s, $0) }
+                            }
                         }
                     }
                 }
+            }
+        }
+        _ = best.sortAscending()
+    }
+
+    /// Depth-first branch and bound over the boxes: children in order of their distance from the
+    /// query, skipping every box farther than `cut()` (read again before each child, as the
+    /// leaves tighten it); `leaf` visits the leaves.
+    func traverse(_ query: SIMD3<Double>, cut: () -> Double, leaf: (Int) -> Void) {
+        let levels = levelCount
+        let fanout = Self.fanout
+        guard levels > 0 else { return }
+        withUnsafeTemporaryAllocation(of: (Double, Int32).self, capacity: fanout * levels) {
+            scratch in
+            boxes.withUnsafeBufferPointer { boxes in
                 func visit(level: Int, node: Int) {
                     if level == 0 {
-                        visitLeaf(node)
+                        leaf(node)
                         return
                     }
                     let below = levelStart[level - 1]
                     let belowCount = levelStart[level] - below
                     let first = node * fanout
                     let end = min(belowCount, first + fanout)
-                    let slots = UnsafeMutableBufferPointer(
-                        rebasing: scratch[((level - 1) * fanout)..<((level - 1) * fanout + fanout)])
+                    let base = (level - 1) * fanout
                     var n = 0
                     for child in first..<end {
-                        slots[n] = (boxes[below + child].distanceSquared(to: query), Int32(child))
-                        n += 1
-                    }
-                    // Insertion sort: at most 16 children.
-                    for i in 1..<max(1, n) {
-                        let item = slots[i]
-                        var j = i
-                        while j > 0 && slots[j - 1].0 > item.0 {
-                            slots[j] = slots[j - 1]
+                        let d = boxes[below + child].distanceSquared(to: query)
+                        var j = n
+                        while j > 0 && scratch[base + j - 1].0 > d {
+                            scratch[base + j] = scratch[base + j - 1]
                             j -= 1
                         }
-                        slots[j] = item
+                        scratch[base + j] = (d, Int32(child))
+                        n += 1
                     }
                     for i in 0..<n {
-                        let cut = min(limit, best.bound)
+                        let c = cut()
                         // A box as far as the cut may still hold a tie with a lower index.
-                        if slots[i].0 > cut * cut { break }
-                        visit(level: level - 1, node: Int(slots[i].1))
+                        if scratch[base + i].0 > c * c { break }
+                        visit(level: level - 1, node: Int(scratch[base + i].1))
                     }
                 }
-                let rootLevel = levels - 1
-                visit(level: rootLevel, node: 0)
+                visit(level: levels - 1, node: 0)
+            }
+        }
+    }
+
+    /// The exact search: every place whose geodesic distance is at most `limit` competes for
+    /// `best`, measured as the traversal reaches it.
+    func search(
+        _ query: SIMD3<Double>, _ origin: Coordinate, limit: Double, into best: inout BestK,
+        accepts: ((Int) -> Bool)?
+    ) {
+        traverse(query, cut: { min(limit, best.bound) }) { leaf in
+            for i in (leaf * Self.fanout)..<min(count, leaf * Self.fanout + Self.fanout) {
+                let d = records[i].position - query
+                let bound = min(limit, best.bound)
+                guard (d * d).sum() <= bound * bound else { continue }
+                let s = geodesicDistance(from: query, origin, to: i)
+                guard s <= min(limit, best.bound) else { continue }
+                forEachMember(of: records[i]) { element in
+                    if let accepts, !accepts(Int(element)) { return true }
+                    return best.offer(s, element)
+                }
             }
         }
     }
@@ -177,15 +226,18 @@ extension PointTree {
     /// sorted by distance, then element index.
     func within(_ radius: Double, of origin: Coordinate) -> [(distance: Double, element: Int32)] {
         var found = [(distance: Double, element: Int32)]()
-        guard !positions.isEmpty else { return found }
+        guard count > 0 else { return found }
         let query = WGS84.earthCentered(origin)
         let rr = radius * radius
         forEachPosition(where: { $0.distanceSquared(to: query) <= rr }) { i in
-            let d = positions[i] - query
+            let d = records[i].position - query
             guard (d * d).sum() <= rr else { return }
             let s = geodesicDistance(from: query, origin, to: i)
             guard s <= radius else { return }
-            for m in memberRange(i) { found.append((s, members[m])) }
+            forEachMember(of: records[i]) { element in
+                found.append((s, element))
+                return true
+            }
         }
         found.sort(by: BestK.precedes)
         return found
@@ -197,7 +249,7 @@ extension PointTree {
         func visit(level: Int, node: Int) {
             guard descend(boxes[levelStart[level] + node]) else { return }
             if level == 0 {
-                for i in (node * fanout)..<min(positions.count, node * fanout + fanout) { body(i) }
+                for i in (node * fanout)..<min(count, node * fanout + fanout) { body(i) }
                 return
             }
             let belowCount = levelStart[level] - levelStart[level - 1]
@@ -207,5 +259,136 @@ extension PointTree {
         }
         guard levelCount > 0 else { return }
         visit(level: levelCount - 1, node: 0)
+    }
+}
+
+/// The state of the chord traversal of ``PointTree/nearest(to:limit:into:accepts:)``: plain
+/// buffers and values, so the recursion runs without closures, captures or reference counting.
+struct ChordWalk {
+    let records: UnsafeBufferPointer<PointTree.Record>
+    let boxes: UnsafeBufferPointer<PointTree.Box>
+    let levelStart: [Int]
+    let members: UnsafeBufferPointer<Int32>
+    let candidates: UnsafeMutableBufferPointer<(chord: Double, position: Int32)>
+    let scratch: UnsafeMutableBufferPointer<(Double, Int32)>
+    let query: SIMD3<Double>
+    let limit: Double
+    var best: BestK
+    let accepts: ((Int) -> Bool)?
+    var found = 0
+    var overflow = false
+    /// Every answer has a chord at most this (meters).
+    var cut: Double
+
+    init(
+        records: UnsafeBufferPointer<PointTree.Record>, boxes: UnsafeBufferPointer<PointTree.Box>,
+        levelStart: [Int], members: UnsafeBufferPointer<Int32>,
+        candidates: UnsafeMutableBufferPointer<(chord: Double, position: Int32)>,
+        scratch: UnsafeMutableBufferPointer<(Double, Int32)>, query: SIMD3<Double>,
+        limit: Double, best: BestK, accepts: ((Int) -> Bool)?
+    ) {
+        self.records = records
+        self.boxes = boxes
+        self.levelStart = levelStart
+        self.members = members
+        self.candidates = candidates
+        self.scratch = scratch
+        self.query = query
+        self.limit = limit
+        self.best = best
+        self.accepts = accepts
+        self.cut = limit
+    }
+
+    /// Calls `offer` with the accepted elements of a record, ascending, until it returns false
+    /// (members are ascending: once one is turned away, so is the rest); returns whether any
+    /// was taken.
+    @inline(__always)
+    @discardableResult
+    func forEachAccepted(_ record: PointTree.Record, _ offer: (Int32) -> Bool) -> Bool {
+        if record.memberCount == 1 {
+            if let accepts, !accepts(Int(record.element)) { return false }
+            return offer(record.element)
+        }
+        var took = false
+        let start = Int(record.element)
+        for m in start..<(start + Int(record.memberCount)) {
+            let element = members[m]
+            if let accepts, !accepts(Int(element)) { continue }
+            guard offer(element) else { break }
+            took = true
+        }
+        return took
+    }
+
+    mutating func visit(level: Int, node: Int) {
+        let fanout = PointTree.fanout
+        if level == 0 {
+            visitLeaf(node)
+            return
+        }
+        let below = levelStart[level - 1]
+        let belowCount = levelStart[level] - below
+        let first = node * fanout
+        let end = min(belowCount, first + fanout)
+        let base = (level - 1) * fanout
+        // The children within the cut, then the nearest of those left, one at a time: most
+        // children are never visited, so selecting beats sorting.
+        var n = 0
+        for child in first..<end {
+            let d = boxes[below + child].distanceSquared(to: query)
+            if d <= cut * cut {
+                scratch[base + n] = (d, Int32(child))
+                n += 1
+            }
+        }
+        var taken = 0
+        while taken < n {
+            var nearest = taken
+            for j in (taken + 1)..<max(taken + 1, n)
+            where scratch[base + j].0 < scratch[base + nearest].0 {
+                nearest = j
+            }
+            let (d, child) = scratch[base + nearest]
+            // A box as far as the cut may still hold a tie with a lower index.
+            if d > cut * cut { break }
+            scratch[base + nearest] = scratch[base + taken]
+            scratch[base + taken] = (d, child)
+            taken += 1
+            visit(level: level - 1, node: Int(child))
+        }
+    }
+
+    @inline(__always)
+    mutating func visitLeaf(_ leaf: Int) {
+        let end = min(records.count, leaf * PointTree.fanout + PointTree.fanout)
+        for i in (leaf * PointTree.fanout)..<end {
+            let r = records[i]
+            let dx = r.x - query.x, dy = r.y - query.y, dz = r.z - query.z
+            let cc = dx * dx + dy * dy + dz * dz
+            guard cc <= cut * cut else { continue }
+            let chord = cc.squareRoot()
+            if found == candidates.count {
+                // Drop the candidates the cut has passed by since they were kept.
+                var kept = 0
+                for j in 0..<found where candidates[j].chord <= cut {
+                    candidates[kept] = candidates[j]
+                    kept += 1
+                }
+                found = kept
+            }
+            if found < candidates.count {
+                candidates[found] = (chord, Int32(i))
+                found += 1
+            } else {
+                overflow = true
+            }
+            var heap = best
+            let took = forEachAccepted(r) { heap.offer(chord, $0) }
+            best = heap
+            if took && best.isFull {
+                cut = min(limit, ChordGeodesic.upperBound(chord: best.bound))
+            }
+        }
     }
 }

@@ -36,7 +36,7 @@ extension PlaceMatch: Hashable where Element: Hashable {}
 /// let close = index.places(within: 2_000, of: rider)     // every store within 2 km
 /// ```
 ///
-/// **Distances** are geodesic distances on WGS84. Lines up to 50 km are measured from the chord
+/// **Distances** are geodesic distances on WGS84. Lines up to 60 km are measured from the chord
 /// between the Earth-centered positions plus its curvature terms, within 0.1 µm of Karney's
 /// geodesic; longer ones by PROJ's `geod_inverse` (Karney's algorithm, about 15 nm). Queries
 /// near the 180th meridian and at the poles need no special care: the index works in
@@ -100,7 +100,9 @@ public struct PlaceIndex<Element: Sendable>: Sendable {
         self.elements = elements
         self.coordinates = coordinates
         self.tree = PointTree(coordinates)
-        self.text = name.map { name in TextIndex(elements.map { name($0) ?? "" }) }
+        self.text = name.map { name in
+            TextIndex(elements.map { name($0) ?? "" }, coordinates: coordinates)
+        }
         self.categories = category.map { category in elements.map { category($0) } }
     }
 
@@ -120,7 +122,7 @@ public struct PlaceIndex<Element: Sendable>: Sendable {
     public var isEmpty: Bool { elements.isEmpty }
 
     /// The number of distinct coordinates among the elements.
-    public var distinctCoordinateCount: Int { tree.positions.count }
+    public var distinctCoordinateCount: Int { tree.count }
 
     // MARK: - Nearest
 
@@ -149,20 +151,13 @@ public struct PlaceIndex<Element: Sendable>: Sendable {
         let k = min(k, elements.count)
         guard k > 0, origin.isValid, !(maxDistance < 0) else { return }
         let limit = maxDistance.isNaN ? Double.infinity : maxDistance
-        withUnsafeTemporaryAllocation(of: (distance: Double, element: Int32).self, capacity: k) {
-            heap in
-            var best = BestK(heap)
-            if let filter {
-                elements.withUnsafeBufferPointer { elements in
-                    tree.nearest(to: origin, limit: limit, into: &best) { filter(elements[$0]) }
-                }
-            } else {
-                tree.nearest(to: origin, limit: limit, into: &best, accepts: nil)
-            }
-            for i in 0..<best.count {
-                let e = Int(heap[i].element)
+        let elements = self.elements
+        let accepts: ((Int) -> Bool)? = filter.map { filter in { filter(elements[$0]) } }
+        tree.nearest(k, to: origin, limit: limit, accepts: accepts) { answers in
+            for answer in answers {
+                let e = Int(answer.element)
                 results.append(
-                    PlaceMatch(index: e, element: elements[e], distance: heap[i].distance))
+                    PlaceMatch(index: e, element: elements[e], distance: answer.distance))
             }
         }
     }
@@ -176,15 +171,12 @@ public struct PlaceIndex<Element: Sendable>: Sendable {
     {
         guard origin.isValid, !isEmpty, !(maxDistance < 0) else { return nil }
         var found: PlaceMatch<Element>?
-        withUnsafeTemporaryAllocation(of: (distance: Double, element: Int32).self, capacity: 1) {
-            heap in
-            var best = BestK(heap)
-            tree.nearest(
-                to: origin, limit: maxDistance.isNaN ? .infinity : maxDistance, into: &best,
-                accepts: nil)
-            if best.count == 1 {
-                let e = Int(heap[0].element)
-                found = PlaceMatch(index: e, element: elements[e], distance: heap[0].distance)
+        tree.nearest(
+            1, to: origin, limit: maxDistance.isNaN ? .infinity : maxDistance, accepts: nil
+        ) { answers in
+            if let answer = answers.first {
+                let e = Int(answer.element)
+                found = PlaceMatch(index: e, element: elements[e], distance: answer.distance)
             }
         }
         return found
@@ -247,7 +239,10 @@ public struct PlaceIndex<Element: Sendable>: Sendable {
         var pairs = [(distance: Double, element: Int32)]()
         for i in positions {
             let s = tree.geodesicDistance(from: query, origin, to: i)
-            for m in tree.memberRange(i) { pairs.append((s, tree.members[m])) }
+            tree.forEachMember(of: tree.records[i]) { element in
+                pairs.append((s, element))
+                return true
+            }
         }
         if sorted {
             pairs.sort(by: BestK.precedes)

@@ -15,40 +15,103 @@ import GeoCore
 ///   distance is a lower bound of the chord to any member, and the chord of the geodesic.
 struct PointTree: Sendable {
     /// Children per box.
-    static let fanout = 16
+    static let fanout = 32
 
-    /// Earth-centered positions (meters), in curve order.
-    var positions: [SIMD3<Double>] = []
+    /// One distinct position: where it is and who is there, 32 bytes, so a leaf's 16 records
+    /// share one memory page.
+    struct Record: Sendable {
+        /// Earth-centered meters.
+        var x, y, z: Double
+        /// The element at the position when ``memberCount`` is 1; otherwise where its members
+        /// start in ``PointTree/members``.
+        var element: Int32
+        /// How many elements are at the position.
+        var memberCount: Int32
+
+        @inline(__always)
+        var position: SIMD3<Double> { SIMD3(x, y, z) }
+    }
+
+    /// The distinct positions, in curve order.
+    var records: [Record] = []
     /// The coordinate of each position.
     var coordinates: [Coordinate] = []
-    /// `memberStart[i]..<memberStart[i + 1]` are position i's members in `members`.
-    var memberStart: [Int32] = [0]
-    /// Element indices, ascending within each position.
+    /// The element indices of positions shared by several elements, ascending within each.
     var members: [Int32] = []
     /// Boxes of every level, leaves' boxes (over positions) first; the root is the last box.
     var boxes: [Box] = []
     /// Where each level starts in `boxes`, plus the end.
     var levelStart: [Int] = [0]
 
-    /// An axis-aligned box in Earth-centered meters.
+    /// An axis-aligned box in Earth-centered meters, its corners rounded outwards to `Float`, so
+    /// it holds the exact positions of its members.
     struct Box: Sendable {
-        var low: SIMD3<Double>
-        var high: SIMD3<Double>
+        var lowX, lowY, lowZ, highX, highY, highZ: Float
 
-        /// The squared distance from `p` to the box (0 inside).
+        init(around p: SIMD3<Double>) {
+            (lowX, lowY, lowZ) = (Box.down(p.x), Box.down(p.y), Box.down(p.z))
+            (highX, highY, highZ) = (Box.up(p.x), Box.up(p.y), Box.up(p.z))
+        }
+
+        init(low: SIMD3<Double>, high: SIMD3<Double>) {
+            (lowX, lowY, lowZ) = (Box.down(low.x), Box.down(low.y), Box.down(low.z))
+            (highX, highY, highZ) = (Box.up(high.x), Box.up(high.y), Box.up(high.z))
+        }
+
+        static func down(_ v: Double) -> Float {
+            let f = Float(v)
+            return Double(f) > v ? f.nextDown : f
+        }
+
+        static func up(_ v: Double) -> Float {
+            let f = Float(v)
+            return Double(f) < v ? f.nextUp : f
+        }
+
+        mutating func formUnion(_ other: Box) {
+            lowX = min(lowX, other.lowX)
+            lowY = min(lowY, other.lowY)
+            lowZ = min(lowZ, other.lowZ)
+            highX = max(highX, other.highX)
+            highY = max(highY, other.highY)
+            highZ = max(highZ, other.highZ)
+        }
+
+        /// The squared distance from `p` to the box (0 inside): a lower bound of the squared
+        /// chord from `p` to any member.
         @inline(__always)
         func distanceSquared(to p: SIMD3<Double>) -> Double {
-            let below = low - p
-            let above = p - high
-            let gap = pointwiseMax(pointwiseMax(below, above), .zero)
-            return (gap * gap).sum()
+            // Scalar code: the generic SIMD pointwiseMax is not specialized across modules.
+            let gx = Swift.max(Double(lowX) - p.x, p.x - Double(highX), 0)
+            let gy = Swift.max(Double(lowY) - p.y, p.y - Double(highY), 0)
+            let gz = Swift.max(Double(lowZ) - p.z, p.z - Double(highZ), 0)
+            return gx * gx + gy * gy + gz * gz
         }
 
-        /// Whether the box meets another.
+        /// Whether the box meets the box [low, high].
         @inline(__always)
-        func intersects(_ other: Box) -> Bool {
-            all(low .<= other.high) && all(other.low .<= high)
+        func intersects(low: SIMD3<Double>, high: SIMD3<Double>) -> Bool {
+            Double(lowX) <= high.x && Double(lowY) <= high.y && Double(lowZ) <= high.z
+                && low.x <= Double(highX) && low.y <= Double(highY) && low.z <= Double(highZ)
         }
+    }
+
+    /// The number of distinct positions.
+    var count: Int { records.count }
+
+    /// The Earth-centered position i.
+    @inline(__always)
+    func position(_ i: Int) -> SIMD3<Double> { records[i].position }
+
+    /// Calls `body` with the elements at a position in ascending order until it returns false.
+    @inline(__always)
+    func forEachMember(of record: Record, _ body: (Int32) -> Bool) {
+        if record.memberCount == 1 {
+            _ = body(record.element)
+            return
+        }
+        let start = Int(record.element)
+        for m in start..<(start + Int(record.memberCount)) where !body(members[m]) { return }
     }
 
     /// The number of levels of boxes.
@@ -88,10 +151,8 @@ struct PointTree: Sendable {
 
         // Distinct positions in curve order; equal coordinates always have equal keys, but equal
         // keys may hold different coordinates, so each run of equal keys is grouped exactly.
-        positions.reserveCapacity(n)
+        records.reserveCapacity(n)
         coordinates.reserveCapacity(n)
-        memberStart.reserveCapacity(n + 1)
-        members.reserveCapacity(n)
         var runStart = 0
         var run = [Int32]()
         while runStart < n {
@@ -127,22 +188,26 @@ struct PointTree: Sendable {
     private mutating func appendPosition(
         _ p: SIMD3<Double>, _ c: Coordinate, members group: some Collection<Int32>
     ) {
-        positions.append(p)
+        var record = Record(x: p.x, y: p.y, z: p.z, element: 0, memberCount: Int32(group.count))
+        if group.count == 1, let only = group.first {
+            record.element = only
+        } else {
+            record.element = Int32(members.count)
+            members.append(contentsOf: group)
+        }
+        records.append(record)
         // −0.0 and 0.0 are the same coordinate; keep the first's spelling.
         coordinates.append(c)
-        members.append(contentsOf: group)
-        memberStart.append(Int32(members.count))
     }
 
     private mutating func buildBoxes() {
         let fanout = Self.fanout
-        var count = (positions.count + fanout - 1) / fanout
+        var count = (self.count + fanout - 1) / fanout
         boxes.reserveCapacity(count + count / (fanout - 1) + 2)
         for leaf in 0..<count {
-            var box = Box(low: positions[leaf * fanout], high: positions[leaf * fanout])
-            for i in (leaf * fanout)..<min(positions.count, leaf * fanout + fanout) {
-                box.low = pointwiseMin(box.low, positions[i])
-                box.high = pointwiseMax(box.high, positions[i])
+            var box = Box(around: position(leaf * fanout))
+            for i in (leaf * fanout)..<min(self.count, leaf * fanout + fanout) {
+                box.formUnion(Box(around: position(i)))
             }
             boxes.append(box)
         }
@@ -154,8 +219,7 @@ struct PointTree: Sendable {
             for node in 0..<count {
                 var box = boxes[below + node * fanout]
                 for child in (node * fanout)..<min(belowCount, node * fanout + fanout) {
-                    box.low = pointwiseMin(box.low, boxes[below + child].low)
-                    box.high = pointwiseMax(box.high, boxes[below + child].high)
+                    box.formUnion(boxes[below + child])
                 }
                 boxes.append(box)
             }
@@ -184,9 +248,4 @@ struct PointTree: Sendable {
         return face << 32 | UInt64(h)
     }
 
-    /// The members of position `i`.
-    @inline(__always)
-    func memberRange(_ i: Int) -> Range<Int> {
-        Int(memberStart[i])..<Int(memberStart[i + 1])
-    }
 }

@@ -1,7 +1,11 @@
 import Foundation
 import GeoCore
 
-extension PointTree.Box {
+/// A query box in Earth-centered meters.
+struct EarthBox {
+    var low: SIMD3<Double>
+    var high: SIMD3<Double>
+
     /// An Earth-centered box that holds every point of the ellipsoid inside a latitude–longitude
     /// box that does not cross the 180th meridian, by interval arithmetic on
     /// x = N cos φ cos λ, y = N cos φ sin λ, z = N (1 − e²) sin φ, widened by a meter for rounding.
@@ -35,9 +39,8 @@ extension PointTree.Box {
         let x = product((rMin, rMax), cosRange)
         let y = product((rMin, rMax), sinRange)
         let pad = 1.0
-        self.init(
-            low: SIMD3(x.0 - pad, y.0 - pad, height(south) - pad),
-            high: SIMD3(x.1 + pad, y.1 + pad, height(north) + pad))
+        low = SIMD3(x.0 - pad, y.0 - pad, height(south) - pad)
+        high = SIMD3(x.1 + pad, y.1 + pad, height(north) + pad)
     }
 }
 
@@ -47,8 +50,8 @@ extension PointTree {
     func positions(in box: BoundingBox) -> [Int] {
         var found = [Int]()
         for part in box.splitAt180thMeridian {
-            let bounds = Box(around: part)
-            forEachPosition(where: { $0.intersects(bounds) }) { i in
+            let bounds = EarthBox(around: part)
+            forEachPosition(where: { $0.intersects(low: bounds.low, high: bounds.high) }) { i in
                 if part.contains(coordinates[i]) { found.append(i) }
             }
         }

@@ -145,7 +145,7 @@ extension PlaceIndex {
             textIndex.forEachMatch(text) { p, quality in
                 if let category, categories?[p] != category { return }
                 let c = coordinates[p]
-                let d = WGS84.earthCentered(c) - query
+                let d = textIndex.positions[p] - query
                 let rank = Rank(
                     outside: region.map { !$0.contains(c) } ?? false,
                     match: UInt8(quality.rawValue), chord: (d * d).sum().squareRoot(),
@@ -178,7 +178,7 @@ extension PlaceIndex {
                 for j in 0..<n {
                     let p = Int(top[j].index)
                     let distance =
-                        ChordGeodesic.distance(from: query, to: WGS84.earthCentered(coordinates[p]))
+                        ChordGeodesic.distance(from: query, to: textIndex.positions[p])
                         ?? Geodesic.distance(from: from, to: coordinates[p])
                     emit(
                         PlaceSearchResult(

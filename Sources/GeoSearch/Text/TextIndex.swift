@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 
 /// The text half of a place index: every folded word of every name (``SearchFolding``), sorted, so
 /// that the places with a word starting with a prefix are one binary search away.
@@ -27,14 +28,17 @@ struct TextIndex: Sendable {
     private var sorted: [Int32] = []
     /// Each place's name as given.
     let names: [String]
+    /// Each place's Earth-centered position (meters), for ranking by distance.
+    let positions: [SIMD3<Double>]
     /// Each place's name group: places whose folded names are equal share a number.
     private(set) var groups: [Int32] = []
 
     /// The most query words considered; further words are ignored.
     static let maximumQueryWords = 16
 
-    init(_ names: [String]) {
+    init(_ names: [String], coordinates: [Coordinate]) {
         self.names = names
+        self.positions = coordinates.map { WGS84.earthCentered($0) }
         groups.reserveCapacity(names.count)
         var groupOf = [String: Int32]()
         for (p, name) in names.enumerated() {

@@ -2,8 +2,9 @@ import GeoCore
 
 /// The one small argument parser all subcommands share.
 ///
-/// Options are `--name value` or `--name=value`; flags are `--name`. Anything else is positional,
-/// including negative numbers such as `-73.78`. `--` ends option parsing.
+/// Options are `--name value` or `--name=value`; flags are `--name`; a one-letter value option
+/// may also be written `-k value`. Anything else is positional, including negative numbers such
+/// as `-73.78`. `--` ends option parsing.
 struct Arguments {
     private(set) var positional: [String] = []
     private var options: [String: String] = [:]
@@ -17,8 +18,13 @@ struct Arguments {
         var index = 0
         var onlyPositional = false
         while index < raw.count {
-            let argument = raw[index]
+            var argument = raw[index]
             index += 1
+            if !onlyPositional, argument.count == 2, argument.hasPrefix("-"),
+                let letter = argument.last, letter.isLetter, valueOptions.contains(String(letter))
+            {
+                argument = "--" + String(letter)
+            }
             if onlyPositional || !argument.hasPrefix("--") {
                 positional.append(argument)
                 continue
