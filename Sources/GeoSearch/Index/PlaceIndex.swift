@@ -74,36 +74,41 @@ public struct PlaceIndex<Element: Sendable>: Sendable {
     ///   2,147,483,647 elements.
     /// - Complexity: O(n) time and memory (a radix sort along the curve), plus O(w log w) for the
     ///   w words of the names when they are given.
+    @inlinable
     public init(
         _ elements: [Element], coordinate: (Element) -> Coordinate,
         name: ((Element) -> String?)? = nil, category: ((Element) -> String?)? = nil
+    ) throws(GeoError) {
+        // Inlined, so the closures run specialized for the caller's element type.
+        try self.init(
+            elements: elements, coordinates: elements.map(coordinate),
+            names: name.map { name in elements.map { name($0) ?? "" } },
+            categories: category.map { category in elements.map(category) })
+    }
+
+    /// The initializer behind ``init(_:coordinate:name:category:)``, over the extracted values.
+    @usableFromInline
+    init(
+        elements: [Element], coordinates: [Coordinate], names: [String]?, categories: [String?]?
     ) throws(GeoError) {
         guard elements.count < Int(Int32.max) else {
             throw GeoError(
                 .invalidArgument,
                 "\(elements.count) places are more than a place index holds (2,147,483,647)")
         }
-        var coordinates = [Coordinate]()
-        coordinates.reserveCapacity(elements.count)
-        for (i, element) in elements.enumerated() {
-            let c = coordinate(element)
-            guard c.isValid else {
-                do throws(GeoError) {
-                    _ = try c.validated()
-                } catch {
-                    throw GeoError(.invalidCoordinate, "place \(i): \(error.message)")
-                }
-                throw GeoError(.invalidCoordinate, "place \(i): \(c) is not a valid coordinate")
+        if let i = coordinates.firstIndex(where: { !$0.isValid }) {
+            do throws(GeoError) {
+                _ = try coordinates[i].validated()
+            } catch {
+                throw GeoError(.invalidCoordinate, "place \(i): \(error.message)")
             }
-            coordinates.append(c)
+            throw GeoError(.invalidCoordinate, "place \(i): not a valid coordinate")
         }
         self.elements = elements
         self.coordinates = coordinates
         self.tree = PointTree(coordinates)
-        self.text = name.map { name in
-            TextIndex(elements.map { name($0) ?? "" }, coordinates: coordinates)
-        }
-        self.categories = category.map { category in elements.map { category($0) } }
+        self.text = names.map { TextIndex($0, coordinates: coordinates) }
+        self.categories = categories
     }
 
     /// An index over elements whose coordinates are known to be valid, without text search.

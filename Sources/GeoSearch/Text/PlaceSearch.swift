@@ -163,30 +163,17 @@ extension PlaceIndex {
                 }
                 insert(rank)
             }
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: capacity) { counts in
-                for j in 0..<n { counts[j] = 1 }
-                if grouped {
-                    // A second pass counts the places of each listed name.
-                    for j in 0..<n { counts[j] = 0 }
-                    textIndex.forEachMatch(text) { p, _ in
-                        let group = textIndex.groups[p]
-                        for j in 0..<n where textIndex.groups[Int(top[j].index)] == group {
-                            counts[j] += 1
-                        }
-                    }
-                }
-                for j in 0..<n {
-                    let p = Int(top[j].index)
-                    let distance =
-                        ChordGeodesic.distance(from: query, to: textIndex.positions[p])
-                        ?? Geodesic.distance(from: from, to: coordinates[p])
-                    emit(
-                        PlaceSearchResult(
-                            index: p, element: elements[p],
-                            match: NameMatch(rawValue: Int(top[j].match)) ?? .words,
-                            isInRegion: !top[j].outside, distance: distance),
-                        counts[j])
-                }
+            for j in 0..<n {
+                let p = Int(top[j].index)
+                let distance =
+                    ChordGeodesic.distance(from: query, to: textIndex.positions[p])
+                    ?? Geodesic.distance(from: from, to: coordinates[p])
+                emit(
+                    PlaceSearchResult(
+                        index: p, element: elements[p],
+                        match: NameMatch(rawValue: Int(top[j].match)) ?? .words,
+                        isInRegion: !top[j].outside, distance: distance),
+                    grouped ? Int(textIndex.groupSizes[Int(textIndex.groups[p])]) : 1)
             }
         }
     }
