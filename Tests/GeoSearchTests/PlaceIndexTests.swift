@@ -202,6 +202,22 @@ struct PlaceIndexTests {
         #expect(index.nearest(3, to: spot, where: { _ in false }).isEmpty)
     }
 
+    @Test("places all at nearly one distance: more candidates than the walk keeps, same answer")
+    func oneDistance() throws {
+        // Seen from the north pole every place on a parallel is at one geodesic distance, and the
+        // chord cannot tell them apart within its bound, so every one is a candidate.
+        var rng = SplitMix64(seed: 0x81)
+        let points = (0..<3_000).map { _ in
+            Coordinate(latitude: 45 + rng.uniform(-1e-9, 1e-9), longitude: rng.uniform(-180, 180))
+        }
+        let index = try PlaceIndex(Array(points.indices), coordinate: { points[$0] })
+        let pole = Coordinate(latitude: 90, longitude: 0)
+        let expected = bruteForce(points, from: pole)
+        for k in [1, 5, 300] {
+            #expect(index.nearest(k, to: pole).map(\.index) == expected.prefix(k).map(\.index))
+        }
+    }
+
     @Test("bad input: invalid coordinates throw naming the place; bad queries give nothing")
     func badInput() throws {
         #expect(throws: GeoError.self) {

@@ -100,123 +100,66 @@ extension PointTree {
     ) {
         guard count > 0, best.heap.count > 0, levelCount > 0 else { return }
         let query = WGS84.earthCentered(origin)
-        let capacity = 8 * best.heap.count + 128
-        let levels = levelCount
-        withUnsafeTemporaryAllocation(of: (chord: Double, position: Int32).self, capacity: capacity)
-        { candidates in
-            withUnsafeTemporaryAllocation(of: (Double, Int32).self, capacity: Self.fanout * levels)
-            {
-                scratch in
-                records.withUnsafeBufferPointer { records in
-                    boxes.withUnsafeBufferPointer { boxes in
-                        members.withUnsafeBufferPointer { members in
-                            var walk = ChordWalk(
-                                records: records, boxes: boxes, levelStart: levelStart,
-                                members: members, candidates: candidates, scratch: scratch,
-                                query: query, limit: limit, best: best, accepts: accepts)
-                            walk.visit(level: levels - 1, node: 0)
-                            best = walk.best
-                            best.count = 0
-                            if walk.overflow {
-                                // More candidates than the buffer holds (many places at nearly
-                                // one distance): measure everything within the cut.
-                                search(
-                                    query, origin, limit: min(limit, walk.cut), into: &best,
-                                    accepts: accepts)
-                                return
-                            }
-                            // Nearest chord first: a candidate whose chord exceeds the k-th
-                            // geodesic so far cannot get in, nor can any after it.
-                            var kept = 0
-                            for j in 0..<walk.found where candidates[j].chord <= walk.cut {
-                                candidates[kept] = candidates[j]
-                                kept += 1
-                            }
-                            // Insertion sort: a few more than k remain.
-                            for j in 1..<max(1, kept) {
-                                let item = candidates[j]
-                                var m = j
-                                while m > 0 && candidates[m - 1].chord > item.chord {
-                                    candidates[m] = candidates[m - 1]
-                                    m -= 1
-                                }
-                                candidates[m] = item
-                            }
-                            for j in 0..<kept {
-                                let c = candidates[j].chord
-                                if c > walk.cut || c > best.bound { break }
-                                let i = Int(candidates[j].position)
-                                let s = geodesicDistance(from: query, origin, to: i)
-                                guard s <= limit else { continue }
-                                walk.forEachAccepted(records[i]) { best.offer(s, $0) }
-                            }
-                        }
-                    }
-                }
+        let overflowed = withUnsafeTemporaryAllocation(
+            of: (chord: Double, position: Int32).self, capacity: 8 * best.heap.count + 128
+        ) { candidates in
+            walk(query, origin, limit: limit, candidates: candidates, into: &best, accepts: accepts)
+        }
+        if overflowed {
+            // More candidates than the buffer holds (many places at nearly one distance): again,
+            // with room for every position, so it cannot overflow.
+            var room = [(chord: Double, position: Int32)](repeating: (0, 0), count: count)
+            _ = room.withUnsafeMutableBufferPointer { candidates in
+                walk(
+                    query, origin, limit: limit, candidates: candidates, into: &best,
+                    accepts: accepts)
             }
         }
         _ = best.sortAscending()
     }
 
-    /// Depth-first branch and bound over the boxes: children in order of their distance from the
-    /// query, skipping every box farther than `cut()` (read again before each child, as the
-    /// leaves tighten it); `leaf` visits the leaves.
-    func traverse(_ query: SIMD3<Double>, cut: () -> Double, leaf: (Int) -> Void) {
+    /// One chord walk and its exact finish into `best` (emptied first); returns `true`, with
+    /// `best` not to be used, when the candidates did not fit in `candidates`.
+    private func walk(
+        _ query: SIMD3<Double>, _ origin: Coordinate, limit: Double,
+        candidates: UnsafeMutableBufferPointer<(chord: Double, position: Int32)>,
+        into best: inout BestK, accepts: ((Int) -> Bool)?
+    ) -> Bool {
+        best.count = 0
         let levels = levelCount
-        let fanout = Self.fanout
-        guard levels > 0 else { return }
-        withUnsafeTemporaryAllocation(of: (Double, Int32).self, capacity: fanout * levels) {
-            scratch in
-            boxes.withUnsafeBufferPointer { boxes in
-                func visit(level: Int, node: Int) {
-                    if level == 0 {
-                        leaf(node)
-                        return
-                    }
-                    let below = levelStart[level - 1]
-                    let belowCount = levelStart[level] - below
-                    let first = node * fanout
-                    let end = min(belowCount, first + fanout)
-                    let base = (level - 1) * fanout
-                    var n = 0
-                    for child in first..<end {
-                        let d = boxes[below + child].distanceSquared(to: query)
-                        var j = n
-                        while j > 0 && scratch[base + j - 1].0 > d {
-                            scratch[base + j] = scratch[base + j - 1]
-                            j -= 1
+        return withUnsafeTemporaryAllocation(
+            of: (Double, Int32).self, capacity: Self.fanout * levels
+        ) { scratch in
+            records.withUnsafeBufferPointer { records in
+                boxes.withUnsafeBufferPointer { boxes in
+                    members.withUnsafeBufferPointer { members in
+                        var walk = ChordWalk(
+                            records: records, boxes: boxes, levelStart: levelStart,
+                            members: members, candidates: candidates, scratch: scratch,
+                            query: query, limit: limit, best: best, accepts: accepts)
+                        walk.visit(level: levels - 1, node: 0)
+                        if walk.overflow { return true }
+                        best = walk.best
+                        best.count = 0
+                        var kept = 0
+                        for j in 0..<walk.found where candidates[j].chord <= walk.cut {
+                            candidates[kept] = candidates[j]
+                            kept += 1
                         }
-                        scratch[base + j] = (d, Int32(child))
-                        n += 1
+                        // Nearest chord first: a candidate whose chord exceeds the k-th geodesic
+                        // so far cannot get in, nor can any after it.
+                        var part = UnsafeMutableBufferPointer(rebasing: candidates[0..<kept])
+                        part.sort { $0.chord < $1.chord }
+                        for j in 0..<kept {
+                            let c = candidates[j].chord
+                            if c > walk.cut || c > best.bound { break }
+                            let i = Int(candidates[j].position)
+                            let s = geodesicDistance(from: query, origin, to: i)
+                            guard s <= limit else { continue }
+                            walk.forEachAccepted(records[i]) { best.offer(s, $0) }
+                        }
+                        return false
                     }
-                    for i in 0..<n {
-                        let c = cut()
-                        // A box as far as the cut may still hold a tie with a lower index.
-                        if scratch[base + i].0 > c * c { break }
-                        visit(level: level - 1, node: Int(scratch[base + i].1))
-                    }
-                }
-                visit(level: levels - 1, node: 0)
-            }
-        }
-    }
-
-    /// The exact search: every place whose geodesic distance is at most `limit` competes for
-    /// `best`, measured as the traversal reaches it.
-    func search(
-        _ query: SIMD3<Double>, _ origin: Coordinate, limit: Double, into best: inout BestK,
-        accepts: ((Int) -> Bool)?
-    ) {
-        traverse(query, cut: { min(limit, best.bound) }) { leaf in
-            for i in (leaf * Self.fanout)..<min(count, leaf * Self.fanout + Self.fanout) {
-                let d = records[i].position - query
-                let bound = min(limit, best.bound)
-                guard (d * d).sum() <= bound * bound else { continue }
-                let s = geodesicDistance(from: query, origin, to: i)
-                guard s <= min(limit, best.bound) else { continue }
-                forEachMember(of: records[i]) { element in
-                    if let accepts, !accepts(Int(element)) { return true }
-                    return best.offer(s, element)
                 }
             }
         }
