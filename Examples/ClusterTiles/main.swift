@@ -40,11 +40,7 @@ func drawTile(
         switch feature {
         case .cluster(let c):
             Feature(
-                geometry: .point(Position(c.coordinate)),
-                properties: [
-                    "cluster": true, "point_count": .integer(c.pointCount),
-                    "point_count_abbreviated": .string(c.abbreviatedPointCount),
-                ])
+                geometry: .point(Position(c.coordinate)), properties: .object(c.geoJSONProperties))
         case .point(let p):
             Feature(geometry: .point(Position(p.coordinate)), properties: ["marker-size": "small"])
         }

@@ -141,11 +141,10 @@ enum StoryMap {
             case .cluster(let c):
                 Feature(
                     geometry: .point(Position(c.coordinate)),
-                    properties: [
-                        "cluster": true, "point_count": .integer(c.pointCount),
-                        "point_count_abbreviated": .string(c.abbreviatedPointCount),
-                        "title": .string("\(c.pointCount) notes"),
-                    ])
+                    properties: .object(
+                        c.geoJSONProperties.merging(["title": .string("\(c.pointCount) notes")]) {
+                            $1
+                        }))
             case .point(let p):
                 Feature(
                     geometry: .point(Position(p.coordinate)), properties: ["marker-size": "small"])

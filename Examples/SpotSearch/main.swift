@@ -80,10 +80,7 @@ do {
             case .cluster(let c):
                 Feature(
                     geometry: .point(Position(c.coordinate)),
-                    properties: [
-                        "cluster": true, "point_count": .integer(c.pointCount),
-                        "point_count_abbreviated": .string(c.abbreviatedPointCount),
-                    ])
+                    properties: .object(c.geoJSONProperties))
             case .point(let p):
                 Feature(
                     geometry: .point(Position(p.coordinate)),

@@ -40,6 +40,20 @@ public struct Cluster: Hashable, Sendable, Codable {
         Cluster.abbreviate(pointCount)
     }
 
+    /// supercluster's GeoJSON properties of a cluster: `cluster: true`, `cluster_id`,
+    /// `point_count` and `point_count_abbreviated` (a number below 1000 and text above, as
+    /// supercluster writes it), plus `category` when the cluster has a clustering identifier.
+    /// `GeoRender` draws a point with these properties as a cluster bubble.
+    public var geoJSONProperties: [String: JSONValue] {
+        var object: [String: JSONValue] = [
+            "cluster": true, "cluster_id": .integer(id), "point_count": .integer(pointCount),
+            "point_count_abbreviated": pointCount < 1000
+                ? .integer(pointCount) : .string(abbreviatedPointCount),
+        ]
+        if let category = clusteringIdentifier { object["category"] = .string(category) }
+        return object
+    }
+
     static func abbreviate(_ count: Int) -> String {
         if count >= 10_000 {
             return "\(SuperclusterProjection.jsRound(Double(count) / 1000))k"

@@ -283,13 +283,7 @@ enum ClusterCommand: Subcommand {
 
     /// supercluster's cluster properties, and the aggregates under their names.
     static func properties(_ cluster: Cluster, aggregates: [String]) -> JSONValue {
-        var object: [String: JSONValue] = [
-            "cluster": true, "cluster_id": .integer(cluster.id),
-            "point_count": .integer(cluster.pointCount),
-            "point_count_abbreviated": cluster.pointCount < 1000
-                ? .integer(cluster.pointCount) : .string(cluster.abbreviatedPointCount),
-        ]
-        if let category = cluster.clusteringIdentifier { object["category"] = .string(category) }
+        var object = cluster.geoJSONProperties
         for name in aggregates { object[name] = cluster.aggregate?[name] ?? .null }
         return .object(object)
     }

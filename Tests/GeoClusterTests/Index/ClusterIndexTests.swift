@@ -62,6 +62,22 @@ struct ClusterIndexPublishedTests {
                     .abbreviatedPointCount == text)
         }
     }
+
+    /// supercluster writes `point_count_abbreviated` as a number below 1000 and as text above.
+    @Test func geoJSONProperties() {
+        let small = Cluster(
+            id: 97, coordinate: Coordinate(latitude: 0, longitude: 0), pointCount: 999,
+            clusteringIdentifier: "cafe")
+        #expect(
+            small.geoJSONProperties == [
+                "cluster": true, "cluster_id": 97, "point_count": 999,
+                "point_count_abbreviated": 999, "category": "cafe",
+            ])
+        let large = Cluster(
+            id: 1, coordinate: Coordinate(latitude: 0, longitude: 0), pointCount: 1050)
+        #expect(large.geoJSONProperties["point_count_abbreviated"] == "1.1k")
+        #expect(large.geoJSONProperties["category"] == nil)
+    }
 }
 
 @Suite("ClusterIndex")
