@@ -47,7 +47,7 @@ extension PlaceMatch: Hashable where Element: Hashable {}
 /// (distance, index).
 ///
 /// **Structure**: the distinct positions, sorted along a Hilbert curve on the faces of a cube
-/// around the Earth, under a static tree of Earth-centered boxes (16 children each). Places at the
+/// around the Earth, under a static tree of Earth-centered boxes (32 children each). Places at the
 /// same coordinate share one entry, so piles of duplicates cost nothing extra.
 ///
 /// The index is a value (`Sendable` when its elements are), safe to share between threads.

@@ -1,0 +1,513 @@
+import Foundation
+import GeoCore
+
+/// A table of the few positions that can be nearest to each part of the globe: the single nearest
+/// place (a reverse geocode) in a handful of chords and one geodesic, with no tree walk.
+///
+/// The globe is cut into latitude–longitude cells: its two halves (west and east of the prime
+/// meridian), each split in four at its middle latitude and longitude while it lists more than
+/// ``leafSize`` positions. A cell lists every
+/// position that can be the geodesic-nearest to some point of it, found from the cell's box B
+/// (axis-aligned in Earth-centered meters, holding every point of the ellipsoid in the cell, with a
+/// centimeter to spare for rounding): any position p₀ bounds the chord from every point of the cell
+/// to its nearest position by D = maxdist(B, p₀), hence the nearest geodesic by U(D)
+/// (``ChordGeodesic/upperBound(chord:)``) and that position's chord too; so a position whose
+/// distance to B exceeds U(D) can never be the answer, and every other one is listed. A split cell's
+/// children filter its list the same way with their own boxes.
+///
+/// A query takes the chords to its cell's positions, then the geodesic distances of those within
+/// U(smallest chord): the set of places the tree walk measures and the same arithmetic, so the answer
+/// is the tree's, ties included.
+///
+/// The build does a bounded amount of work, O(n) for n positions: a cell whose list is still longer
+/// than ``longestLeaf`` at the finest size (places piled closer than meters), or that the work
+/// budget does not reach, is marked to ask the tree instead. Memory is O(n) for the same reason.
+struct NearestCells: Sendable {
+    /// A cell: its positions `candidates[start ..< start + count]`, its four children at
+    /// `nodes[start ..< start + 4]` (south-west, south-east, north-west, north-east) when `count`
+    /// is ``split``, or no list (ask the tree) when `count` is ``fallback``.
+    struct Node: Sendable {
+        var start: UInt32
+        var count: UInt32
+    }
+
+    /// A listed position: where it is, its lowest element, and its index in the tree.
+    struct Candidate: Sendable {
+        var x, y, z: Double
+        var element: Int32
+        var position: Int32
+    }
+
+    static let split = UInt32.max
+    static let fallback = UInt32.max - 1
+    /// The size in degrees of the top cells: the western and the eastern half of the globe.
+    static let cellDegrees = 180.0
+    static let rows = 1
+    static let columns = 2
+    /// A cell listing at most this many positions is not split.
+    static let leafSize = 12
+    /// Splits stop at cells of 180° / 2²² (about 5 m).
+    static let deepest = 22
+    /// A finest cell listing more positions than this asks the tree.
+    static let longestLeaf = 64
+    /// Cells up to this size (about 1,250 km) also filter their lists by geodesic distance.
+    static let geodesicTestDegrees = 180.0 / 16
+    /// How many of the positions nearest to a cell's center try to rule out the others.
+    static let pivotCount = 8
+    /// Lists up to this long are filtered by geodesic distance; longer ones are split first.
+    static let geodesicTestLength = 512
+    /// The box margin in meters: Earth-centered positions are exact to nanometers.
+    static let margin = 0.01
+
+    private(set) var nodes: [Node] = []
+    private(set) var candidates: [Candidate] = []
+
+    /// The cells over the positions of `tree`; with no positions, the table is empty and every
+    /// query asks the tree.
+    ///
+    /// - Complexity: O(n) time and memory for n positions (a work budget of 1,024 position tests
+    ///   per position, plus a constant; GeoNames' places take about 600), on all cores: 0.75 s for
+    ///   96,384 places on two cores.
+    init(_ tree: PointTree) {
+        guard tree.count > 0, tree.count < Int(Int32.max) else { return }
+        var budget = 1024 * tree.count + (1 << 16)
+        nodes = [Node](
+            repeating: Node(start: 0, count: Self.fallback), count: Self.rows * Self.columns)
+
+        // Pending cells of one depth, their lists of tree positions end to end: first the two
+        // halves of the globe, each listing every position.
+        var level = [Pending]()
+        var lists = [Int32]()
+        for column in 0..<Self.columns {
+            level.append(
+                Pending(
+                    node: column, south: -90, west: -180 + Double(column) * Self.cellDegrees,
+                    size: Self.cellDegrees, start: lists.count, count: tree.count))
+            lists.append(contentsOf: 0..<Int32(tree.count))
+        }
+
+        var depth = 0
+        while !level.isEmpty {
+            // The cells of a depth are decided in parallel, each part with its share of the
+            // budget, then joined in order (so the table does not depend on the threads' timing).
+            let parts = level.count >= 2 ? ProcessInfo.processInfo.activeProcessorCount : 1
+            var decided = [LevelPart](repeating: LevelPart(budget: 0), count: parts)
+            let cells = level, parents = lists, mayGoDeeper = depth < Self.deepest
+            let share = budget / parts
+            budget -= share * parts
+            decided.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                let slots = WorkerSlots(base)
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    var work = LevelPart(budget: share)
+                    for c in (cells.count * part / parts)..<(cells.count * (part + 1) / parts) {
+                        work.decide(cells[c], parents, tree, mayGoDeeper: mayGoDeeper)
+                    }
+                    slots[part] = work
+                }
+            }
+            var next = [Pending]()
+            var nextLists = [Int32]()
+            var c = 0
+            for part in decided {
+                budget += part.budget
+                for decision in part.decisions {
+                    let cell = cells[c]
+                    c += 1
+                    switch decision.kind {
+                    case .fallback:
+                        break
+                    case .leaf:
+                        nodes[cell.node] = Node(
+                            start: UInt32(candidates.count), count: UInt32(cell.count))
+                        for i in parents[cell.start..<(cell.start + cell.count)] {
+                            let r = tree.records[Int(i)]
+                            let lowest =
+                                r.memberCount == 1 ? r.element : tree.members[Int(r.element)]
+                            candidates.append(
+                                Candidate(x: r.x, y: r.y, z: r.z, element: lowest, position: i))
+                        }
+                    case .split:
+                        let first = nodes.count
+                        nodes[cell.node] = Node(start: UInt32(first), count: Self.split)
+                        nodes.append(
+                            contentsOf: repeatElement(
+                                Node(start: 0, count: Self.fallback), count: 4))
+                        var from = decision.start
+                        for (k, count) in decision.counts.enumerated() {
+                            next.append(
+                                Pending(
+                                    cell.child(k), node: first + k, start: nextLists.count,
+                                    count: count))
+                            nextLists.append(contentsOf: part.childLists[from..<(from + count)])
+                            from += count
+                        }
+                    }
+                }
+            }
+            level = next
+            lists = nextLists
+            depth += 1
+        }
+    }
+
+    /// What the cells of one part of a depth became, and their children's lists end to end.
+    struct LevelPart: Sendable {
+        /// A leaf, a split, or no list (the tree answers).
+        enum Kind: Sendable { case leaf, split, fallback }
+        struct Decision: Sendable {
+            var kind: Kind
+            /// Where the children's lists start in ``LevelPart/childLists``, and their lengths.
+            var start = 0
+            var counts: [Int] = []
+        }
+
+        var budget: Int
+        var decisions: [Decision] = []
+        var childLists: [Int32] = []
+
+        init(budget: Int) { self.budget = budget }
+
+        /// Decides one cell: split it (its children's lists appended), list it, or leave it to
+        /// the tree.
+        mutating func decide(
+            _ cell: Pending, _ lists: [Int32], _ tree: PointTree, mayGoDeeper: Bool
+        ) {
+            let list = lists[cell.start..<(cell.start + cell.count)]
+            let start = childLists.count
+            var counts = [Int]()
+            if cell.count > NearestCells.leafSize && mayGoDeeper {
+                for child in 0..<4 {
+                    let before = childLists.count
+                    guard
+                        NearestCells.filter(
+                            list, for: cell.child(child), tree, into: &childLists,
+                            budget: &budget)
+                    else { break }
+                    counts.append(childLists.count - before)
+                }
+                // A split that ran out of budget is not made, nor one of a list short enough
+                // for a leaf whose children list on average more than 3/4 of it (places tied,
+                // or a list as short as the places around allow).
+                if counts.count == 4
+                    && (cell.count > NearestCells.longestLeaf
+                        || counts.reduce(0, +) <= 3 * cell.count)
+                {
+                    decisions.append(Decision(kind: .split, start: start, counts: counts))
+                    return
+                }
+                childLists.removeSubrange(start...)
+            }
+            decisions.append(
+                Decision(kind: cell.count <= NearestCells.longestLeaf ? .leaf : .fallback))
+        }
+    }
+
+    /// Appends to `out` the positions of a parent's `list` that can be nearest to a point of
+    /// `cell`, spending `budget`; returns `false`, with `out` partly written, when it ran out.
+    ///
+    /// Three necessary conditions, each proven for every point q of the cell:
+    /// - By chord (see the type's discussion): the distance from the cell's box to the position is
+    ///   at most U(D).
+    /// - By the angle θ between Earth-centered directions: the geodesic is at least bθ (b the polar
+    ///   radius: the ellipsoid lies outside the ball of radius b, and the radial projection onto
+    ///   that ball shortens every curve) and at most aθ(1 + 10⁻⁵) (the plane section through the
+    ///   Earth's center, an ellipse of semi-axes a and b′ ∈ [b, a], whose radius turns by at most
+    ///   |r′/r| ≤ (a² − b²)/2ab); with ρ the cell's angular radius, only positions with
+    ///   b(θ(m, p) − ρ) ≤ aθ(m, p₀)(1 + 10⁻⁵) + aρ(1 + 10⁻⁵) can be nearest: cheap, and within
+    ///   0.34 % where the chord is loose.
+    /// - By a nearer position: q is nearer than p by chord, everywhere in the box, by more than
+    ///   U(maxdist(box, q)) − maxdist(box, q) + 1 mm, so its geodesic is shorter everywhere (a
+    ///   half-space test at one corner of the box; the eight positions nearest to the center try).
+    /// - By geodesic, for cells of at most ``geodesicTestDegrees``: with m the cell's center and
+    ///   r = U(maxdist(box, m)) ≥ g(m, q), the triangle inequality gives g(q, p) ≥ g(m, p) − r and
+    ///   g(q, nearest) ≤ g(m, p₀) + r, so only positions with g(m, p) ≤ min g(m, ·) + 2r can be
+    ///   nearest (plus a millimeter for the distances' rounding). This one is tight where the
+    ///   chord is not: far from every place, the chord falls short of the geodesic by up to
+    ///   c³/24M₀² (130 km at 5,000 km).
+    static func filter(
+        _ list: ArraySlice<Int32>, for cell: Pending, _ tree: PointTree, into out: inout [Int32],
+        budget: inout Int
+    ) -> Bool {
+        guard budget >= list.count else { return false }
+        budget -= list.count
+        let box = Self.box(cell)
+        var d = Double.infinity
+        for i in list { d = min(d, box.maxDistanceSquared(to: tree.position(Int(i)))) }
+        let reach = ChordGeodesic.upperBound(chord: d.squareRoot())
+        let start = out.count
+        for i in list where box.minDistanceSquared(to: tree.position(Int(i))) <= reach * reach {
+            out.append(i)
+        }
+        let center = Coordinate(
+            latitude: cell.south + cell.size / 2, longitude: cell.west + cell.size / 2)
+        let m = WGS84.earthCentered(center)
+        let farthest = box.maxDistanceSquared(to: m).squareRoot()
+
+        // By angle at the Earth's center.
+        var kept = out.count - start
+        guard kept > Self.leafSize else { return true }
+        guard budget >= kept else { return false }
+        budget -= kept
+        // Angles compared by the chords of unit vectors, 2 sin(θ/2), which grow with θ.
+        let um = m / (m * m).sum().squareRoot()
+        let b = WGS84.polarRadius, a = WGS84.equatorialRadius * (1 + 1e-5)
+        let rho = 2 * asin(Swift.min(1, farthest / b / 2))
+        var unitChords = [Double]()
+        unitChords.reserveCapacity(kept)
+        var nearestUnitChord = Double.infinity
+        for i in out[start...] {
+            let p = tree.position(Int(i))
+            let d = p / (p * p).sum().squareRoot() - um
+            let cc = (d * d).sum()
+            unitChords.append(cc)
+            nearestUnitChord = Swift.min(nearestUnitChord, cc)
+        }
+        let nearestAngle = 2 * asin(Swift.min(1, nearestUnitChord.squareRoot() / 2))
+        let widest = (a * (nearestAngle + rho) / b + rho) * (1 + 1e-12) + 1e-12
+        if widest < .pi {
+            let t = 2 * sin(widest / 2)
+            let tt = t * t * (1 + 1e-12)
+            var w = start
+            for (j, cc) in unitChords.enumerated() where cc <= tt {
+                out[w] = out[start + j]
+                w += 1
+            }
+            out.removeSubrange(w...)
+        }
+
+        // By a nearer position everywhere in the box.
+        kept = out.count - start
+        guard kept > Self.leafSize else { return true }
+        guard budget >= Self.pivotCount * kept else { return false }
+        budget -= Self.pivotCount * kept
+        var pivots = [(chord: Double, position: Int32)]()
+        for i in out[start...] {
+            let d = tree.position(Int(i)) - m
+            let item = (chord: (d * d).sum(), position: i)
+            if pivots.count < Self.pivotCount {
+                pivots.append(item)
+            } else if let worst = pivots.indices.max(by: { pivots[$0].chord < pivots[$1].chord }),
+                item.chord < pivots[worst].chord
+            {
+                pivots[worst] = item
+            }
+        }
+        let pivotPositions = pivots.map { tree.position(Int($0.position)) }
+        let pivotSlack = pivotPositions.map { p in
+            let far = box.maxDistanceSquared(to: p).squareRoot()
+            return (far, ChordGeodesic.upperBound(chord: far) - far + 0.001)
+        }
+        var w = start
+        for j in start..<out.count {
+            let i = out[j]
+            let p = tree.position(Int(i))
+            let far = box.maxDistanceSquared(to: p).squareRoot()
+            var dominated = false
+            for (k, q) in pivotPositions.enumerated() where pivots[k].position != i {
+                if box.dominates(q, over: p, margin: pivotSlack[k].1 * (far + pivotSlack[k].0)) {
+                    dominated = true
+                    break
+                }
+            }
+            if !dominated {
+                out[w] = i
+                w += 1
+            }
+        }
+        out.removeSubrange(w...)
+
+        // By geodesic.
+        kept = out.count - start
+        guard cell.size <= Self.geodesicTestDegrees, kept > Self.leafSize,
+            kept <= Self.geodesicTestLength
+        else { return true }
+        guard budget >= 4 * kept else { return false }
+        budget -= 4 * kept
+        let r = ChordGeodesic.upperBound(chord: farthest)
+        var nearest = Double.infinity
+        var distances = [Double]()
+        distances.reserveCapacity(kept)
+        for i in out[start...] {
+            let g = tree.geodesicDistance(from: m, center, to: Int(i))
+            distances.append(g)
+            nearest = min(nearest, g)
+        }
+        let bound = nearest + 2 * r + 0.001
+        w = start
+        for (j, g) in distances.enumerated() where g <= bound {
+            out[w] = out[start + j]
+            w += 1
+        }
+        out.removeSubrange(w...)
+        return true
+    }
+
+    /// The cell holding a coordinate (valid: latitude in [−90, 90], longitude in [−180, 180]).
+    @inline(__always)
+    func leaf(latitude: Double, longitude: Double) -> Node {
+        let row = min(Self.rows - 1, max(0, Int((latitude + 90) / Self.cellDegrees)))
+        let column = min(Self.columns - 1, max(0, Int((longitude + 180) / Self.cellDegrees)))
+        var south = -90 + Double(row) * Self.cellDegrees
+        var west = -180 + Double(column) * Self.cellDegrees
+        var size = Self.cellDegrees
+        var node = nodes[row * Self.columns + column]
+        while node.count == Self.split {
+            size /= 2
+            var child = Int(node.start)
+            if latitude >= south + size {
+                child += 2
+                south += size
+            }
+            if longitude >= west + size {
+                child += 1
+                west += size
+            }
+            node = nodes[child]
+        }
+        return node
+    }
+
+    /// The nearest element to `origin` (valid) and its geodesic distance, at most `limit` meters
+    /// away, ties to the lower element index: the answer of `tree.nearest(1, …)`.
+    func nearest(
+        to origin: Coordinate, limit: Double, in tree: PointTree
+    ) -> (distance: Double, element: Int32)? {
+        let node =
+            nodes.isEmpty
+            ? Node(start: 0, count: Self.fallback)
+            : leaf(latitude: origin.latitude, longitude: origin.longitude)
+        guard node.count != Self.fallback else {
+            var found: (distance: Double, element: Int32)?
+            tree.nearest(1, to: origin, limit: limit, accepts: nil) { found = $0.first }
+            return found
+        }
+        let query = WGS84.earthCentered(origin)
+        return candidates.withUnsafeBufferPointer { all in
+            let list = UnsafeBufferPointer(
+                rebasing: all[Int(node.start)..<(Int(node.start) + Int(node.count))])
+            var smallest = Double.infinity
+            for c in list {
+                let dx = c.x - query.x, dy = c.y - query.y, dz = c.z - query.z
+                smallest = min(smallest, dx * dx + dy * dy + dz * dz)
+            }
+            guard smallest <= limit * limit else { return nil }
+            let cut = min(limit, ChordGeodesic.upperBound(chord: smallest.squareRoot()))
+            var best: (distance: Double, element: Int32)?
+            for c in list {
+                let dx = c.x - query.x, dy = c.y - query.y, dz = c.z - query.z
+                guard dx * dx + dy * dy + dz * dz <= cut * cut else { continue }
+                let s = tree.geodesicDistance(from: query, origin, to: Int(c.position))
+                guard s <= limit else { continue }
+                if let b = best, !BestK.precedes((s, c.element), b) { continue }
+                best = (s, c.element)
+            }
+            return best
+        }
+    }
+
+    /// A cell still to be listed or split, its list at `start ..< start + count` of its depth's
+    /// lists.
+    struct Pending: Sendable {
+        var node: Int
+        var south, west, size: Double
+        var start: Int
+        var count: Int
+
+        init(node: Int, south: Double, west: Double, size: Double, start: Int, count: Int) {
+            (self.node, self.south, self.west, self.size) = (node, south, west, size)
+            (self.start, self.count) = (start, count)
+        }
+
+        init(_ cell: Pending, node: Int? = nil, start: Int, count: Int) {
+            self = cell
+            (self.start, self.count) = (start, count)
+            if let node { self.node = node }
+        }
+
+        /// Quarter `k` of the cell: south-west, south-east, north-west, north-east (no node or
+        /// list yet).
+        func child(_ k: Int) -> Pending {
+            let half = size / 2
+            return Pending(
+                node: 0, south: south + (k >= 2 ? half : 0), west: west + (k & 1 == 1 ? half : 0),
+                size: half, start: 0, count: 0)
+        }
+    }
+
+    /// An axis-aligned box in Earth-centered meters.
+    struct CellBox {
+        var low: SIMD3<Double>
+        var high: SIMD3<Double>
+
+        func minDistanceSquared(to p: SIMD3<Double>) -> Double {
+            let gx = Swift.max(low.x - p.x, p.x - high.x, 0)
+            let gy = Swift.max(low.y - p.y, p.y - high.y, 0)
+            let gz = Swift.max(low.z - p.z, p.z - high.z, 0)
+            return gx * gx + gy * gy + gz * gz
+        }
+
+        func maxDistanceSquared(to p: SIMD3<Double>) -> Double {
+            let gx = Swift.max(p.x - low.x, high.x - p.x)
+            let gy = Swift.max(p.y - low.y, high.y - p.y)
+            let gz = Swift.max(p.z - low.z, high.z - p.z)
+            return gx * gx + gy * gy + gz * gz
+        }
+
+        /// Whether |x − p|² − |x − q|² > `margin` for every x in the box: q is nearer than p
+        /// everywhere in it, by more than margin / (|x − p| + |x − q|) meters.
+        ///
+        /// The difference is linear in x (the bisecting plane of p and q), so its least value is
+        /// at the corner that goes farthest towards p.
+        func dominates(_ q: SIMD3<Double>, over p: SIMD3<Double>, margin: Double) -> Bool {
+            let x = SIMD3(
+                q.x > p.x ? low.x : high.x, q.y > p.y ? low.y : high.y,
+                q.z > p.z ? low.z : high.z)
+            let dp = x - p, dq = x - q
+            return (dp * dp).sum() - (dq * dq).sum() > margin
+        }
+
+        func minDistanceSquared(to box: PointTree.Box) -> Double {
+            let gx = Swift.max(Double(box.lowX) - high.x, low.x - Double(box.highX), 0)
+            let gy = Swift.max(Double(box.lowY) - high.y, low.y - Double(box.highY), 0)
+            let gz = Swift.max(Double(box.lowZ) - high.z, low.z - Double(box.highZ), 0)
+            return gx * gx + gy * gy + gz * gz
+        }
+    }
+
+    /// The box of every point of the ellipsoid in a cell, plus ``margin``.
+    ///
+    /// z grows with the latitude; the parallels' radius ρ shrinks away from the equator; and over a
+    /// range of longitudes, ρ·cos λ and ρ·sin λ take their extremes at the range's ends or where the
+    /// range passes 0°, ±90° or ±180°.
+    static func box(_ cell: Pending) -> CellBox {
+        let north = cell.south + cell.size, east = cell.west + cell.size
+        func surface(_ latitude: Double) -> SIMD3<Double> {
+            WGS84.earthCentered(latitude: latitude, longitude: 0)
+        }
+        let nearestToEquator =
+            cell.south <= 0 && north >= 0 ? 0 : Swift.min(Swift.abs(cell.south), Swift.abs(north))
+        let farthest = Swift.max(Swift.abs(cell.south), Swift.abs(north))
+        let rhoMax = surface(nearestToEquator).x, rhoMin = Swift.max(0, surface(farthest).x)
+        var low = SIMD3(Double.infinity, .infinity, surface(cell.south).z)
+        var high = SIMD3(-Double.infinity, -.infinity, surface(north).z)
+        func include(_ x: Double, _ y: Double) {
+            low.x = Swift.min(low.x, x)
+            low.y = Swift.min(low.y, y)
+            high.x = Swift.max(high.x, x)
+            high.y = Swift.max(high.y, y)
+        }
+        for longitude in [cell.west, east] {
+            let lambda = longitude * (.pi / 180)
+            for rho in [rhoMin, rhoMax] { include(rho * cos(lambda), rho * sin(lambda)) }
+        }
+        for (angle, x, y) in [
+            (0.0, rhoMax, 0.0), (90, 0, rhoMax), (-90, 0, -rhoMax), (180, -rhoMax, 0),
+            (-180, -rhoMax, 0),
+        ] where cell.west <= angle && angle <= east {
+            include(x, y)
+        }
+        let m = SIMD3(repeating: margin)
+        return CellBox(low: low - m, high: high + m)
+    }
+}

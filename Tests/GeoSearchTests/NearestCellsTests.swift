@@ -1,0 +1,106 @@
+import Foundation
+import GeoCore
+import GeoTestSupport
+import Testing
+
+@testable import GeoSearch
+
+@Suite("Nearest cells")
+struct NearestCellsTests {
+    /// Query points that sit on cell edges: latitudes and longitudes that are multiples of
+    /// 180° / 2^j, the poles and ±180°.
+    static func edgeQueries(_ rng: inout SplitMix64, count: Int) -> [Coordinate] {
+        (0..<count).map { _ in
+            let j = Double(1 << (rng.next() % 12))
+            let lat = (-90 + (180 / j) * Double(rng.next() % UInt64(j + 1))).clamped(-90, 90)
+            let lon = (-180 + (180 / j) * Double(rng.next() % UInt64(2 * j + 1))).clamped(
+                -180, 180)
+            return Coordinate(latitude: lat, longitude: lon)
+        }
+    }
+
+    static func tree(
+        _ index: PlaceIndex<Coordinate>, _ q: Coordinate, limit: Double
+    ) -> (distance: Double, element: Int32)? {
+        var found: (distance: Double, element: Int32)?
+        index.tree.nearest(1, to: q, limit: limit, accepts: nil) { found = $0.first }
+        return found
+    }
+
+    @Test("the cells answer what the tree answers, to the bit", arguments: PlaceScatter.allCases)
+    func equalsTree(scatter: PlaceScatter) throws {
+        let points = scatter.coordinates(3_000, seed: 0xCE11)
+        let index = try PlaceIndex(points, coordinate: { $0 })
+        let cells = NearestCells(index.tree)
+        #expect(cells.nodes.count >= 2)
+        var rng = SplitMix64(seed: 0xCE12)
+        var queries = (0..<TestScale.steps(1_500, minimum: 300)).map { _ in scatter.query(&rng) }
+        queries += Self.edgeQueries(&rng, count: TestScale.steps(600, minimum: 100))
+        queries += points.prefix(200)
+        for (i, q) in queries.enumerated() {
+            let limit = i % 5 == 4 ? 50_000.0 : .infinity
+            let expected = Self.tree(index, q, limit: limit)
+            let found = cells.nearest(to: q, limit: limit, in: index.tree)
+            #expect(found?.element == expected?.element, "\(q)")
+            #expect(found?.distance == expected?.distance, "\(q)")
+        }
+    }
+
+    @Test("a pile of places closer than the finest cell: bounded build, the tree's answers")
+    func pile() throws {
+        var rng = SplitMix64(seed: 0x9115)
+        let n = TestScale.steps(5_000, minimum: 2_000)
+        let points = (0..<n).map { _ in
+            Coordinate(
+                latitude: 46.5 + rng.uniform(0, 1e-5), longitude: 6.6 + rng.uniform(0, 1e-5))
+        }
+        let index = try PlaceIndex(points, coordinate: { $0 })
+        let cells = NearestCells(index.tree)
+        // O(n): the build's budget bounds the lists, nodes and candidates.
+        #expect(cells.candidates.count <= 64 * n)
+        #expect(cells.nodes.count <= 64 * n)
+        var queries = (0..<200).map { _ in
+            Coordinate(
+                latitude: 46.5 + rng.uniform(-2e-5, 3e-5), longitude: 6.6 + rng.uniform(-2e-5, 3e-5)
+            )
+        }
+        // From afar every place of the pile is a candidate of the exact finish (slow, so few).
+        queries += (0..<20).map { _ in
+            Coordinate(latitude: rng.uniform(-90, 90), longitude: rng.uniform(-180, 180))
+        }
+        for q in queries {
+            let expected = Self.tree(index, q, limit: .infinity)
+            let found = cells.nearest(to: q, limit: .infinity, in: index.tree)
+            #expect(found?.element == expected?.element, "\(q)")
+            #expect(found?.distance == expected?.distance, "\(q)")
+        }
+    }
+
+    @Test("the bundled GeoNames places: the geocoder's batch equals the index's nearest")
+    func geoNamesPlaces() throws {
+        let geocoder = try ReverseGeocoder.bundled()
+        let places = geocoder.places
+        // Every part of the globe is listed: no cell leaves these places to the tree.
+        #expect(!geocoder.cells.nodes.contains { $0.count == NearestCells.fallback })
+        #expect(geocoder.cells.candidates.count < 10 * places.count)
+        var rng = SplitMix64(seed: 0xCE13)
+        var queries = (0..<TestScale.steps(10_000, minimum: 2_000)).map { i in
+            i % 4 == 0
+                ? places[Int(rng.next() % UInt64(places.count))].coordinate
+                : Coordinate(latitude: rng.uniform(-90, 90), longitude: rng.uniform(-180, 180))
+        }
+        queries += Self.edgeQueries(&rng, count: 2_000)
+        let batch = geocoder.nearestPlaces(for: queries)
+        for (q, found) in zip(queries, batch) {
+            let expected = geocoder.index.nearest(to: q)
+            #expect(found?.index == expected?.index, "\(q)")
+            #expect(found?.distance == expected?.distance, "\(q)")
+        }
+    }
+}
+
+extension Double {
+    fileprivate func clamped(_ low: Double, _ high: Double) -> Double {
+        Swift.min(high, Swift.max(low, self))
+    }
+}
