@@ -61,8 +61,8 @@ public struct ReverseGeocoder: Sendable {
     /// - Throws: `GeoError.Kind.invalidCoordinate` naming the first place whose coordinate is off
     ///   the globe.
     /// - Complexity: O(n) time and memory: a ``PlaceIndex`` and a table of the few places that can
-    ///   be nearest to each part of the globe (built on all cores; about 0.75 s and 25 MB for
-    ///   96,384 GeoNames places on two cores, 0.2 s for the bundled 22,687).
+    ///   be nearest to each part of the globe (built on all cores; about 1.2 s and 25 MB for
+    ///   96,384 GeoNames places on two cores, a quarter of that for the bundled 22,687).
     public init(
         places: [GeoNamesPlace], source: String = ReverseGeocoder.geoNamesAttribution
     )

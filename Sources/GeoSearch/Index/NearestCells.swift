@@ -66,7 +66,7 @@ struct NearestCells: Sendable {
     /// query asks the tree.
     ///
     /// - Complexity: O(n) time and memory for n positions (a work budget of 1,024 position tests
-    ///   per position, plus a constant; GeoNames' places take about 600), on all cores: 0.75 s for
+    ///   per position, plus a constant; GeoNames' places take about 600), on all cores: 1.2 s for
     ///   96,384 places on two cores.
     init(_ tree: PointTree) {
         guard tree.count > 0, tree.count < Int(Int32.max) else { return }

@@ -100,28 +100,38 @@ extension PointTree {
     ) {
         guard count > 0, best.heap.count > 0, levelCount > 0 else { return }
         let query = WGS84.earthCentered(origin)
-        let overflowed = withUnsafeTemporaryAllocation(
-            of: (chord: Double, position: Int32).self, capacity: 8 * best.heap.count + 128
-        ) { candidates in
-            walk(query, origin, limit: limit, candidates: candidates, into: &best, accepts: accepts)
-        }
-        if overflowed {
-            // More candidates than the buffer holds (many places at nearly one distance): again,
-            // with room for every position, so it cannot overflow.
-            var room = [(chord: Double, position: Int32)](repeating: (0, 0), count: count)
-            _ = room.withUnsafeMutableBufferPointer { candidates in
+        // A walk keeps every position within its cut as it goes, and the cut starts wide: a walk
+        // that ran out of room still ends with the k-th chord, so it is walked again from the
+        // final cut, which keeps only the answer's candidates. Only when even those do not fit
+        // (many places at nearly one distance) is there room made for every position.
+        var cut = limit
+        for _ in 0..<2 {
+            let overflowed = withUnsafeTemporaryAllocation(
+                of: (chord: Double, position: Int32).self, capacity: 8 * best.heap.count + 128
+            ) { candidates in
                 walk(
-                    query, origin, limit: limit, candidates: candidates, into: &best,
+                    query, origin, limit: limit, cut: &cut, candidates: candidates, into: &best,
                     accepts: accepts)
             }
+            if !overflowed {
+                _ = best.sortAscending()
+                return
+            }
+        }
+        var room = [(chord: Double, position: Int32)](repeating: (0, 0), count: count)
+        _ = room.withUnsafeMutableBufferPointer { candidates in
+            walk(
+                query, origin, limit: limit, cut: &cut, candidates: candidates, into: &best,
+                accepts: accepts)
         }
         _ = best.sortAscending()
     }
 
-    /// One chord walk and its exact finish into `best` (emptied first); returns `true`, with
-    /// `best` not to be used, when the candidates did not fit in `candidates`.
+    /// One chord walk from `cut` (a bound on every answer's chord) and its exact finish into
+    /// `best` (emptied first); returns `true`, with `best` not to be used and `cut` narrowed to
+    /// the walk's final cut, when the candidates did not fit in `candidates`.
     private func walk(
-        _ query: SIMD3<Double>, _ origin: Coordinate, limit: Double,
+        _ query: SIMD3<Double>, _ origin: Coordinate, limit: Double, cut: inout Double,
         candidates: UnsafeMutableBufferPointer<(chord: Double, position: Int32)>,
         into best: inout BestK, accepts: ((Int) -> Bool)?
     ) -> Bool {
@@ -136,9 +146,12 @@ extension PointTree {
                         var walk = ChordWalk(
                             records: records, boxes: boxes, levelStart: levelStart,
                             members: members, candidates: candidates, scratch: scratch,
-                            query: query, limit: limit, best: best, accepts: accepts)
+                            query: query, limit: limit, cut: cut, best: best, accepts: accepts)
                         walk.visit(level: levels - 1, node: 0)
-                        if walk.overflow { return true }
+                        if walk.overflow {
+                            cut = walk.cut
+                            return true
+                        }
                         best = walk.best
                         best.count = 0
                         var kept = 0
@@ -228,7 +241,7 @@ struct ChordWalk {
         levelStart: [Int], members: UnsafeBufferPointer<Int32>,
         candidates: UnsafeMutableBufferPointer<(chord: Double, position: Int32)>,
         scratch: UnsafeMutableBufferPointer<(Double, Int32)>, query: SIMD3<Double>,
-        limit: Double, best: BestK, accepts: ((Int) -> Bool)?
+        limit: Double, cut: Double, best: BestK, accepts: ((Int) -> Bool)?
     ) {
         self.records = records
         self.boxes = boxes
@@ -240,7 +253,7 @@ struct ChordWalk {
         self.limit = limit
         self.best = best
         self.accepts = accepts
-        self.cut = limit
+        self.cut = min(limit, cut)
     }
 
     /// Calls `offer` with the accepted elements of a record, ascending, until it returns false
@@ -330,7 +343,7 @@ struct ChordWalk {
             let took = forEachAccepted(r) { heap.offer(chord, $0) }
             best = heap
             if took && best.isFull {
-                cut = min(limit, ChordGeodesic.upperBound(chord: best.bound))
+                cut = min(cut, ChordGeodesic.upperBound(chord: best.bound))
             }
         }
     }
