@@ -29,7 +29,7 @@ struct NearestCellsTests {
 
     @Test("the cells answer what the tree answers, to the bit", arguments: PlaceScatter.allCases)
     func equalsTree(scatter: PlaceScatter) throws {
-        let points = scatter.coordinates(3_000, seed: 0xCE11)
+        let points = scatter.coordinates(TestScale.steps(3_000, minimum: 1_000), seed: 0xCE11)
         let index = try PlaceIndex(points, coordinate: { $0 })
         let cells = NearestCells(index.tree)
         #expect(cells.nodes.count >= 2)

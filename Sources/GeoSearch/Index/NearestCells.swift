@@ -16,8 +16,9 @@ import GeoCore
 /// children filter its list the same way with their own boxes.
 ///
 /// A query takes the chords to its cell's positions, then the geodesic distances of those within
-/// U(smallest chord): the set of places the tree walk measures and the same arithmetic, so the answer
-/// is the tree's, ties included.
+/// U(smallest chord): every place the tree walk could answer with, measured with the same
+/// arithmetic, so the answer is the tree's, ties included (a listed place the walk would not measure
+/// is farther by chord than the walk's answer is by geodesic, so it cannot win).
 ///
 /// The build does a bounded amount of work, O(n) for n positions: a cell whose list is still longer
 /// than ``longestLeaf`` at the finest size (places piled closer than meters), or that the work
@@ -88,19 +89,38 @@ struct NearestCells: Sendable {
 
         var depth = 0
         while !level.isEmpty {
-            // The cells of a depth are decided in parallel, each part with its share of the
-            // budget, then joined in order (so the table does not depend on the threads' timing).
-            let parts = level.count >= 2 ? ProcessInfo.processInfo.activeProcessorCount : 1
-            var decided = [LevelPart](repeating: LevelPart(budget: 0), count: parts)
+            // The cells of a depth are decided in parallel, in parts of about equal list length,
+            // each with the share of the budget its lists' length gives it, then joined in order
+            // (so the table does not depend on the threads' timing).
+            let parts = Swift.max(
+                1, Swift.min(ProcessInfo.processInfo.activeProcessorCount, level.count))
+            let total = Swift.max(1, lists.count)
+            var bounds = [0]
+            var shares = [Int]()
+            var sum = 0
+            var from = 0
+            for (c, cell) in level.enumerated() {
+                sum += cell.count
+                if bounds.count < parts && sum * parts >= total * bounds.count {
+                    bounds.append(c + 1)
+                    shares.append(Int(Double(budget) * Double(sum - from) / Double(total)))
+                    from = sum
+                }
+            }
+            if bounds.last != level.count {
+                bounds.append(level.count)
+                shares.append(Int(Double(budget) * Double(sum - from) / Double(total)))
+            }
+            budget -= shares.reduce(0, +)
+            var decided = [LevelPart](repeating: LevelPart(budget: 0), count: shares.count)
             let cells = level, parents = lists, mayGoDeeper = depth < Self.deepest
-            let share = budget / parts
-            budget -= share * parts
+            let ranges = bounds, allotted = shares
             decided.withUnsafeMutableBufferPointer { buffer in
                 guard let base = buffer.baseAddress else { return }
                 let slots = WorkerSlots(base)
-                DispatchQueue.concurrentPerform(iterations: parts) { part in
-                    var work = LevelPart(budget: share)
-                    for c in (cells.count * part / parts)..<(cells.count * (part + 1) / parts) {
+                DispatchQueue.concurrentPerform(iterations: allotted.count) { part in
+                    var work = LevelPart(budget: allotted[part])
+                    for c in ranges[part]..<ranges[part + 1] {
                         work.decide(cells[c], parents, tree, mayGoDeeper: mayGoDeeper)
                     }
                     slots[part] = work
@@ -118,6 +138,7 @@ struct NearestCells: Sendable {
                     case .fallback:
                         break
                     case .leaf:
+                        guard candidates.count + cell.count < Int(Self.fallback) else { break }
                         nodes[cell.node] = Node(
                             start: UInt32(candidates.count), count: UInt32(cell.count))
                         for i in parents[cell.start..<(cell.start + cell.count)] {
@@ -128,6 +149,9 @@ struct NearestCells: Sendable {
                                 Candidate(x: r.x, y: r.y, z: r.z, element: lowest, position: i))
                         }
                     case .split:
+                        // (Beyond 2³² nodes the rest of the globe would be left to the tree; the
+                        // budget keeps far below.)
+                        guard nodes.count + 4 < Int(Self.fallback) else { break }
                         let first = nodes.count
                         nodes[cell.node] = Node(start: UInt32(first), count: Self.split)
                         nodes.append(
@@ -206,7 +230,7 @@ struct NearestCells: Sendable {
     /// Appends to `out` the positions of a parent's `list` that can be nearest to a point of
     /// `cell`, spending `budget`; returns `false`, with `out` partly written, when it ran out.
     ///
-    /// Three necessary conditions, each proven for every point q of the cell:
+    /// Four necessary conditions, each proven for every point q of the cell:
     /// - By chord (see the type's discussion): the distance from the cell's box to the position is
     ///   at most U(D).
     /// - By the angle θ between Earth-centered directions: the geodesic is at least bθ (b the polar
@@ -216,9 +240,10 @@ struct NearestCells: Sendable {
     ///   |r′/r| ≤ (a² − b²)/2ab); with ρ the cell's angular radius, only positions with
     ///   b(θ(m, p) − ρ) ≤ aθ(m, p₀)(1 + 10⁻⁵) + aρ(1 + 10⁻⁵) can be nearest: cheap, and within
     ///   0.34 % where the chord is loose.
-    /// - By a nearer position: q is nearer than p by chord, everywhere in the box, by more than
-    ///   U(maxdist(box, q)) − maxdist(box, q) + 1 mm, so its geodesic is shorter everywhere (a
-    ///   half-space test at one corner of the box; the eight positions nearest to the center try).
+    /// - By a nearer position: a pivot p′ is nearer than p by chord, everywhere in the box, by more
+    ///   than U(maxdist(box, p′)) − maxdist(box, p′) + 1 mm, so its geodesic is shorter everywhere
+    ///   (a half-space test at one corner of the box; the eight positions nearest to the center
+    ///   are the pivots).
     /// - By geodesic, for cells of at most ``geodesicTestDegrees``: with m the cell's center and
     ///   r = U(maxdist(box, m)) ≥ g(m, q), the triangle inequality gives g(q, p) ≥ g(m, p) − r and
     ///   g(q, nearest) ≤ g(m, p₀) + r, so only positions with g(m, p) ≤ min g(m, ·) + 2r can be
@@ -294,8 +319,11 @@ struct NearestCells: Sendable {
             }
         }
         let pivotPositions = pivots.map { tree.position(Int($0.position)) }
+        // U(c) − c grows with c up to where U stops being a formula (0.9 · 2M₀ ≈ 11,404 km);
+        // pivots that far from part of the box rule nothing out.
         let pivotSlack = pivotPositions.map { p in
             let far = box.maxDistanceSquared(to: p).squareRoot()
+            guard far < 11_000_000 else { return (far, Double.infinity) }
             return (far, ChordGeodesic.upperBound(chord: far) - far + 0.001)
         }
         var w = start
