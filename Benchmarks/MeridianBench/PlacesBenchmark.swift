@@ -75,9 +75,6 @@ enum PlacesBenchmark {
             let geocoderBuilds = Bench.measure(runs: min(runs, 3)) {
                 if let again = try? ReverseGeocoder(places: places) { built = again }
             }
-            let namedBuilds = Bench.measure(runs: min(runs, 3)) {
-                _ = try? PlaceIndex(places, coordinate: \.coordinate, name: \.name)
-            }
             geocoder = built
             reverseQueries = (0..<reverseCount).map { _ in
                 Coordinate(latitude: rng.uniform(-60, 75), longitude: rng.uniform(-180, 180))
@@ -88,8 +85,7 @@ enum PlacesBenchmark {
             reverse = [
                 "places": .integer(places.count), "queries": .integer(reverseCount),
                 "threads": .integer(ProcessInfo.processInfo.activeProcessorCount),
-                "geocoder_build": Bench.summary(geocoderBuilds),
-                "named_index_build": Bench.summary(namedBuilds), "time": Bench.summary(times),
+                "geocoder_build": Bench.summary(geocoderBuilds), "time": Bench.summary(times),
                 "per_query": Bench.summary(times, per: reverseCount),
             ]
         }

@@ -292,13 +292,7 @@ struct NearestCells: Sendable {
         let widest = (a * (nearestAngle + rho) / b + rho) * (1 + 1e-12) + 1e-12
         if widest < .pi {
             let t = 2 * sin(widest / 2)
-            let tt = t * t * (1 + 1e-12)
-            var w = start
-            for (j, cc) in unitChords.enumerated() where cc <= tt {
-                out[w] = out[start + j]
-                w += 1
-            }
-            out.removeSubrange(w...)
+            keep(&out, from: start, scored: unitChords, upTo: t * t * (1 + 1e-12))
         }
 
         // By a nearer position everywhere in the box.
@@ -361,14 +355,21 @@ struct NearestCells: Sendable {
             distances.append(g)
             nearest = min(nearest, g)
         }
-        let bound = nearest + 2 * r + 0.001
-        w = start
-        for (j, g) in distances.enumerated() where g <= bound {
+        keep(&out, from: start, scored: distances, upTo: nearest + 2 * r + 0.001)
+        return true
+    }
+
+    /// Keeps, in order, the entries of `out[start...]` whose score (`scores[j]` for entry
+    /// `start + j`) is at most `bound`.
+    private static func keep(
+        _ out: inout [Int32], from start: Int, scored scores: [Double], upTo bound: Double
+    ) {
+        var w = start
+        for (j, score) in scores.enumerated() where score <= bound {
             out[w] = out[start + j]
             w += 1
         }
         out.removeSubrange(w...)
-        return true
     }
 
     /// The cell holding a coordinate (valid: latitude in [−90, 90], longitude in [−180, 180]).
