@@ -127,7 +127,7 @@ struct PlaceIndexTests {
         let points = scatter.coordinates(3_000, seed: 0xAB + UInt64(scatter.rawValue.count))
         let index = try PlaceIndex(Array(points.indices), coordinate: { points[$0] })
         var rng = SplitMix64(seed: 0x9E + UInt64(scatter.rawValue.count))
-        for q in 0..<60 {
+        for q in 0..<TestScale.steps(60, minimum: 16) {
             let origin = scatter.query(&rng)
             let k = [1, 3, 10, 40][q % 4]
             let expected = bruteForce(points, from: origin)
@@ -248,7 +248,8 @@ struct PlaceIndexTests {
 struct PlaceIndexConcurrencyTests {
     @Test("many threads query one index and get a single thread's answers")
     func concurrentQueries() throws {
-        let points = PlaceScatter.clustered.coordinates(20_000, seed: 0x7C)
+        let points = PlaceScatter.clustered.coordinates(
+            TestScale.steps(20_000, minimum: 5_000), seed: 0x7C)
         let index = try PlaceIndex(
             Array(points.indices), coordinate: { points[$0] }, name: { "place \($0)" })
         var rng = SplitMix64(seed: 0x7D)

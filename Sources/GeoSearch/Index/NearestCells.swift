@@ -257,17 +257,19 @@ struct NearestCells: Sendable {
         guard budget >= list.count else { return false }
         budget -= list.count
         let box = Self.box(cell)
+        // Scalar loops over the records: generic SIMD code is slow in debug builds.
+        let records = tree.records
         var d = Double.infinity
-        for i in list { d = min(d, box.maxDistanceSquared(to: tree.position(Int(i)))) }
+        for i in list { d = min(d, box.maxDistanceSquared(to: records[Int(i)])) }
         let reach = ChordGeodesic.upperBound(chord: d.squareRoot())
         let start = out.count
-        for i in list where box.minDistanceSquared(to: tree.position(Int(i))) <= reach * reach {
+        for i in list where box.minDistanceSquared(to: records[Int(i)]) <= reach * reach {
             out.append(i)
         }
         let center = Coordinate(
             latitude: cell.south + cell.size / 2, longitude: cell.west + cell.size / 2)
         let m = WGS84.earthCentered(center)
-        let farthest = box.maxDistanceSquared(to: m).squareRoot()
+        let farthest = box.maxDistanceSquared(to: m.x, m.y, m.z).squareRoot()
 
         // By angle at the Earth's center.
         var kept = out.count - start
@@ -275,16 +277,18 @@ struct NearestCells: Sendable {
         guard budget >= kept else { return false }
         budget -= kept
         // Angles compared by the chords of unit vectors, 2 sin(θ/2), which grow with θ.
-        let um = m / (m * m).sum().squareRoot()
+        let mNorm = (m.x * m.x + m.y * m.y + m.z * m.z).squareRoot()
+        let (umX, umY, umZ) = (m.x / mNorm, m.y / mNorm, m.z / mNorm)
         let b = WGS84.polarRadius, a = WGS84.equatorialRadius * (1 + 1e-5)
         let rho = 2 * asin(Swift.min(1, farthest / b / 2))
         var unitChords = [Double]()
         unitChords.reserveCapacity(kept)
         var nearestUnitChord = Double.infinity
         for i in out[start...] {
-            let p = tree.position(Int(i))
-            let d = p / (p * p).sum().squareRoot() - um
-            let cc = (d * d).sum()
+            let p = records[Int(i)]
+            let norm = (p.x * p.x + p.y * p.y + p.z * p.z).squareRoot()
+            let dx = p.x / norm - umX, dy = p.y / norm - umY, dz = p.z / norm - umZ
+            let cc = dx * dx + dy * dy + dz * dz
             unitChords.append(cc)
             nearestUnitChord = Swift.min(nearestUnitChord, cc)
         }
@@ -300,19 +304,25 @@ struct NearestCells: Sendable {
         guard kept > Self.leafSize else { return true }
         guard budget >= Self.pivotCount * kept else { return false }
         budget -= Self.pivotCount * kept
+        // The pivots, and which of them is farthest; plain index loops, which debug builds run
+        // without generic metadata lookups.
         var pivots = [(chord: Double, position: Int32)]()
+        var worst = 0
         for i in out[start...] {
-            let d = tree.position(Int(i)) - m
-            let item = (chord: (d * d).sum(), position: i)
+            let p = records[Int(i)]
+            let dx = p.x - m.x, dy = p.y - m.y, dz = p.z - m.z
+            let item = (chord: dx * dx + dy * dy + dz * dz, position: i)
             if pivots.count < Self.pivotCount {
                 pivots.append(item)
-            } else if let worst = pivots.indices.max(by: { pivots[$0].chord < pivots[$1].chord }),
-                item.chord < pivots[worst].chord
-            {
+            } else if item.chord < pivots[worst].chord {
                 pivots[worst] = item
+            } else {
+                continue
             }
+            worst = 0
+            for k in 1..<pivots.count where pivots[k].chord > pivots[worst].chord { worst = k }
         }
-        let pivotPositions = pivots.map { tree.position(Int($0.position)) }
+        let pivotPositions = pivots.map { records[Int($0.position)] }
         // U(c) − c grows with c up to where U stops being a formula (0.9 · 2M₀ ≈ 11,404 km);
         // pivots that far from part of the box rule nothing out.
         let pivotSlack = pivotPositions.map { p in
@@ -323,10 +333,11 @@ struct NearestCells: Sendable {
         var w = start
         for j in start..<out.count {
             let i = out[j]
-            let p = tree.position(Int(i))
+            let p = records[Int(i)]
             let far = box.maxDistanceSquared(to: p).squareRoot()
             var dominated = false
-            for (k, q) in pivotPositions.enumerated() where pivots[k].position != i {
+            for k in 0..<pivotPositions.count where pivots[k].position != i {
+                let q = pivotPositions[k]
                 if box.dominates(q, over: p, margin: pivotSlack[k].1 * (far + pivotSlack[k].0)) {
                     dominated = true
                     break
@@ -365,7 +376,7 @@ struct NearestCells: Sendable {
         _ out: inout [Int32], from start: Int, scored scores: [Double], upTo bound: Double
     ) {
         var w = start
-        for (j, score) in scores.enumerated() where score <= bound {
+        for j in 0..<scores.count where scores[j] <= bound {
             out[w] = out[start + j]
             w += 1
         }
@@ -466,20 +477,26 @@ struct NearestCells: Sendable {
 
     /// An axis-aligned box in Earth-centered meters.
     struct CellBox {
-        var low: SIMD3<Double>
-        var high: SIMD3<Double>
+        var lowX, lowY, lowZ, highX, highY, highZ: Double
 
-        func minDistanceSquared(to p: SIMD3<Double>) -> Double {
-            let gx = Swift.max(low.x - p.x, p.x - high.x, 0)
-            let gy = Swift.max(low.y - p.y, p.y - high.y, 0)
-            let gz = Swift.max(low.z - p.z, p.z - high.z, 0)
+        @inline(__always)
+        func minDistanceSquared(to p: PointTree.Record) -> Double {
+            let gx = Swift.max(lowX - p.x, p.x - highX, 0)
+            let gy = Swift.max(lowY - p.y, p.y - highY, 0)
+            let gz = Swift.max(lowZ - p.z, p.z - highZ, 0)
             return gx * gx + gy * gy + gz * gz
         }
 
-        func maxDistanceSquared(to p: SIMD3<Double>) -> Double {
-            let gx = Swift.max(p.x - low.x, high.x - p.x)
-            let gy = Swift.max(p.y - low.y, high.y - p.y)
-            let gz = Swift.max(p.z - low.z, high.z - p.z)
+        @inline(__always)
+        func maxDistanceSquared(to p: PointTree.Record) -> Double {
+            maxDistanceSquared(to: p.x, p.y, p.z)
+        }
+
+        @inline(__always)
+        func maxDistanceSquared(to x: Double, _ y: Double, _ z: Double) -> Double {
+            let gx = Swift.max(x - lowX, highX - x)
+            let gy = Swift.max(y - lowY, highY - y)
+            let gz = Swift.max(z - lowZ, highZ - z)
             return gx * gx + gy * gy + gz * gz
         }
 
@@ -488,19 +505,16 @@ struct NearestCells: Sendable {
         ///
         /// The difference is linear in x (the bisecting plane of p and q), so its least value is
         /// at the corner that goes farthest towards p.
-        func dominates(_ q: SIMD3<Double>, over p: SIMD3<Double>, margin: Double) -> Bool {
-            let x = SIMD3(
-                q.x > p.x ? low.x : high.x, q.y > p.y ? low.y : high.y,
-                q.z > p.z ? low.z : high.z)
-            let dp = x - p, dq = x - q
-            return (dp * dp).sum() - (dq * dq).sum() > margin
-        }
-
-        func minDistanceSquared(to box: PointTree.Box) -> Double {
-            let gx = Swift.max(Double(box.lowX) - high.x, low.x - Double(box.highX), 0)
-            let gy = Swift.max(Double(box.lowY) - high.y, low.y - Double(box.highY), 0)
-            let gz = Swift.max(Double(box.lowZ) - high.z, low.z - Double(box.highZ), 0)
-            return gx * gx + gy * gy + gz * gz
+        @inline(__always)
+        func dominates(
+            _ q: PointTree.Record, over p: PointTree.Record, margin: Double
+        ) -> Bool {
+            let x = q.x > p.x ? lowX : highX
+            let y = q.y > p.y ? lowY : highY
+            let z = q.z > p.z ? lowZ : highZ
+            let px = x - p.x, py = y - p.y, pz = z - p.z
+            let qx = x - q.x, qy = y - q.y, qz = z - q.z
+            return (px * px + py * py + pz * pz) - (qx * qx + qy * qy + qz * qz) > margin
         }
     }
 
@@ -536,7 +550,8 @@ struct NearestCells: Sendable {
         ] where cell.west <= angle && angle <= east {
             include(x, y)
         }
-        let m = SIMD3(repeating: margin)
-        return CellBox(low: low - m, high: high + m)
+        return CellBox(
+            lowX: low.x - margin, lowY: low.y - margin, lowZ: low.z - margin,
+            highX: high.x + margin, highY: high.y + margin, highZ: high.z + margin)
     }
 }

@@ -100,7 +100,9 @@ struct HierarchyBuildTests {
     @Test func parallelBuildMatchesOneThread() {
         let kinds: [SyntheticPoints.Kind] = [.clustered(centers: 300), .uniform]
         for kind in kinds {
-            let coordinates = SyntheticPoints.coordinates(kind, count: 120_000, seed: 11)
+            // Above the parallel threshold (65,536) at the top zooms, even under the sanitizers.
+            let count = TestScale.steps(120_000, minimum: 70_000)
+            let coordinates = SyntheticPoints.coordinates(kind, count: count, seed: 11)
             let options = ClusterOptions(maxZoom: 16)
             let one = ClusterHierarchy(
                 options: options, coordinates: coordinates,
