@@ -115,9 +115,11 @@ struct PlaceSearchTests {
         var rng = SplitMix64(seed: 0x7E47)
         let syllables = ["san", "ta", "zu", "rich", "ber", "lin", "é", "ø", "port", "new", "ville"]
         var spots = [Spot]()
-        for _ in 0..<3_000 {
+        for i in 0..<3_000 {
             var name = ""
-            for w in 0..<(1 + Int(rng.next() % 3)) {
+            // Mostly up to three words; every tenth name has up to twelve, often repeated.
+            let wordCount = 1 + Int(rng.next() % (i % 10 == 0 ? 12 : 3))
+            for w in 0..<wordCount {
                 if w > 0 { name += rng.next() % 2 == 0 ? " " : "-" }
                 for _ in 0..<(1 + Int(rng.next() % 3)) {
                     name += syllables[Int(rng.next() % UInt64(syllables.count))]
@@ -133,7 +135,11 @@ struct PlaceSearchTests {
         let region = CoordinateRegion(
             center: Coordinate(latitude: 10, longitude: 170),
             span: CoordinateSpan(latitudeDelta: 60, longitudeDelta: 60))
-        for query in ["s", "zu ri", "new", "VILLE", "porto", "ø", "o", "ta-ber", "xyz"] {
+        let queries = [
+            "s", "zu ri", "new", "VILLE", "porto", "ø", "o", "ta-ber", "xyz", "sa", "santa",
+            "ta ta", "rich rich", "b", "zuzu", "é",
+        ]
+        for query in queries {
             let q = SearchFolding.words(query)
             let origin = region.center
             let o = WGS84.earthCentered(origin)
@@ -158,7 +164,60 @@ struct PlaceSearchTests {
             }
             let found = index.search(query, in: region, limit: 40)
             #expect(found.map(\.index) == expected.prefix(40).map(\.0), "query \(query)")
+            // Completions: the best place of each distinct folded name, in that order.
+            var seen = Set<[String]>()
+            let names = expected.filter {
+                seen.insert(SearchFolding.words(spots[$0.0].name)).inserted
+            }
+            let completed = index.completions(for: query, in: region, limit: 12)
+            #expect(completed.map(\.best.index) == names.prefix(12).map(\.0), "query \(query)")
+            for completion in completed {
+                let folded = SearchFolding.words(completion.title)
+                #expect(
+                    completion.count
+                        == spots.filter { SearchFolding.words($0.name) == folded }.count)
+            }
         }
+    }
+
+    @Test("a word's prefix shared with earlier words of its name equals the pairwise maximum")
+    func sharedPrefixes() {
+        var rng = SplitMix64(seed: 0x5A7E)
+        for _ in 0..<400 {
+            let k = 1 + Int(rng.next() % 40)
+            let words = (0..<k).map { _ in
+                String(
+                    (0..<(1 + Int(rng.next() % 4))).map { _ in
+                        rng.next() % 2 == 0 ? Character("a") : "b"
+                    })
+            }
+            let bytes = ArraySlice(words.flatMap { Array($0.utf8) })
+            let expected = words.indices.map { j in
+                (0..<j).map { i in zip(words[i], words[j]).prefix { $0 == $1 }.count }.max() ?? 0
+            }
+            #expect(TextIndex.sharedWithEarlier(words, bytes: bytes).map(Int.init) == expected)
+        }
+    }
+
+    @Test("a name of 50,000 equal words is one match, found in linear time")
+    func oneLongName() throws {
+        let long = Array(repeating: "san", count: 50_000).joined(separator: " ")
+        let spots = [
+            Spot(name: long, coordinate: Coordinate(latitude: 1, longitude: 2)),
+            Spot(name: "Santa Ana", coordinate: Coordinate(latitude: 3, longitude: 4)),
+        ]
+        let index = try PlaceIndex(spots, coordinate: \.coordinate, name: \.name)
+        let found = index.search("sa", near: Coordinate(latitude: 0, longitude: 0))
+        #expect(found.map(\.index) == [0, 1])
+        #expect(found.map(\.match) == [.prefix, .prefix])
+        // Query words need not begin different words of the name.
+        let twice = index.search("san san", near: Coordinate(latitude: 0, longitude: 0))
+        #expect(twice.map(\.index) == [0, 1])
+        #expect(twice.map(\.match) == [.prefix, .words])
+        #expect(
+            index.search("ana", near: Coordinate(latitude: 0, longitude: 0)).map(\.match) == [
+                .words
+            ])
     }
 }
 
@@ -185,23 +244,26 @@ struct ReverseGeocoderTests {
             ReferenceData.data("points/geonames_cities1000_rg.tsv"))
         #expect(places.count > 90_000)
         #expect(places.first?.admin1Name != nil)
-        let geocoder = try ReverseGeocoder(places: places)
+        // Every place, or under the sanitizers (where the geocoder's build is slow) one in four.
+        let step = TestScale.factor < 1 ? 4 : 1
+        let used = stride(from: 0, to: places.count, by: step).map { places[$0] }
+        let geocoder = try ReverseGeocoder(places: used)
         var rng = SplitMix64(seed: 0x6E0)
         let queries = (0..<TestScale.steps(40, minimum: 10)).map { i in
             i % 2 == 0
-                ? places[Int(rng.next() % UInt64(places.count))].coordinate
+                ? used[Int(rng.next() % UInt64(used.count))].coordinate
                 : Coordinate(latitude: rng.uniform(-60, 75), longitude: rng.uniform(-180, 180))
         }
         let batch = geocoder.nearestPlaces(for: queries)
         for (q, found) in zip(queries, batch) {
             var best = (index: -1, distance: Double.infinity)
-            for (i, p) in places.enumerated() {
+            for (i, p) in used.enumerated() {
                 let d = Geodesic.distance(from: q, to: p.coordinate)
                 if d < best.distance { best = (i, d) }
             }
             #expect(found?.index == best.index, "\(q)")
             #expect(abs((found?.distance ?? 0) - best.distance) < 1e-6)
-            #expect(geocoder.placemark(for: q)?.name == places[best.index].name)
+            #expect(geocoder.placemark(for: q)?.name == used[best.index].name)
         }
     }
 
