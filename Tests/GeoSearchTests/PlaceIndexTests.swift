@@ -202,6 +202,33 @@ struct PlaceIndexTests {
         #expect(index.nearest(3, to: spot, where: { _ in false }).isEmpty)
     }
 
+    @Test("clumps within one curve cell: exact duplicates merge, near ones stay apart")
+    func clumps() throws {
+        // Places a few centimeters apart share a curve key; equal coordinates (0.0 and −0.0 too)
+        // must become one position, different ones must not.
+        var rng = SplitMix64(seed: 0xC1)
+        var points = [Coordinate]()
+        for i in 0..<20_000 {
+            let clump = Double(i % 50)
+            let offset = Double(rng.next() % 40) * 1e-7
+            points.append(Coordinate(latitude: clump, longitude: i % 7 == 0 ? -0.0 : offset))
+        }
+        let distinct = Set(points.map { [$0.latitude, $0.longitude == 0 ? 0 : $0.longitude] })
+        let index = try PlaceIndex(points, coordinate: { $0 })
+        #expect(index.distinctCoordinateCount == distinct.count)
+        for q in [
+            Coordinate(latitude: 10, longitude: 1e-6), Coordinate(latitude: 49.2, longitude: 0.4),
+        ] {
+            let expected = bruteForce(points, from: q)
+            #expect(index.nearest(30, to: q).map(\.index) == expected.prefix(30).map(\.index))
+        }
+        #expect(
+            PointTree.keyLayout(count: 1) == (1, 35) && PointTree.keyLayout(count: 2) == (1, 35))
+        #expect(PointTree.keyLayout(count: 1 << 29) == (29, 35))
+        #expect(PointTree.keyLayout(count: (1 << 29) + 1) == (30, 34))
+        #expect(PointTree.keyLayout(count: Int(Int32.max)) == (31, 33))
+    }
+
     @Test("places all at nearly one distance: more candidates than the walk keeps, same answer")
     func oneDistance() throws {
         // Seen from the north pole every place on a parallel is at one geodesic distance, and the

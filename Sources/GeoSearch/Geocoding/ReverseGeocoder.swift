@@ -166,6 +166,9 @@ public struct ReverseGeocoder: Sendable {
             coordinates.withUnsafeBufferPointer { input in
                 let queries = SharedView(input)
                 DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    // The view's buffer, read directly: its generic subscript is not always
+                    // specialized across modules.
+                    let queries = queries.buffer
                     for i in (n * part / parts)..<(n * (part + 1) / parts) {
                         slots[i] = nearest(to: queries[i], within: maxDistance)
                     }

@@ -123,93 +123,160 @@ struct PointTree: Sendable {
     init(_ input: [Coordinate]) {
         let n = input.count
         guard n > 0 else { return }
-        var earthCentered = [SIMD3<Double>](repeating: .zero, count: n)
-        var keys = [UInt64](repeating: 0, count: n)
-        earthCentered.withUnsafeMutableBufferPointer { ecef in
-            keys.withUnsafeMutableBufferPointer { keys in
-                input.withUnsafeBufferPointer { input in
-                    guard let ecefBase = ecef.baseAddress, let keyBase = keys.baseAddress else {
-                        return
-                    }
-                    let ecefSlots = WorkerSlots(ecefBase)
+        // Each element's record in input order (its position, itself as its only member), and
+        // its key, on two threads for large inputs. A key is the curve key above the element's
+        // index, so one array of 64-bit words sorts; beyond 2²⁹ elements the curve's finest
+        // levels give way to the index's bits.
+        let (indexBits, curveBits) = Self.keyLayout(count: n)
+        let dropped = UInt64(Self.curveKeyBits - curveBits), shift = UInt64(indexBits)
+        var unsorted = [Record]()
+        var keys = [UInt64]()
+        input.withUnsafeBufferPointer { input in
+            let source = SharedView(input)
+            let chunks = n >= 65_536 ? 2 : 1
+            unsorted = [Record](unsafeUninitializedCapacity: n) { records, initialized in
+                keys = [UInt64](unsafeUninitializedCapacity: n) { keyBuffer, keysInitialized in
+                    guard let recordBase = records.baseAddress, let keyBase = keyBuffer.baseAddress
+                    else { return }
+                    let recordSlots = WorkerSlots(recordBase)
                     let keySlots = WorkerSlots(keyBase)
-                    let source = SharedView(input)
-                    let chunks = n >= 65_536 ? 2 : 1
                     DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                        let range = (n * chunk / chunks)..<(n * (chunk + 1) / chunks)
-                        for i in range {
-                            let p = WGS84.earthCentered(source[i])
-                            ecefSlots.base[i] = p
-                            keySlots.base[i] = PointTree.curveKey(p)
+                        // The view's buffer, read directly: its generic subscript is not
+                        // specialized across modules.
+                        let input = source.buffer
+                        for i in (n * chunk / chunks)..<(n * (chunk + 1) / chunks) {
+                            let p = WGS84.earthCentered(input[i])
+                            (recordSlots.base + i).initialize(
+                                to: Record(
+                                    x: p.x, y: p.y, z: p.z, element: Int32(truncatingIfNeeded: i),
+                                    memberCount: 1))
+                            (keySlots.base + i).initialize(
+                                to: (PointTree.curveKey(p) >> dropped) << shift | UInt64(i))
                         }
                     }
+                    keysInitialized = n
                 }
+                initialized = n
             }
         }
-        var order = [UInt32]()
-        RadixSort.sort(&keys, order: &order, bits: 0..<35)
+        RadixSort.sort(&keys, bits: indexBits..<(indexBits + curveBits))
 
-        // Distinct positions in curve order; equal coordinates always have equal keys, but equal
-        // keys may hold different coordinates, so each run of equal keys is grouped exactly.
-        records.reserveCapacity(n)
-        coordinates.reserveCapacity(n)
-        var runStart = 0
-        var run = [Int32]()
-        while runStart < n {
-            var runEnd = runStart + 1
-            while runEnd < n && keys[runEnd] == keys[runStart] { runEnd += 1 }
-            if runEnd - runStart == 1 {
-                let e = Int(order[runStart])
-                appendPosition(earthCentered[e], input[e], members: CollectionOfOne(Int32(e)))
-            } else {
-                run.removeAll(keepingCapacity: true)
-                for i in runStart..<runEnd { run.append(Int32(order[i])) }
-                // Stable radix order kept the element indices ascending; group equal coordinates.
-                run.sort { a, b in
-                    let ca = input[Int(a)], cb = input[Int(b)]
-                    if ca.latitude != cb.latitude { return ca.latitude < cb.latitude }
-                    if ca.longitude != cb.longitude { return ca.longitude < cb.longitude }
-                    return a < b
-                }
-                var g = 0
-                while g < run.count {
-                    var h = g + 1
-                    let c = input[Int(run[g])]
-                    while h < run.count && input[Int(run[h])] == c { h += 1 }
-                    appendPosition(earthCentered[Int(run[g])], c, members: run[g..<h])
-                    g = h
-                }
-            }
-            runStart = runEnd
-        }
+        // Distinct positions in curve order: every element gathered as a position of its own
+        // (on two threads), then each run of equal keys grouped exactly, since equal coordinates
+        // always have equal keys but equal keys may hold different coordinates.
+        (records, coordinates) = Self.gather(unsorted, input, keys, indexBits: indexBits)
+        groupEqualCoordinates(keys, indexBits: indexBits)
         buildBoxes()
     }
 
-    private mutating func appendPosition(
-        _ p: SIMD3<Double>, _ c: Coordinate, members group: some Collection<Int32>
-    ) {
-        var record = Record(x: p.x, y: p.y, z: p.z, element: 0, memberCount: Int32(group.count))
-        if group.count == 1, let only = group.first {
-            record.element = only
-        } else {
-            record.element = Int32(members.count)
-            members.append(contentsOf: group)
+    /// The records and coordinates of the elements in the order of their sorted keys (each
+    /// element's index in the keys' low `indexBits`), one position per element, gathered on two
+    /// threads for large inputs.
+    private static func gather(
+        _ unsorted: [Record], _ input: [Coordinate], _ order: [UInt64], indexBits: Int
+    ) -> ([Record], [Coordinate]) {
+        let n = order.count
+        let mask = UInt64.max >> UInt64(UInt64.bitWidth - indexBits)
+        let chunks = n >= 65_536 ? 2 : 1
+        var coordinates = [Coordinate]()
+        let records = unsorted.withUnsafeBufferPointer { unsorted in
+            input.withUnsafeBufferPointer { input in
+                order.withUnsafeBufferPointer { order in
+                    let (from, at, sorted) = (
+                        SharedView(unsorted), SharedView(input), SharedView(order)
+                    )
+                    return [Record](unsafeUninitializedCapacity: n) { records, initialized in
+                        coordinates = [Coordinate](unsafeUninitializedCapacity: n) {
+                            coordinateBuffer, coordinatesInitialized in
+                            guard let recordBase = records.baseAddress,
+                                let coordinateBase = coordinateBuffer.baseAddress
+                            else { return }
+                            let recordSlots = WorkerSlots(recordBase)
+                            let coordinateSlots = WorkerSlots(coordinateBase)
+                            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                                let (from, at, sorted) = (from.buffer, at.buffer, sorted.buffer)
+                                for i in (n * chunk / chunks)..<(n * (chunk + 1) / chunks) {
+                                    let e = Int(sorted[i] & mask)
+                                    (recordSlots.base + i).initialize(to: from[e])
+                                    (coordinateSlots.base + i).initialize(to: at[e])
+                                }
+                            }
+                            coordinatesInitialized = n
+                        }
+                        initialized = n
+                    }
+                }
+            }
         }
-        records.append(record)
-        // −0.0 and 0.0 are the same coordinate; keep the first's spelling.
-        coordinates.append(c)
+        return (records, coordinates)
+    }
+
+    /// Sorts each run of equal keys by coordinate and element, and merges the elements at one
+    /// coordinate into one position with its members ascending, moving later positions down.
+    private mutating func groupEqualCoordinates(_ keys: [UInt64], indexBits: Int) {
+        let n = records.count
+        let shift = UInt64(indexBits)
+        var w = 0
+        var i = 0
+        while i < n {
+            var j = i + 1
+            while j < n && keys[j] >> shift == keys[i] >> shift { j += 1 }
+            if j - i == 1 {
+                if w < i {
+                    records[w] = records[i]
+                    coordinates[w] = coordinates[i]
+                }
+                w += 1
+                i = j
+                continue
+            }
+            // Stable radix order kept the element indices ascending; sort by coordinate.
+            var run = Array(zip(records[i..<j], coordinates[i..<j]))
+            run.sort { a, b in
+                if a.1.latitude != b.1.latitude { return a.1.latitude < b.1.latitude }
+                if a.1.longitude != b.1.longitude { return a.1.longitude < b.1.longitude }
+                return a.0.element < b.0.element
+            }
+            var g = 0
+            while g < run.count {
+                var h = g + 1
+                while h < run.count && run[h].1 == run[g].1 { h += 1 }
+                var record = run[g].0
+                if h - g > 1 {
+                    record.element = Int32(members.count)
+                    record.memberCount = Int32(h - g)
+                    for m in g..<h { members.append(run[m].0.element) }
+                }
+                records[w] = record
+                // −0.0 and 0.0 are the same coordinate; keep the first's spelling.
+                coordinates[w] = run[g].1
+                w += 1
+                g = h
+            }
+            i = j
+        }
+        records.removeSubrange(w...)
+        coordinates.removeSubrange(w...)
     }
 
     private mutating func buildBoxes() {
         let fanout = Self.fanout
         var count = (self.count + fanout - 1) / fanout
         boxes.reserveCapacity(count + count / (fanout - 1) + 2)
-        for leaf in 0..<count {
-            var box = Box(around: position(leaf * fanout))
-            for i in (leaf * fanout)..<min(self.count, leaf * fanout + fanout) {
-                box.formUnion(Box(around: position(i)))
+        // Rounding outwards is monotone, so rounding the leaf's extremes once gives the union of
+        // its positions' rounded boxes.
+        records.withUnsafeBufferPointer { records in
+            for leaf in 0..<count {
+                let first = records[leaf * fanout]
+                var (lowX, lowY, lowZ) = (first.x, first.y, first.z)
+                var (highX, highY, highZ) = (first.x, first.y, first.z)
+                for r in records[(leaf * fanout)..<min(records.count, leaf * fanout + fanout)] {
+                    (lowX, lowY, lowZ) = (min(lowX, r.x), min(lowY, r.y), min(lowZ, r.z))
+                    (highX, highY, highZ) = (max(highX, r.x), max(highY, r.y), max(highZ, r.z))
+                }
+                boxes.append(
+                    Box(low: SIMD3(lowX, lowY, lowZ), high: SIMD3(highX, highY, highZ)))
             }
-            boxes.append(box)
         }
         levelStart.append(boxes.count)
         while count > 1 {
@@ -226,6 +293,17 @@ struct PointTree: Sendable {
             levelStart.append(boxes.count)
         }
     }
+
+    /// How a sort key of `count` (≥ 1) elements splits its 64 bits: the element's index in the
+    /// low `indexBits`, the top `curveBits` of ``curveKey(_:)`` above them (all 35 up to 2²⁹
+    /// elements).
+    static func keyLayout(count: Int) -> (indexBits: Int, curveBits: Int) {
+        let indexBits = Swift.max(1, UInt64.bitWidth - UInt64(count - 1).leadingZeroBitCount)
+        return (indexBits, Swift.min(curveKeyBits, UInt64.bitWidth - indexBits))
+    }
+
+    /// The bits of ``curveKey(_:)``.
+    static let curveKeyBits = 35
 
     /// The cube face (0–5) of a direction and the Hilbert index of where it meets the face, as a
     /// 35-bit key.

@@ -21,4 +21,26 @@ struct HilbertCurveTests {
         #expect(HilbertCurve.index(x: 0, y: 0) == 0)
         #expect(HilbertCurve.index(x: 65_535, y: 0) == UInt32.max)
     }
+
+    /// The table-driven index is the level-by-level definition: on every cell of a 256 × 256
+    /// corner, along the grid's edges, and on seeded random cells (with higher bits set).
+    @Test func tableEqualsLevelByLevel() {
+        for x in UInt32(0)..<256 {
+            for y in UInt32(0)..<256 {
+                #expect(
+                    HilbertCurve.index(x: x, y: y) == HilbertCurve.levelByLevelIndex(x: x, y: y))
+            }
+        }
+        var state: UInt64 = 0x4D59_5DF4_D0F3_3173
+        var mismatches = 0
+        for i in 0..<200_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let x = UInt32(truncatingIfNeeded: state >> 32)
+            let y = i % 7 == 0 ? 65_535 : UInt32(truncatingIfNeeded: state)
+            if HilbertCurve.index(x: x, y: y) != HilbertCurve.levelByLevelIndex(x: x, y: y) {
+                mismatches += 1
+            }
+        }
+        #expect(mismatches == 0)
+    }
 }
