@@ -199,7 +199,7 @@ struct PlaceSearchTests {
         }
     }
 
-    @Test("a name of 50,000 equal words is one match, found in linear time")
+    @Test("a name of 50,000 equal words is one match; words longer than 65,534 bytes")
     func oneLongName() throws {
         let long = Array(repeating: "san", count: 50_000).joined(separator: " ")
         let spots = [
@@ -218,6 +218,18 @@ struct PlaceSearchTests {
             index.search("ana", near: Coordinate(latitude: 0, longitude: 0)).map(\.match) == [
                 .words
             ])
+        // Past the entries' 16-bit lengths, the scan compares the words themselves.
+        let word = String(repeating: "a", count: 70_000)
+        let huge = try PlaceIndex(
+            [
+                Spot(name: word, coordinate: Coordinate(latitude: 1, longitude: 2)),
+                Spot(name: word + " " + word, coordinate: Coordinate(latitude: 1, longitude: 2)),
+            ], coordinate: \.coordinate, name: \.name)
+        let origin = Coordinate(latitude: 0, longitude: 0)
+        #expect(huge.search(word, near: origin).map(\.match) == [.exact, .prefix])
+        let shorter = String(repeating: "a", count: 65_535)
+        #expect(huge.search(shorter, near: origin).map(\.match) == [.prefix, .prefix])
+        #expect(huge.search(word + "a", near: origin).isEmpty)
     }
 }
 

@@ -48,11 +48,6 @@ struct PointTree: Sendable {
     struct Box: Sendable {
         var lowX, lowY, lowZ, highX, highY, highZ: Float
 
-        init(around p: SIMD3<Double>) {
-            (lowX, lowY, lowZ) = (Box.down(p.x), Box.down(p.y), Box.down(p.z))
-            (highX, highY, highZ) = (Box.up(p.x), Box.up(p.y), Box.up(p.z))
-        }
-
         init(low: SIMD3<Double>, high: SIMD3<Double>) {
             (lowX, lowY, lowZ) = (Box.down(low.x), Box.down(low.y), Box.down(low.z))
             (highX, highY, highZ) = (Box.up(high.x), Box.up(high.y), Box.up(high.z))
@@ -138,6 +133,7 @@ struct PointTree: Sendable {
                 keys = [UInt64](unsafeUninitializedCapacity: n) { keyBuffer, keysInitialized in
                     guard let recordBase = records.baseAddress, let keyBase = keyBuffer.baseAddress
                     else { return }
+                    defer { (initialized, keysInitialized) = (n, n) }
                     let recordSlots = WorkerSlots(recordBase)
                     let keySlots = WorkerSlots(keyBase)
                     DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
@@ -154,9 +150,7 @@ struct PointTree: Sendable {
                                 to: (PointTree.curveKey(p) >> dropped) << shift | UInt64(i))
                         }
                     }
-                    keysInitialized = n
                 }
-                initialized = n
             }
         }
         RadixSort.sort(&keys, bits: indexBits..<(indexBits + curveBits))
@@ -191,6 +185,7 @@ struct PointTree: Sendable {
                             guard let recordBase = records.baseAddress,
                                 let coordinateBase = coordinateBuffer.baseAddress
                             else { return }
+                            defer { (initialized, coordinatesInitialized) = (n, n) }
                             let recordSlots = WorkerSlots(recordBase)
                             let coordinateSlots = WorkerSlots(coordinateBase)
                             DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
@@ -201,9 +196,7 @@ struct PointTree: Sendable {
                                     (coordinateSlots.base + i).initialize(to: at[e])
                                 }
                             }
-                            coordinatesInitialized = n
                         }
-                        initialized = n
                     }
                 }
             }

@@ -87,9 +87,9 @@ extension PlaceIndex {
     ///   - limit: The most results to return.
     /// - Returns: At most `limit` results, best first; none when the index has no names.
     /// - Complexity: O(m · log limit) for a one-word query and O(m · (w + log limit)) for more
-    ///   words, for the m places that have a word beginning with the query's most selective word
-    ///   and w words per name; a one-word query reads m consecutive 64-byte entries and nothing
-    ///   else. Allocates only the result.
+    ///   words, for the m words (of all names) that begin with the query's most selective word
+    ///   and w words per name; a one-word query reads m consecutive 64-byte entries (and, with a
+    ///   `category`, each match's category). Allocates only the result.
     public func search(
         _ text: String, near origin: Coordinate? = nil, in region: CoordinateRegion? = nil,
         category: String? = nil, limit: Int = 25

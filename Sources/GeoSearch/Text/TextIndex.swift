@@ -30,8 +30,8 @@ struct TextIndex: Sendable {
         /// The place's name group: places whose folded names are equal share a number.
         var group: Int32
         /// The longest common prefix (UTF-8 bytes, at most 65,535) of the word and any earlier word
-        /// of the same name: a query word of fewer bytes that begins this word begins an earlier one
-        /// too, which reports the place instead.
+        /// of the same name: a query word of at most that many bytes that begins this word begins
+        /// an earlier one too, which reports the place instead.
         var shared: UInt16
         /// The word's length in bytes (at most 65,535) when it is the name's only word, else 0.
         var onlyLength: UInt16
@@ -184,9 +184,9 @@ struct TextIndex: Sendable {
     /// word of the name), with one of its word entries (for its place, position and group) and
     /// how well it matches.
     ///
-    /// - Complexity: O(m) for a one-word query and O(m · w) otherwise, for the m places that have
-    ///   a word beginning with the query's most selective word and w words per name; O(log W) to
-    ///   find them among W words. A one-word query reads only the sorted entries of its words.
+    /// - Complexity: O(m) for a one-word query and O(m · w) otherwise, for the m words (of all
+    ///   names) that begin with the query's most selective word and w words per name; O(log W) to
+    ///   find them among W words. A one-word query reads only those m sorted entries.
     func forEachMatch(_ query: String, _ body: (Entry, Quality) -> Void) {
         bytes.withUnsafeBufferPointer { bytes in
             wordStart.withUnsafeBufferPointer { wordStart in
@@ -262,7 +262,9 @@ struct TextIndex: Sendable {
             let key = words[chosen].count
             let known = key < Int(UInt16.max)
             if words.count == 1 && known {
-                // The place's rank is in the entry: the first word of a name reports it.
+                // The place's rank is in the entry: the earliest word of the name that begins with
+                // the query reports it, and whether that is the name's first (or only) word
+                // decides the match.
                 for entry in chosenRange {
                     let e = entries[entry]
                     if Int(e.shared) >= key { continue }
