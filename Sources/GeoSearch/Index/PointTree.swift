@@ -128,7 +128,7 @@ struct PointTree: Sendable {
         var keys = [UInt64]()
         input.withUnsafeBufferPointer { input in
             let source = SharedView(input)
-            let chunks = n >= 65_536 ? 2 : 1
+            let chunks = Self.chunkCount(n)
             unsorted = [Record](unsafeUninitializedCapacity: n) { records, initialized in
                 keys = [UInt64](unsafeUninitializedCapacity: n) { keyBuffer, keysInitialized in
                     guard let recordBase = records.baseAddress, let keyBase = keyBuffer.baseAddress
@@ -163,6 +163,9 @@ struct PointTree: Sendable {
         buildBoxes()
     }
 
+    /// The parts a pass over n elements is split into for the threads: two from 65,536 elements.
+    private static func chunkCount(_ n: Int) -> Int { n >= 65_536 ? 2 : 1 }
+
     /// The records and coordinates of the elements in the order of their sorted keys (each
     /// element's index in the keys' low `indexBits`), one position per element, gathered on two
     /// threads for large inputs.
@@ -171,7 +174,7 @@ struct PointTree: Sendable {
     ) -> ([Record], [Coordinate]) {
         let n = order.count
         let mask = UInt64.max >> UInt64(UInt64.bitWidth - indexBits)
-        let chunks = n >= 65_536 ? 2 : 1
+        let chunks = Self.chunkCount(n)
         var coordinates = [Coordinate]()
         let records = unsorted.withUnsafeBufferPointer { unsorted in
             input.withUnsafeBufferPointer { input in

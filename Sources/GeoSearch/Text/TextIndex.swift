@@ -144,27 +144,23 @@ struct TextIndex: Sendable {
         var best = [Int](repeating: 0, count: k)
         // One pass from the left, one from the right: the stack holds positions whose words come
         // earlier in the name than every later position on it, each with the smallest adjacent
-        // prefix between it and the position below it.
+        // prefix between it and the position below it. `link(t)` is the prefix that position t
+        // shares with the position visited before it.
         var stack = [(word: Int, link: Int)]()
-        for t in 0..<k {
-            var run = t > 0 ? adjacent[t] : 0
-            while let top = stack.last, top.word > sorted[t] {
-                run = min(run, top.link)
-                stack.removeLast()
+        func pass(_ positions: some Sequence<Int>, link: (Int) -> Int) {
+            stack.removeAll(keepingCapacity: true)
+            for t in positions {
+                var run = link(t)
+                while let top = stack.last, top.word > sorted[t] {
+                    run = min(run, top.link)
+                    stack.removeLast()
+                }
+                if !stack.isEmpty { best[sorted[t]] = max(best[sorted[t]], run) }
+                stack.append((sorted[t], run))
             }
-            if !stack.isEmpty { best[sorted[t]] = max(best[sorted[t]], run) }
-            stack.append((sorted[t], run))
         }
-        stack.removeAll(keepingCapacity: true)
-        for t in stride(from: k - 1, through: 0, by: -1) {
-            var run = t < k - 1 ? adjacent[t + 1] : 0
-            while let top = stack.last, top.word > sorted[t] {
-                run = min(run, top.link)
-                stack.removeLast()
-            }
-            if !stack.isEmpty { best[sorted[t]] = max(best[sorted[t]], run) }
-            stack.append((sorted[t], run))
-        }
+        pass(0..<k) { t in t > 0 ? adjacent[t] : 0 }
+        pass(stride(from: k - 1, through: 0, by: -1)) { t in t < k - 1 ? adjacent[t + 1] : 0 }
         return best.map { UInt16(min($0, Int(UInt16.max))) }
     }
 
