@@ -66,6 +66,7 @@ struct BestK {
 extension PointTree {
     /// ``nearest(to:limit:into:accepts:)`` with its own heap of `k`: calls `body` with the
     /// answers, nearest first.
+    @usableFromInline
     func nearest(
         _ k: Int, to origin: Coordinate, limit: Double, accepts: ((Int) -> Bool)?,
         _ body: (UnsafeBufferPointer<(distance: Double, element: Int32)>) -> Void
@@ -315,6 +316,28 @@ struct ChordWalk {
         }
     }
 
+    /// Keeps a candidate. When the buffer is full, the candidates the cut has passed by since
+    /// they were kept are dropped; if that frees less than a quarter of it, the walk has
+    /// overflowed and keeps no more (it goes on only to narrow the cut), so each candidate is
+    /// moved at most a bounded number of times.
+    @inline(__always)
+    mutating func keep(_ chord: Double, _ position: Int32) {
+        if found == candidates.count {
+            var kept = 0
+            for j in 0..<found where candidates[j].chord <= cut {
+                candidates[kept] = candidates[j]
+                kept += 1
+            }
+            found = kept
+            if 4 * kept > 3 * candidates.count {
+                overflow = true
+                return
+            }
+        }
+        candidates[found] = (chord, position)
+        found += 1
+    }
+
     @inline(__always)
     mutating func visitLeaf(_ leaf: Int) {
         let end = min(records.count, leaf * PointTree.fanout + PointTree.fanout)
@@ -324,20 +347,8 @@ struct ChordWalk {
             let cc = dx * dx + dy * dy + dz * dz
             guard cc <= cut * cut else { continue }
             let chord = cc.squareRoot()
-            if found == candidates.count {
-                // Drop the candidates the cut has passed by since they were kept.
-                var kept = 0
-                for j in 0..<found where candidates[j].chord <= cut {
-                    candidates[kept] = candidates[j]
-                    kept += 1
-                }
-                found = kept
-            }
-            if found < candidates.count {
-                candidates[found] = (chord, Int32(i))
-                found += 1
-            } else {
-                overflow = true
+            if !overflow {
+                keep(chord, Int32(i))
             }
             var heap = best
             let took = forEachAccepted(r) { heap.offer(chord, $0) }

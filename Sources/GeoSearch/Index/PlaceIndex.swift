@@ -56,7 +56,7 @@ public struct PlaceIndex<Element: Sendable>: Sendable {
     public let elements: [Element]
     /// Each element's coordinate.
     let coordinates: [Coordinate]
-    let tree: PointTree
+    @usableFromInline let tree: PointTree
     let text: TextIndex?
     let categories: [String?]?
 
@@ -138,6 +138,7 @@ public struct PlaceIndex<Element: Sendable>: Sendable {
     /// Returns fewer than `k` when fewer qualify; none for `k` ≤ 0 or an invalid origin.
     /// - Complexity: O(log n + k log k) for well-spread places and a cheap filter; a filter that
     ///   turns most places down makes the search visit them. Allocates only the result.
+    @inlinable
     public func nearest(
         _ k: Int, to origin: Coordinate, within maxDistance: Double = .infinity,
         where filter: ((Element) -> Bool)? = nil
@@ -149,6 +150,7 @@ public struct PlaceIndex<Element: Sendable>: Sendable {
 
     /// ``nearest(_:to:within:where:)`` written into an array the caller keeps, so that a loop of
     /// queries allocates nothing once the array has grown to `k`.
+    @inlinable
     public func nearest(
         _ k: Int, to origin: Coordinate, within maxDistance: Double = .infinity,
         where filter: ((Element) -> Bool)? = nil, into results: inout [PlaceMatch<Element>]
@@ -159,6 +161,7 @@ public struct PlaceIndex<Element: Sendable>: Sendable {
         let limit = maxDistance.isNaN ? Double.infinity : maxDistance
         let elements = self.elements
         let accepts: ((Int) -> Bool)? = filter.map { filter in { filter(elements[$0]) } }
+        // Inlined, so the results are written specialized for the caller's element type.
         tree.nearest(k, to: origin, limit: limit, accepts: accepts) { answers in
             for answer in answers {
                 let e = Int(answer.element)

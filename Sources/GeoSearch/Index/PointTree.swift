@@ -13,6 +13,7 @@ import GeoCore
 ///   logarithmic on it, and ties between equally distant places go to the lower element index.
 /// - Boxes are axis-aligned in Earth-centered meters, `fanout` children each; the point-to-box
 ///   distance is a lower bound of the chord to any member, and the chord of the geodesic.
+@usableFromInline
 struct PointTree: Sendable {
     /// Children per box.
     static let fanout = 32
