@@ -67,7 +67,8 @@ extension LiveClusterIndex {
                 build: build)
             core.adopt(hierarchy, members: members, partition: p)
         }
-        core.version = 1
+        core.version = 0
+        core.finishBatch(nil)
     }
 }
 

@@ -206,6 +206,9 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
 
         // The point changes of each partition.
         var points = [Int: [LiveChange]]()
+        var log = LiveBatchLog(
+            from: core.state, to: core.state,
+            levels: Array(repeating: [], count: core.levelCount))
         var removed = [Int32]()
         for key in order {
             let old = serials[key]
@@ -224,8 +227,15 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
                 guard let e = oldElement else { continue }
                 let fx = Float(SuperclusterProjection.x(longitude: c.longitude))
                 let fy = Float(SuperclusterProjection.y(latitude: c.latitude))
+                let wasAt = core.details[Int(s)].coordinate
                 core.details[Int(s)].coordinate = c
-                guard fx != e.fx || fy != e.fy else { continue }
+                guard fx != e.fx || fy != e.fy else {
+                    if c != wasAt {
+                        let point = core.pointRecord(s)
+                        log.moved.append(LiveLogEntry(serial: s, old: point, new: point))
+                    }
+                    continue
+                }
                 let before = core.pointRecord(s)
                 core.elements[Int(s)].fx = fx
                 core.elements[Int(s)].fy = fy
@@ -278,12 +288,13 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
             }
             for p in core.partitions.indices { core.clearGrids(partition: p) }
             core.rebuild()
-            core.version += 1
+            core.finishBatch(nil)
             return
         }
         for (p, changes) in points.sorted(by: { $0.key < $1.key }) {
             core.propagate(
-                partition: p, points: changes.sorted { $0.serial < $1.serial }, scratch: &scratch)
+                partition: p, points: changes.sorted { $0.serial < $1.serial }, scratch: &scratch,
+                log: &log)
         }
         for s in removed {
             core.elements[Int(s)].depth = LiveCore.absent
@@ -291,7 +302,7 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
             core.details[Int(s)].formations = []
             core.elements[Int(s)].hasFormations = false
         }
-        core.version += 1
+        core.finishBatch(log)
     }
 
     /// Records the serial of a new key.

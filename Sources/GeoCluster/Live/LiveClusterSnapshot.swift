@@ -8,8 +8,8 @@ import GeoCore
 /// identifier; a point's ``ClusterPoint/element`` is its key and its ``ClusterPoint/index`` its
 /// insertion serial.
 public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
-    let core: LiveCore
-    let keys: ChunkedArray<Key?>
+    @usableFromInline let core: LiveCore
+    @usableFromInline let keys: ChunkedArray<Key?>
 
     /// The options of the index.
     public var options: ClusterOptions { core.options }
@@ -22,6 +22,7 @@ public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
     public var version: Int { core.version }
 
     /// The level a zoom reads: `floor(zoom)` clamped to minZoom...maxZoom+1; `nil` for NaN.
+    @usableFromInline
     func level(atZoom zoom: Double) -> Int? {
         guard !zoom.isNaN else { return nil }
         let lowest = Double(options.minZoom), highest = Double(options.maxZoom + 1)
@@ -50,25 +51,16 @@ public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Calls `body` with each record (partition, serial, record) inside a box at a zoom.
+    @usableFromInline
     func forEachFeature(
         west: Double, south: Double, east: Double, north: Double, zoom: Double,
         _ body: (Int, Int32, LiveRecord) -> Void
     ) {
         guard let level = level(atZoom: zoom) else { return }
-        var boxes = [
-            ClusterHierarchy.projectedBox(west: west, south: south, east: east, north: north)
-        ]
-        if boxes[0] == nil {
-            let minLng = ClusterHierarchy.wrap(west)
-            let maxLng = east == 180 ? 180 : ClusterHierarchy.wrap(east)
-            boxes = [
-                ClusterHierarchy.projectedBox(west: minLng, south: south, east: 180, north: north),
-                ClusterHierarchy.projectedBox(west: -180, south: south, east: maxLng, north: north),
-            ]
-        }
+        let boxes = LiveCore.projectedBoxes(west: west, south: south, east: east, north: north)
         for p in core.partitions.indices {
             var found = [(Int32, LiveRecord)]()
-            for case (let minX, let minY, let maxX, let maxY)? in boxes {
+            for (minX, minY, maxX, maxY) in boxes {
                 records(partition: p, level: level, minX: minX, minY: minY, maxX: maxX, maxY: maxY)
                 {
                     found.append(($0, $1))
@@ -122,13 +114,13 @@ public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
     }
 
     /// The public value of a record (`nil` only for a removed element, which has none).
+    @inlinable
     func feature(_ p: Int, _ s: Int32, _ record: LiveRecord) -> ClusterFeature<Key>? {
         guard record.id & 31 != 0 else {
-            return keys[Int(s)].map {
-                .point(
-                    ClusterPoint(
-                        element: $0, index: Int(s), coordinate: core.details[Int(s)].coordinate))
-            }
+            guard let key = keys[Int(s)] else { return nil }
+            return .point(
+                ClusterPoint(
+                    element: key, index: Int(s), coordinate: core.details[Int(s)].coordinate))
         }
         return .cluster(
             Cluster(

@@ -13,24 +13,26 @@ struct LiveFormation: Sendable, Equatable {
 
 /// What the engine reads of an element most: where it is and how it is linked into the levels.
 /// Plain data, 20 bytes, so reading it costs no reference counting.
+@usableFromInline
 struct LiveElement: Sendable {
     /// Whether the element is in the index (`false` once removed).
-    var isPresent: Bool
+    @usableFromInline var isPresent: Bool
     /// Whether it formed any cluster (see ``LiveDetail/formations``).
     var hasFormations = false
     /// The lowest level with a record of this element (``LiveCore/absent`` when it has none).
-    var depth: Int8
+    @usableFromInline var depth: Int8
     /// supercluster's float32 projection.
     var fx: Float
     var fy: Float
-    var partition: Int32
+    @usableFromInline var partition: Int32
     /// The serial of the origin that absorbed it at zoom `depth - 1`, or −1.
     var claimer: Int32
 }
 
 /// The rest of an element: its coordinate as given, its value and the clusters it formed.
+@usableFromInline
 struct LiveDetail: Sendable {
-    var coordinate: Coordinate
+    @usableFromInline var coordinate: Coordinate
     /// The element's value for the aggregation.
     var value: JSONValue
     /// The clusters it formed, ascending by zoom.
@@ -39,13 +41,14 @@ struct LiveDetail: Sendable {
 
 /// One record of a level as the live engine compares it: where it is, how many points it holds
 /// and what it is (its id).
+@usableFromInline
 struct LiveRecord: Sendable, Equatable {
-    var x: Double
-    var y: Double
-    var count: UInt32
+    @usableFromInline var x: Double
+    @usableFromInline var y: Double
+    @usableFromInline var count: UInt32
     /// `serial << 5` for a point, `serial << 5 + zoom + 1` for a cluster formed at `zoom`.
-    var id: Int
-    var aggregate: JSONValue?
+    @usableFromInline var id: Int
+    @usableFromInline var aggregate: JSONValue?
 
     var fx: Float { Float(x) }
     var fy: Float { Float(y) }
@@ -78,8 +81,9 @@ struct LiveGridEntry: Comparable, Hashable, Sendable {
 }
 
 /// The records of one clustering identifier: one grid per level.
+@usableFromInline
 struct LivePartition: Sendable {
-    var identifier: String?
+    @usableFromInline var identifier: String?
     /// `grids[level - minZoom]` for levels minZoom...maxZoom+1.
     var grids: [PagedSet<LiveGridEntry>]
     /// The number of elements.
@@ -99,21 +103,71 @@ struct LiveChange {
     var oldClaimer: Int32
 }
 
+/// One record of a level that a batch changed, with its float32 positions before and after (NaN
+/// where it had no record): what a diff needs to tell whether the change is in its view.
+struct LiveLogEntry: Sendable {
+    var serial: Int32
+    var oldX, oldY, newX, newY: Float
+
+    init(serial: Int32, old: LiveRecord?, new: LiveRecord?) {
+        self.serial = serial
+        (oldX, oldY) = old.map { ($0.fx, $0.fy) } ?? (.nan, .nan)
+        (newX, newY) = new.map { ($0.fx, $0.fy) } ?? (.nan, .nan)
+    }
+}
+
+/// What one batch changed: the records of every level (``LiveLogEntry``), and the points whose
+/// coordinate changed less than their float32 position shows (their records stay the same, their
+/// features do not). Between the states `from` and `to`.
+struct LiveBatchLog: Sendable {
+    var from: UInt64
+    var to: UInt64
+    /// `levels[level - minZoom]`.
+    var levels: [[LiveLogEntry]]
+    var moved: [LiveLogEntry] = []
+
+    /// The number of entries.
+    var size: Int { levels.reduce(moved.count) { $0 + $1.count } }
+}
+
+/// A record as a view sees it: its partition, its element's serial and the record.
+@usableFromInline
+struct LiveSeen {
+    @usableFromInline var p: Int
+    @usableFromInline var s: Int32
+    @usableFromInline var r: LiveRecord
+
+    @usableFromInline
+    init(p: Int, s: Int32, r: LiveRecord) {
+        (self.p, self.s, self.r) = (p, s, r)
+    }
+}
+
 /// The state a live index and its snapshots share, apart from the keys: elements by serial and
 /// the per-level grids. Not generic, so that it is compiled once, optimized, for every key type.
 /// Every part is paged, so a copy is O(1) and its first change copies only what it touches.
+@usableFromInline
 struct LiveCore: Sendable {
     static var absent: Int8 { .max }
 
     let options: ClusterOptions
     let reduce: (@Sendable (inout JSONValue, JSONValue) -> Void)?
-    var elements = ChunkedArray<LiveElement>()
-    var details = ChunkedArray<LiveDetail>()
-    var partitions: [LivePartition] = []
+    @usableFromInline var elements = ChunkedArray<LiveElement>()
+    @usableFromInline var details = ChunkedArray<LiveDetail>()
+    @usableFromInline var partitions: [LivePartition] = []
     var partitionByIdentifier: [String?: Int32] = [:]
     var count = 0
     /// Bumped by every change; snapshots with the same version hold the same clusters.
     var version = 0
+    /// A random name of the current state, new with every batch (copies of an index changed apart
+    /// get different ones, as their versions may not be).
+    @usableFromInline var state = UInt64.random(in: .min ... .max)
+    /// The last batches' logs, oldest first, the last one ending at ``state``: at most
+    /// ``logLimit`` of them and ``logBudget`` entries in all.
+    var logs: [LiveBatchLog] = []
+
+    static let logLimit = 32
+    static let logBudget = 2_000_000
 
     init(options: ClusterOptions, reduce: (@Sendable (inout JSONValue, JSONValue) -> Void)?) {
         self.options = options
@@ -121,6 +175,33 @@ struct LiveCore: Sendable {
     }
 
     var levelCount: Int { options.maxZoom + 2 - options.minZoom }
+
+    /// Ends a batch that changed the index: a new state, and `log` (when the batch was carried
+    /// down the levels) kept for diffs, the oldest logs dropped to stay within the limits; a
+    /// batch without a log (a rebuild) forgets the earlier ones, which no longer lead here.
+    mutating func finishBatch(_ log: LiveBatchLog?) {
+        version += 1
+        state = UInt64.random(in: .min ... .max)
+        guard var log else {
+            logs = []
+            return
+        }
+        log.to = state
+        var total = log.size
+        guard total <= Self.logBudget else {
+            logs = []
+            return
+        }
+        // The newest earlier logs that fit beside it.
+        var kept = 0
+        for old in logs.reversed() {
+            guard kept + 1 < Self.logLimit, total + old.size <= Self.logBudget else { break }
+            total += old.size
+            kept += 1
+        }
+        logs.removeFirst(logs.count - kept)
+        logs.append(log)
+    }
 
     // MARK: - Geometry of the grids
 
@@ -207,6 +288,7 @@ struct LiveCore: Sendable {
     // MARK: - Records
 
     /// The record of an element at a level (which it must have: `level >= depth`).
+    @usableFromInline
     func record(_ serial: Int32, level: Int) -> LiveRecord {
         let e = elements[Int(serial)]
         if e.hasFormations {
@@ -258,6 +340,7 @@ struct LiveCore: Sendable {
     }
 
     /// The serial of the record that holds an element at a level, or `nil` for a removed element.
+    @usableFromInline
     func container(of serial: Int32, level: Int) -> Int32? {
         var s = serial
         for _ in 0...levelCount {
@@ -389,4 +472,94 @@ extension LiveCore {
 extension LiveClusterIndex {
     /// Where the stored greedy decisions differ from a brute-force pass, for tests.
     package var greedyProblems: [String] { core.greedyProblems() }
+}
+
+// MARK: - Diffs
+
+extension LiveCore {
+    /// A box in degrees as the projected boxes (minX, minY, maxX, maxY) the queries read: one, or
+    /// two across the 180th meridian, as supercluster normalizes it.
+    @usableFromInline
+    static func projectedBoxes(
+        west: Double, south: Double, east: Double, north: Double
+    ) -> [(Double, Double, Double, Double)] {
+        if let box = ClusterHierarchy.projectedBox(
+            west: west, south: south, east: east, north: north)
+        {
+            return [box]
+        }
+        let minLng = ClusterHierarchy.wrap(west)
+        let maxLng = east == 180 ? 180 : ClusterHierarchy.wrap(east)
+        return [
+            ClusterHierarchy.projectedBox(west: minLng, south: south, east: 180, north: north),
+            ClusterHierarchy.projectedBox(west: -180, south: south, east: maxLng, north: north),
+        ].compactMap { $0 }
+    }
+
+    /// Whether a float32 position is inside one of the projected boxes (bounds included, as
+    /// ``LiveClusterSnapshot/records(partition:level:minX:minY:maxX:maxY:_:)`` selects; false for NaN).
+    @inline(__always)
+    static func contains(
+        _ boxes: [(Double, Double, Double, Double)], _ fx: Float, _ fy: Float
+    ) -> Bool {
+        let x = Double(fx), y = Double(fy)
+        for (minX, minY, maxX, maxY) in boxes
+        where x >= minX && x <= maxX && y >= minY && y <= maxY {
+            return true
+        }
+        return false
+    }
+
+    /// The record of an element at a level when it has one inside the boxes, with its partition:
+    /// what ``LiveClusterSnapshot/forEachFeature(west:south:east:north:zoom:_:)`` would call its body with.
+    @usableFromInline
+    func viewRecord(
+        _ s: Int32, level: Int, boxes: [(Double, Double, Double, Double)]
+    ) -> LiveSeen? {
+        guard s >= 0, Int(s) < elements.count else { return nil }
+        let e = elements[Int(s)]
+        guard e.isPresent, Int(e.depth) <= level else { return nil }
+        let r = record(s, level: level)
+        guard Self.contains(boxes, r.fx, r.fy) else { return nil }
+        return LiveSeen(p: Int(e.partition), s: s, r: r)
+    }
+
+    /// The serials whose feature at a level may differ inside the boxes between an earlier
+    /// state of the same index and this one, ascending, read from the batch logs between them;
+    /// `nil` when the logs do not lead back to it (another index, a copy changed apart, a
+    /// rebuild, or more batches than are kept).
+    ///
+    /// - Complexity: O(m) for the m records the batches changed at the level, plus O(v log v)
+    ///   for the v of them in the view.
+    @usableFromInline
+    func loggedSerials(
+        since oldState: UInt64, level: Int, boxes: [(Double, Double, Double, Double)]
+    ) -> [Int32]? {
+        let g = level - options.minZoom
+        var state = self.state
+        var found = [Int32]()
+        for log in logs.reversed() {
+            guard log.to == state, g >= 0, g < log.levels.count else { return nil }
+            for e in log.levels[g]
+            where Self.contains(boxes, e.oldX, e.oldY) || Self.contains(boxes, e.newX, e.newY) {
+                found.append(e.serial)
+            }
+            for e in log.moved where Self.contains(boxes, e.newX, e.newY) {
+                found.append(e.serial)
+            }
+            state = log.from
+            if state == oldState {
+                found.sort()
+                var unique = 0
+                for s in found where unique == 0 || found[unique - 1] != s {
+                    found[unique] = s
+                    unique += 1
+                }
+                found.removeSubrange(unique...)
+                return found
+            }
+        }
+        return nil
+    }
+
 }

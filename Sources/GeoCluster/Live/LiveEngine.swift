@@ -126,12 +126,25 @@ extension LiveCore {
     ///
     /// - Complexity: O(m log n) for m records looked at, summed over the zooms, plus the members of
     ///   each recomputed cluster.
-    mutating func propagate(partition: Int, points: [LiveChange], scratch: inout LiveScratch) {
+    ///
+    /// Every level's changed records are appended to `log` (see ``LiveBatchLog``).
+    mutating func propagate(
+        partition: Int, points: [LiveChange], scratch: inout LiveScratch,
+        log: inout LiveBatchLog
+    ) {
+        func note(_ changes: [LiveChange], level: Int) {
+            log.levels[level - options.minZoom].append(
+                contentsOf: changes.lazy.map {
+                    LiveLogEntry(serial: $0.serial, old: $0.old, new: $0.new)
+                })
+        }
         var changes = points
+        note(changes, level: options.maxZoom + 1)
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
             if changes.isEmpty { return }
             scratch.begin(count: elements.count)
             changes = pass(partition: partition, zoom: zoom, changes: changes, scratch: &scratch)
+            note(changes, level: zoom)
         }
         // The lowest level is read by no pass; keep its grid.
         let level = options.minZoom

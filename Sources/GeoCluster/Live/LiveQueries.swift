@@ -157,6 +157,7 @@ extension LiveClusterSnapshot {
     }
 
     /// The feature that holds the element with a serial at a level.
+    @inlinable
     func feature(containing serial: Int32, level: Int) -> ClusterFeature<Key>? {
         guard serial >= 0, Int(serial) < core.elements.count,
             let s = core.container(of: serial, level: level)

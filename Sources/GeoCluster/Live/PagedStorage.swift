@@ -139,10 +139,11 @@ struct PagedSet<Element: Comparable & Sendable>: Sendable {
 
 /// An array indexed from 0 kept in chunks of 1024: a copy shares every chunk until one is written,
 /// so that the first write to a copy costs O(n / 1024), not O(n).
+@usableFromInline
 struct ChunkedArray<Element: Sendable>: Sendable {
-    private var chunks: [[Element]] = []
+    @usableFromInline var chunks: [[Element]] = []
     /// The number of elements.
-    private(set) var count = 0
+    @usableFromInline private(set) var count = 0
 
     /// Appends an element.
     mutating func append(_ element: Element) {
@@ -156,6 +157,7 @@ struct ChunkedArray<Element: Sendable>: Sendable {
     }
 
     /// The element at a position in `0..<count`.
+    @inlinable
     subscript(i: Int) -> Element {
         get { chunks[i >> 10][i & 1023] }
         _modify { yield &chunks[i >> 10][i & 1023] }
