@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
 
 /// Each reader stops at each of its limits with a `limitExceeded` error that names the limit, reads
@@ -10,18 +11,14 @@ struct InputLimitsTests {
         _ name: String, sourceLocation: SourceLocation = #_sourceLocation,
         _ body: () throws -> Void
     ) {
-        do {
-            try body()
+        guard let error = thrownGeoError(body) else {
             Issue.record("no limit reached", sourceLocation: sourceLocation)
-        } catch {
-            let error = error as? GeoError
-            #expect(
-                error?.kind == .limitExceeded, "\(String(describing: error))",
-                sourceLocation: sourceLocation)
-            #expect(
-                error?.message.contains("InputLimits.\(name)") == true,
-                "\(error?.message ?? "")", sourceLocation: sourceLocation)
+            return
         }
+        #expect(error.kind == .limitExceeded, "\(error)", sourceLocation: sourceLocation)
+        #expect(
+            error.message.contains("InputLimits.\(name)"), "\(error.message)",
+            sourceLocation: sourceLocation)
     }
 
     @Test func geoJSON() throws {

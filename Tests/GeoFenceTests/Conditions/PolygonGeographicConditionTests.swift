@@ -78,12 +78,7 @@ struct PolygonGeographicConditionTests {
     }
 
     @Test func invalidRingsAreRejected() {
-        func kind(_ body: () throws -> Void) -> GeoError.Kind? {
-            do {
-                try body()
-                return nil
-            } catch { return (error as? GeoError)?.kind }
-        }
+        func kind(_ body: () throws -> Void) -> GeoError.Kind? { thrownGeoError(body)?.kind }
         #expect(
             kind { _ = try PolygonGeographicCondition(exterior: ring([(0, 0), (1, 1)])) }
                 == .invalidArgument)

@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
 
 @testable import GeoRoute
@@ -8,13 +9,8 @@ import Testing
 @Suite("InputLimits: GPX, polylines and track files")
 struct RouteInputLimitsTests {
     private func kind(_ body: () throws -> Void) -> (GeoError.Kind?, String) {
-        do {
-            try body()
-            return (nil, "")
-        } catch {
-            let error = error as? GeoError
-            return (error?.kind, error?.message ?? "")
-        }
+        let error = thrownGeoError(body)
+        return (error?.kind, error?.message ?? "")
     }
 
     @Test func gpx() throws {

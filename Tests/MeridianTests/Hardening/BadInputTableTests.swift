@@ -3,6 +3,7 @@ import GeoCluster
 import GeoCore
 import GeoFence
 import GeoRoute
+import GeoTestSupport
 import Testing
 
 /// The table "What bad input gets" in README.md, row by row: for each entry point, what NaN,
@@ -17,24 +18,11 @@ struct BadInputTableTests {
     static let lon181 = Coordinate(latitude: 0, longitude: 181)
     static let huge = Coordinate(latitude: 0, longitude: 1e300)
 
-    /// The kind and message of what `body` throws, or `nil` if it returns.
-    private func failure(_ body: () throws -> Void) -> (kind: GeoError.Kind, message: String)? {
-        do {
-            try body()
-            return nil
-        } catch {
-            guard let error = error as? GeoError else {
-                return (GeoError.Kind("other"), "\(error)")
-            }
-            return (error.kind, error.message)
-        }
-    }
-
     private func expectFailure(
         _ kind: GeoError.Kind, _ text: String, sourceLocation: SourceLocation = #_sourceLocation,
         _ body: () throws -> Void
     ) {
-        let got = failure(body)
+        let got = thrownGeoError(body)
         #expect(got?.kind == kind, "\(String(describing: got))", sourceLocation: sourceLocation)
         #expect(
             got?.message.contains(text) == true, "\(got?.message ?? "no error")",
