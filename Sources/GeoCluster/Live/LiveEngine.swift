@@ -1,5 +1,41 @@
 import GeoCore
 
+/// A min-heap of serials: the records of a level still to be looked at, in level order.
+private struct SerialHeap {
+    private var items: [Int32] = []
+
+    var isEmpty: Bool { items.isEmpty }
+
+    mutating func push(_ s: Int32) {
+        items.append(s)
+        var i = items.count - 1
+        while i > 0 {
+            let parent = (i - 1) >> 1
+            guard items[parent] > items[i] else { break }
+            items.swapAt(parent, i)
+            i = parent
+        }
+    }
+
+    mutating func pop() -> Int32? {
+        guard let last = items.popLast() else { return nil }
+        guard !items.isEmpty else { return last }
+        let top = items[0]
+        items[0] = last
+        var i = 0
+        while true {
+            let l = 2 * i + 1, r = l + 1
+            var m = i
+            if l < items.count && items[l] < items[m] { m = l }
+            if r < items.count && items[r] < items[m] { m = r }
+            guard m != i else { break }
+            items.swapAt(i, m)
+            i = m
+        }
+        return top
+    }
+}
+
 /// Per-serial working memory of the passes, kept by the index from change to change: a
 /// generation number tells what belongs to the current pass, so nothing is ever cleared and a
 /// pass costs only what it touches. (It belongs to the writer alone, never to a snapshot.)
@@ -132,8 +168,7 @@ extension LiveCore {
         let g = level - options.minZoom
         let r = options.projectedRadius(atZoom: z)
         let r2 = r * r
-        // The records of the level still to be looked at, in level order.
-        var heap = MinHeap<Int32>()
+        var heap = SerialHeap()
         var captured = [Captured]()
         for (i, c) in changes.enumerated() { scratch.setChange(c.serial, i) }
 

@@ -25,15 +25,14 @@ enum VisvalingamWhyatt {
         var previous = Array(-1..<(n - 1))
         var next = Array(1...n)
         var area = [Double](repeating: .infinity, count: n)
-        var heap = MinHeap<Candidate>()
+        var heap = AreaHeap()
         for i in 1..<(n - 1) {
             area[i] = triangleArea(
                 coordinates[i - 1], coordinates[i], coordinates[i + 1], threshold: threshold)
-            heap.push(Candidate(area: area[i], index: i))
+            heap.push(area[i], i)
         }
         var removed = [Bool](repeating: false, count: n)
-        while let candidate = heap.pop() {
-            let (a, i) = (candidate.area, candidate.index)
+        while let (a, i) = heap.pop() {
             if removed[i] || a != area[i] { continue }  // a stale entry
             if !(a < threshold) { break }
             removed[i] = true
@@ -43,12 +42,12 @@ enum VisvalingamWhyatt {
             if p > 0 {
                 area[p] = triangleArea(
                     coordinates[previous[p]], coordinates[p], coordinates[q], threshold: threshold)
-                heap.push(Candidate(area: area[p], index: p))
+                heap.push(area[p], p)
             }
             if q < n - 1 {
                 area[q] = triangleArea(
                     coordinates[p], coordinates[q], coordinates[next[q]], threshold: threshold)
-                heap.push(Candidate(area: area[q], index: q))
+                heap.push(area[q], q)
             }
         }
         var result = [Int]()
@@ -75,13 +74,41 @@ enum VisvalingamWhyatt {
         return (try? Geodesic.wgs84.measure(exterior: [a, m, b]).area) ?? planar
     }
 
-    /// A point's triangle area, ordered by area, then index.
-    struct Candidate: Comparable {
-        var area: Double
-        var index: Int
+    /// A binary min-heap of (area, index), ties broken by the smaller index.
+    struct AreaHeap {
+        private var items: [(Double, Int)] = []
 
-        static func < (x: Candidate, y: Candidate) -> Bool {
-            x.area < y.area || (x.area == y.area && x.index < y.index)
+        private static func less(_ x: (Double, Int), _ y: (Double, Int)) -> Bool {
+            x.0 < y.0 || (x.0 == y.0 && x.1 < y.1)
+        }
+
+        mutating func push(_ area: Double, _ index: Int) {
+            items.append((area, index))
+            var i = items.count - 1
+            while i > 0 {
+                let parent = (i - 1) / 2
+                guard AreaHeap.less(items[i], items[parent]) else { break }
+                items.swapAt(i, parent)
+                i = parent
+            }
+        }
+
+        mutating func pop() -> (Double, Int)? {
+            guard let last = items.popLast() else { return nil }
+            guard !items.isEmpty else { return last }
+            let top = items[0]
+            items[0] = last
+            var i = 0
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var smallest = i
+                if l < items.count && AreaHeap.less(items[l], items[smallest]) { smallest = l }
+                if r < items.count && AreaHeap.less(items[r], items[smallest]) { smallest = r }
+                if smallest == i { break }
+                items.swapAt(i, smallest)
+                i = smallest
+            }
+            return top
         }
     }
 }
