@@ -68,14 +68,16 @@ extension LiveClusterSnapshot {
     /// must come from the same ``LiveClusterIndex``).
     ///
     /// When the index kept the logs of the batches between the two (the last 32 batches, up to
-    /// 2,000,000 changed records in all; a batch rebuilt from its elements keeps none), only
-    /// the records those batches changed at the zoom are read, so the cost follows the changes,
-    /// not the view. Otherwise the two views are read as records in level order and merged. Both
-    /// ways give the same diff, and only the features that changed are made.
+    /// 2,000,000 changed records in all; a batch rebuilt from its elements, or one that changes
+    /// more records than that, keeps none and ends the earlier logs), only the records those
+    /// batches changed at the zoom are read, so the cost follows the changes, not the view: a
+    /// sequential scan of at most 2,000,000 entries (a few milliseconds) however large the view.
+    /// Otherwise the two views are read as records in level order and merged. Both ways give the
+    /// same diff, and only the features that changed are made.
     ///
-    /// - Complexity: O(m + v log v) with the logs, for the m records the batches changed at the
-    ///   zoom and the v of them in the box; O(k log n) otherwise, for the k features in the box
-    ///   in either snapshot.
+    /// - Complexity: O(m + f log f) with the logs, for the m records the batches changed at the
+    ///   zoom (and their sub-float32 moves) and the f of them in the box; O(k log n) otherwise,
+    ///   for the k features in the box in either snapshot.
     @inlinable
     public static func diff(
         from old: LiveClusterSnapshot, to new: LiveClusterSnapshot, in box: BoundingBox,
@@ -167,7 +169,8 @@ extension LiveClusterSnapshot {
         return diff
     }
 
-    /// Whether ``diff(from:to:in:zoom:)`` from `old` to this snapshot reads the batch logs.
+    /// Whether ``diff(from:to:in:zoom:)`` from `old` to this snapshot is answered without
+    /// merging the two views: from the batch logs, or at once when both are the same state.
     package func diffsFromLogs(since old: LiveClusterSnapshot) -> Bool {
         old.core.state == core.state
             || core.loggedSerials(since: old.core.state, level: options.minZoom, boxes: []) != nil

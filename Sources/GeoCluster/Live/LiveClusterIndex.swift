@@ -75,6 +75,15 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
     /// rebuilds (for tests).
     package var rebuildFraction = 8
 
+    /// How many batches' change logs the index keeps for diffs, and how many changed records
+    /// they hold at most (32 and 2,000,000; the tests make them small).
+    package var logLimits: (batches: Int, records: Int) {
+        get { (core.logLimit, core.logBudget) }
+        set {
+            (core.logLimit, core.logBudget) = (max(0, newValue.batches), max(0, newValue.records))
+        }
+    }
+
     /// Creates an empty index.
     ///
     /// - Parameters:
@@ -207,8 +216,7 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
         // The point changes of each partition.
         var points = [Int: [LiveChange]]()
         var log = LiveBatchLog(
-            from: core.state, to: core.state,
-            levels: Array(repeating: [], count: core.levelCount))
+            from: core.state, levelCount: core.levelCount, budget: core.logBudget)
         var removed = [Int32]()
         for key in order {
             let old = serials[key]
@@ -230,10 +238,7 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
                 let wasAt = core.details[Int(s)].coordinate
                 core.details[Int(s)].coordinate = c
                 guard fx != e.fx || fy != e.fy else {
-                    if c != wasAt {
-                        let point = core.pointRecord(s)
-                        log.moved.append(LiveLogEntry(serial: s, old: point, new: point))
-                    }
+                    if c != wasAt { log.noteMoved(s, at: core.pointRecord(s)) }
                     continue
                 }
                 let before = core.pointRecord(s)

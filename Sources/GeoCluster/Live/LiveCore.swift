@@ -125,9 +125,48 @@ struct LiveBatchLog: Sendable {
     /// `levels[level - minZoom]`.
     var levels: [[LiveLogEntry]]
     var moved: [LiveLogEntry] = []
-
     /// The number of entries.
-    var size: Int { levels.reduce(moved.count) { $0 + $1.count } }
+    private(set) var size = 0
+    /// At most this many entries are recorded; a batch that changes more keeps no log (see
+    /// ``isOverflowed``), so recording never holds more than the budget.
+    let budget: Int
+
+    init(from: UInt64, levelCount: Int, budget: Int) {
+        self.from = from
+        self.to = from
+        self.levels = Array(repeating: [], count: levelCount)
+        self.budget = budget
+    }
+
+    /// Whether the batch changed more than ``budget`` records: its entries are dropped.
+    var isOverflowed: Bool { size > budget }
+
+    /// Records the changes of one level.
+    mutating func note(_ changes: [LiveChange], level g: Int) {
+        guard !isOverflowed else { return }
+        size += changes.count
+        guard !isOverflowed else {
+            levels = []
+            moved = []
+            return
+        }
+        levels[g].append(
+            contentsOf: changes.lazy.map {
+                LiveLogEntry(serial: $0.serial, old: $0.old, new: $0.new)
+            })
+    }
+
+    /// Records a point whose coordinate changed within its float32 position.
+    mutating func noteMoved(_ serial: Int32, at point: LiveRecord) {
+        guard !isOverflowed else { return }
+        size += 1
+        guard !isOverflowed else {
+            levels = []
+            moved = []
+            return
+        }
+        moved.append(LiveLogEntry(serial: serial, old: point, new: point))
+    }
 }
 
 /// A record as a view sees it: its partition, its element's serial and the record.
@@ -157,17 +196,19 @@ struct LiveCore: Sendable {
     @usableFromInline var partitions: [LivePartition] = []
     var partitionByIdentifier: [String?: Int32] = [:]
     var count = 0
-    /// Bumped by every change; snapshots with the same version hold the same clusters.
+    /// Bumped by every batch; snapshots of one index (not of copies of it changed apart) with the
+    /// same version hold the same clusters.
     var version = 0
-    /// A random name of the current state, new with every batch (copies of an index changed apart
-    /// get different ones, as their versions may not be).
+    /// A random 64-bit name of the current state, new with every batch (copies of an index changed
+    /// apart get different ones, as their versions may not be).
     @usableFromInline var state = UInt64.random(in: .min ... .max)
     /// The last batches' logs, oldest first, the last one ending at ``state``: at most
     /// ``logLimit`` of them and ``logBudget`` entries in all.
     var logs: [LiveBatchLog] = []
-
-    static let logLimit = 32
-    static let logBudget = 2_000_000
+    /// How many batches' logs are kept (32).
+    var logLimit = 32
+    /// How many changed records the kept logs hold at most (2,000,000, 20 bytes each).
+    var logBudget = 2_000_000
 
     init(options: ClusterOptions, reduce: (@Sendable (inout JSONValue, JSONValue) -> Void)?) {
         self.options = options
@@ -178,24 +219,21 @@ struct LiveCore: Sendable {
 
     /// Ends a batch that changed the index: a new state, and `log` (when the batch was carried
     /// down the levels) kept for diffs, the oldest logs dropped to stay within the limits; a
-    /// batch without a log (a rebuild) forgets the earlier ones, which no longer lead here.
+    /// batch without a log (a rebuild, or one that changed more than the whole budget) forgets
+    /// the earlier ones too, which no longer lead here.
     mutating func finishBatch(_ log: LiveBatchLog?) {
         version += 1
         state = UInt64.random(in: .min ... .max)
-        guard var log else {
+        guard var log, !log.isOverflowed, log.size <= logBudget, logLimit > 0 else {
             logs = []
             return
         }
         log.to = state
         var total = log.size
-        guard total <= Self.logBudget else {
-            logs = []
-            return
-        }
         // The newest earlier logs that fit beside it.
         var kept = 0
         for old in logs.reversed() {
-            guard kept + 1 < Self.logLimit, total + old.size <= Self.logBudget else { break }
+            guard kept + 1 < logLimit, total + old.size <= logBudget else { break }
             total += old.size
             kept += 1
         }
@@ -527,10 +565,10 @@ extension LiveCore {
     /// The serials whose feature at a level may differ inside the boxes between an earlier
     /// state of the same index and this one, ascending, read from the batch logs between them;
     /// `nil` when the logs do not lead back to it (another index, a copy changed apart, a
-    /// rebuild, or more batches than are kept).
+    /// rebuild, a batch over the budget, or more batches than are kept).
     ///
-    /// - Complexity: O(m) for the m records the batches changed at the level, plus O(v log v)
-    ///   for the v of them in the view.
+    /// - Complexity: O(m + f log f): m the entries the batches logged at the level plus their
+    ///   sub-float32 moves (at most the budget, 2,000,000), f those of them in the view.
     @usableFromInline
     func loggedSerials(
         since oldState: UInt64, level: Int, boxes: [(Double, Double, Double, Double)]

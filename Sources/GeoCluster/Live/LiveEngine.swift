@@ -133,10 +133,7 @@ extension LiveCore {
         log: inout LiveBatchLog
     ) {
         func note(_ changes: [LiveChange], level: Int) {
-            log.levels[level - options.minZoom].append(
-                contentsOf: changes.lazy.map {
-                    LiveLogEntry(serial: $0.serial, old: $0.old, new: $0.new)
-                })
+            log.note(changes, level: level - options.minZoom)
         }
         var changes = points
         note(changes, level: options.maxZoom + 1)

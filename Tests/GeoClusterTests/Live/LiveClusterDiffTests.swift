@@ -51,18 +51,38 @@ struct LiveClusterDiffTests {
             BoundingBox(west: 179.7, south: -18, east: -179.7, north: -17),
             BoundingBox(west: -180, south: 89.6, east: 180, north: 90),
         ]
-        var history = [index.snapshot]
+        // Each snapshot with whether a rebuilt batch led to it.
+        var history = [(snapshot: index.snapshot, rebuilt: true)]
         var lines = 0, logged = 0
         for step in 0..<TestScale.steps(60, minimum: 20) {
-            // Mostly small batches (carried down the levels), now and then a large one (rebuilt,
-            // which keeps no log).
-            let size = step % 20 == 19 ? 1_000 : 1 + Int(rng.next() % 12)
+            // Mostly small batches (carried down the levels), now and then a large one: 300 new
+            // points, more than 256 and than an eighth of the index, so it is rebuilt and keeps
+            // no log.
+            let rebuilt = step % 20 == 19
             var changes = [LiveClusterChange<String>]()
             var shadow = model
-            for _ in 0..<size {
+            for _ in 0..<(rebuilt ? 0 : 1 + Int(rng.next() % 12)) {
                 let change = randomChange(
                     &rng, model: shadow, scatter: scatter, categories: step % 2 == 0,
                     counter: &counter)
+                shadow.apply(change)
+                changes.append(change)
+            }
+            for _ in 0..<(rebuilt ? 300 : 0) {
+                counter += 1
+                let change = LiveClusterChange<String>.insert(
+                    "k\(counter)", scatter.coordinate(&rng))
+                shadow.apply(change)
+                changes.append(change)
+            }
+            #expect(!rebuilt || shadow.elements.count < 8 * 300)
+            if step % 3 == 0, let e = shadow.elements.last {
+                // A move within the point's float32 position: its record stays, its feature not.
+                let c = e.coordinate
+                let nudged = Coordinate(
+                    latitude: c.latitude,
+                    longitude: c.longitude < 180 ? c.longitude + 1e-9 : c.longitude - 1e-9)
+                let change = LiveClusterChange<String>.move(e.key, nudged)
                 shadow.apply(change)
                 changes.append(change)
             }
@@ -70,12 +90,18 @@ struct LiveClusterDiffTests {
             model = shadow
             let now = index.snapshot
             for (back, old) in history.reversed().enumerated() {
-                if now.diffsFromLogs(since: old) { logged += 1 }
+                // The logs lead back exactly to the snapshots after the last rebuilt batch.
+                let rebuiltBetween = history.suffix(back + 1).dropFirst().contains { $0.rebuilt }
+                let fromLogs = now.diffsFromLogs(since: old.snapshot)
+                #expect(
+                    fromLogs == !(rebuilt || rebuiltBetween),
+                    "\(scatter) step \(step), \(back + 1) batches back")
+                if fromLogs { logged += 1 }
                 lines += Self.check(
-                    from: old, to: now, views: views,
+                    from: old.snapshot, to: now, views: views,
                     context: "\(scatter) step \(step), \(back + 1) batches back")
             }
-            history = Array((history + [now]).suffix(3))
+            history = Array((history + [(now, rebuilt)]).suffix(3))
         }
         // The logs were read, and the diffs were not all empty.
         #expect(logged > 0)
@@ -143,6 +169,55 @@ struct LiveClusterDiffTests {
         #expect(afterRebuild)
         let same = LiveClusterSnapshot.diff(from: rebuilt, to: rebuilt, in: .world, zoom: 9)
         #expect(same.isEmpty)
+    }
+
+    @Test("the logs keep at most their number of batches and records; beyond, the views merge")
+    func limits() throws {
+        var rng = SplitMix64(seed: 0x11A1)
+        var index = try LiveClusterIndex<String>()
+        var model = LiveModel()
+        var counter = 0
+        func batch(_ size: Int) -> [LiveClusterChange<String>] {
+            var changes = [LiveClusterChange<String>]()
+            for _ in 0..<size {
+                let change = randomChange(
+                    &rng, model: model, scatter: .city, categories: false, counter: &counter)
+                model.apply(change)
+                changes.append(change)
+            }
+            return changes
+        }
+        try index.apply(batch(200))
+        let views = [BoundingBox.world]
+        // Two batches kept: a diff two back reads the logs, three back merges (and one from a
+        // snapshot to itself reads nothing).
+        index.logLimits = (batches: 2, records: 1_000_000)
+        var snapshots = [index.snapshot]
+        for _ in 0..<3 {
+            try index.apply(batch(3))
+            snapshots.append(index.snapshot)
+        }
+        let now = index.snapshot
+        let reach = snapshots.map { now.diffsFromLogs(since: $0) }
+        #expect(reach == [false, true, true, true])
+        for old in snapshots { _ = Self.check(from: old, to: now, views: views, context: "limit") }
+        // A batch that changes more records than the budget keeps no log, nor the earlier ones.
+        index.logLimits = (batches: 32, records: 20)
+        let before = index.snapshot
+        try index.apply(batch(40))
+        let overBudget = [
+            index.snapshot.diffsFromLogs(since: before),
+            index.snapshot.diffsFromLogs(since: snapshots[2]),
+        ]
+        #expect(overBudget == [false, false])
+        _ = Self.check(from: before, to: index.snapshot, views: views, context: "budget")
+        // No logs at all.
+        index.logLimits = (batches: 0, records: 1_000_000)
+        let unlogged = index.snapshot
+        try index.apply(batch(2))
+        let none = index.snapshot.diffsFromLogs(since: unlogged)
+        #expect(!none)
+        _ = Self.check(from: unlogged, to: index.snapshot, views: views, context: "no logs")
     }
 
     @Test("a move within one float32 position is a change of the point, read from the log")
