@@ -1,6 +1,5 @@
 import Foundation
 import GeoCore
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -58,7 +57,11 @@ final class MonitorLock: Sendable {
     private let descriptor: Int32
     private let memoryName: String?
 
-    private static let memoryNames = Mutex<Set<String>>([])
+    /// The names of the monitors open in memory, only touched under ``memoryNamesLock``: an
+    /// `NSLock` (a pthread mutex) rather than `Mutex`, whose futex ThreadSanitizer cannot see, so
+    /// that monitors opened on several threads at once are not reported as a race.
+    nonisolated(unsafe) private static var memoryNames = Set<String>()
+    private static let memoryNamesLock = NSLock()
 
     private init(descriptor: Int32, memoryName: String?) {
         self.descriptor = descriptor
@@ -72,7 +75,7 @@ final class MonitorLock: Sendable {
     static func acquire(name: String, storage: GeofenceStorage) throws(GeoError) -> MonitorLock {
         switch storage.place {
         case .memory:
-            let inserted = memoryNames.withLock { names in names.insert(name).inserted }
+            let inserted = memoryNamesLock.withLock { memoryNames.insert(name).inserted }
             guard inserted else {
                 throw GeoError(
                     .monitorInUse,
@@ -100,7 +103,9 @@ final class MonitorLock: Sendable {
 
     deinit {
         if descriptor >= 0 { close(descriptor) }  // closing the descriptor releases the flock
-        if let memoryName { _ = Self.memoryNames.withLock { names in names.remove(memoryName) } }
+        if let memoryName {
+            _ = Self.memoryNamesLock.withLock { Self.memoryNames.remove(memoryName) }
+        }
     }
 }
 
