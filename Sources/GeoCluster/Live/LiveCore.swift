@@ -141,15 +141,22 @@ struct LiveBatchLog: Sendable {
     /// Whether the batch changed more than ``budget`` records: its entries are dropped.
     var isOverflowed: Bool { size > budget }
 
-    /// Records the changes of one level.
-    mutating func note(_ changes: [LiveChange], level g: Int) {
-        guard !isOverflowed else { return }
-        size += changes.count
+    /// Counts `n` more entries; returns whether they are to be recorded (on passing the budget,
+    /// what was recorded is dropped).
+    private mutating func admit(_ n: Int) -> Bool {
+        guard !isOverflowed else { return false }
+        size += n
         guard !isOverflowed else {
             levels = []
             moved = []
-            return
+            return false
         }
+        return true
+    }
+
+    /// Records the changes of one level.
+    mutating func note(_ changes: [LiveChange], level g: Int) {
+        guard admit(changes.count) else { return }
         levels[g].append(
             contentsOf: changes.lazy.map {
                 LiveLogEntry(serial: $0.serial, old: $0.old, new: $0.new)
@@ -158,13 +165,7 @@ struct LiveBatchLog: Sendable {
 
     /// Records a point whose coordinate changed within its float32 position.
     mutating func noteMoved(_ serial: Int32, at point: LiveRecord) {
-        guard !isOverflowed else { return }
-        size += 1
-        guard !isOverflowed else {
-            levels = []
-            moved = []
-            return
-        }
+        guard admit(1) else { return }
         moved.append(LiveLogEntry(serial: serial, old: point, new: point))
     }
 }
@@ -224,7 +225,7 @@ struct LiveCore: Sendable {
     mutating func finishBatch(_ log: LiveBatchLog?) {
         version += 1
         state = UInt64.random(in: .min ... .max)
-        guard var log, !log.isOverflowed, log.size <= logBudget, logLimit > 0 else {
+        guard var log, !log.isOverflowed, logLimit > 0 else {
             logs = []
             return
         }

@@ -4,6 +4,27 @@ import GeoCore
 import GeoTestSupport
 import Testing
 
+/// Batches of random changes in a city, and the model they keep current.
+struct CityChanges {
+    var rng: SplitMix64
+    var model = LiveModel()
+    var counter = 0
+
+    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
+
+    /// `size` random changes, applied to the model.
+    mutating func batch(_ size: Int) -> [LiveClusterChange<String>] {
+        var changes = [LiveClusterChange<String>]()
+        for _ in 0..<size {
+            let change = randomChange(
+                &rng, model: model, scatter: .city, categories: false, counter: &counter)
+            model.apply(change)
+            changes.append(change)
+        }
+        return changes
+    }
+}
+
 @Suite("Live cluster diffs from the batch logs")
 struct LiveClusterDiffTests {
     /// A diff as comparable lines, in its order.
@@ -110,27 +131,15 @@ struct LiveClusterDiffTests {
 
     @Test("snapshots of copies changed apart and of a rebuild diff from both views")
     func copiesAndRebuilds() throws {
-        var rng = SplitMix64(seed: 0xC0B1)
+        var source = CityChanges(seed: 0xC0B1)
         var index = try LiveClusterIndex<String>()
-        var model = LiveModel()
-        var counter = 0
-        func batch(_ size: Int) -> [LiveClusterChange<String>] {
-            var changes = [LiveClusterChange<String>]()
-            for _ in 0..<size {
-                let change = randomChange(
-                    &rng, model: model, scatter: .city, categories: false, counter: &counter)
-                model.apply(change)
-                changes.append(change)
-            }
-            return changes
-        }
-        try index.apply(batch(300))
+        try index.apply(source.batch(300))
         let start = index.snapshot
         var copy = index
-        let saved = model
-        try index.apply(batch(5))
-        model = saved
-        try copy.apply(batch(5))
+        let saved = source.model
+        try index.apply(source.batch(5))
+        source.model = saved
+        try copy.apply(source.batch(5))
         let views = [
             BoundingBox.world, BoundingBox(west: 8.45, south: 47.33, east: 8.6, north: 47.42),
         ]
@@ -154,17 +163,17 @@ struct LiveClusterDiffTests {
         #expect(!apart.isEmpty)
         // A rebuilt batch keeps no log; the diff across it merges the views.
         let before = index.snapshot
-        model = LiveModel()
+        source.model = LiveModel()
         for e in index.snapshot.clusters(in: .world, zoom: 20) {
-            if case .point(let p) = e { model.apply(.insert(p.element, p.coordinate)) }
+            if case .point(let p) = e { source.model.apply(.insert(p.element, p.coordinate)) }
         }
-        try index.apply(batch(1_000))
+        try index.apply(source.batch(1_000))
         let acrossRebuild = index.snapshot.diffsFromLogs(since: before)
         #expect(!acrossRebuild)
         _ = Self.check(from: before, to: index.snapshot, views: views, context: "rebuild")
         // A later small batch logs again.
         let rebuilt = index.snapshot
-        try index.apply(batch(3))
+        try index.apply(source.batch(3))
         let afterRebuild = index.snapshot.diffsFromLogs(since: rebuilt)
         #expect(afterRebuild)
         let same = LiveClusterSnapshot.diff(from: rebuilt, to: rebuilt, in: .world, zoom: 9)
@@ -173,28 +182,16 @@ struct LiveClusterDiffTests {
 
     @Test("the logs keep at most their number of batches and records; beyond, the views merge")
     func limits() throws {
-        var rng = SplitMix64(seed: 0x11A1)
+        var source = CityChanges(seed: 0x11A1)
         var index = try LiveClusterIndex<String>()
-        var model = LiveModel()
-        var counter = 0
-        func batch(_ size: Int) -> [LiveClusterChange<String>] {
-            var changes = [LiveClusterChange<String>]()
-            for _ in 0..<size {
-                let change = randomChange(
-                    &rng, model: model, scatter: .city, categories: false, counter: &counter)
-                model.apply(change)
-                changes.append(change)
-            }
-            return changes
-        }
-        try index.apply(batch(200))
+        try index.apply(source.batch(200))
         let views = [BoundingBox.world]
         // Two batches kept: a diff two back reads the logs, three back merges (and one from a
         // snapshot to itself reads nothing).
         index.logLimits = (batches: 2, records: 1_000_000)
         var snapshots = [index.snapshot]
         for _ in 0..<3 {
-            try index.apply(batch(3))
+            try index.apply(source.batch(3))
             snapshots.append(index.snapshot)
         }
         let now = index.snapshot
@@ -204,7 +201,7 @@ struct LiveClusterDiffTests {
         // A batch that changes more records than the budget keeps no log, nor the earlier ones.
         index.logLimits = (batches: 32, records: 20)
         let before = index.snapshot
-        try index.apply(batch(40))
+        try index.apply(source.batch(40))
         let overBudget = [
             index.snapshot.diffsFromLogs(since: before),
             index.snapshot.diffsFromLogs(since: snapshots[2]),
@@ -214,7 +211,7 @@ struct LiveClusterDiffTests {
         // No logs at all.
         index.logLimits = (batches: 0, records: 1_000_000)
         let unlogged = index.snapshot
-        try index.apply(batch(2))
+        try index.apply(source.batch(2))
         let none = index.snapshot.diffsFromLogs(since: unlogged)
         #expect(!none)
         _ = Self.check(from: unlogged, to: index.snapshot, views: views, context: "no logs")
