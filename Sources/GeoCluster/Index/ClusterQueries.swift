@@ -25,8 +25,15 @@ extension ClusterIndex {
             let refs = partition.hierarchy.entities(
                 west: west, south: south, east: east, north: north, zoom: zoom)
             result.reserveHugeCapacity(result.count + refs.count)
-            for ref in refs {
-                result.append(feature(ref, in: partition))
+            refs.withUnsafeBufferPointer { refs in
+                var start = 0
+                while start < refs.count {
+                    let end = min(refs.count, start + Self.gatherBlock)
+                    forEachFeature(
+                        ofBlock: UnsafeBufferPointer(rebasing: refs[start..<end]), in: partition
+                    ) { result.append($0) }
+                    start = end
+                }
             }
         }
         return result

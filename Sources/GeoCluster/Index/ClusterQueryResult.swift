@@ -1,7 +1,7 @@
 import GeoCore
 
 /// The clusters and points of a box query as a lazy collection: it holds 4 bytes per result and
-/// makes each ``ClusterFeature`` only when it is read.
+/// makes each ``ClusterFeature`` only when it is read (its iterator, 64 at a time).
 ///
 /// A tile or GeoJSON server that serializes a world query once pays for the features it writes,
 /// not for an array of them; ``ClusterIndex/forEachFeature(west:south:east:north:zoom:_:)``
@@ -38,22 +38,40 @@ public struct ClusterQueryResult<Element>: RandomAccessCollection {
         return index.feature(refs[position], inPartition: partitionEnds[lo].partition)
     }
 
-    /// Reads the features in order, finding each partition once.
+    /// Reads the features in order, finding each partition once; it makes them a block at a time
+    /// (see ``ClusterIndex/forEachFeature(ofBlock:in:_:)``), so that their memory reads overlap.
     public struct Iterator: IteratorProtocol {
         @usableFromInline let result: ClusterQueryResult
         @usableFromInline var position = 0
         @usableFromInline var segment = 0
+        /// The features made ahead, and the next one of them to hand out.
+        @usableFromInline var ahead: [ClusterFeature<Element>] = []
+        @usableFromInline var aheadNext = 0
 
         @usableFromInline
         init(result: ClusterQueryResult) { self.result = result }
 
         @inlinable
         public mutating func next() -> ClusterFeature<Element>? {
+            if aheadNext < ahead.count {
+                defer { aheadNext += 1 }
+                return ahead[aheadNext]
+            }
             guard position < result.refs.count else { return nil }
             while position >= result.partitionEnds[segment].end { segment += 1 }
-            defer { position += 1 }
-            return result.index.feature(
-                result.refs[position], inPartition: result.partitionEnds[segment].partition)
+            // The next block, within the current partition.
+            let end = Swift.min(
+                position + ClusterIndex<Element>.gatherBlock, result.partitionEnds[segment].end)
+            let partition = result.index.partitions[result.partitionEnds[segment].partition]
+            ahead.removeAll(keepingCapacity: true)
+            aheadNext = 1
+            result.refs.withUnsafeBufferPointer { refs in
+                result.index.forEachFeature(
+                    ofBlock: UnsafeBufferPointer(rebasing: refs[position..<end]), in: partition
+                ) { ahead.append($0) }
+            }
+            position = end
+            return ahead.first
         }
     }
 
@@ -102,9 +120,9 @@ extension ClusterIndex {
         _ body: (ClusterFeature<Element>) throws(E) -> Void
     ) throws(E) {
         for partition in partitions {
-            try partition.hierarchy.forEachEntity(
-                west: west, south: south, east: east, north: north, zoom: zoom
-            ) { (ref) throws(E) in try body(feature(ref, in: partition)) }
+            try forEachFeature(
+                in: partition, west: west, south: south, east: east, north: north, zoom: zoom,
+                body)
         }
     }
 

@@ -355,6 +355,55 @@ struct ClusterIndexTests {
         #expect(seen == 5)
     }
 
+    /// Queries make their features a block of references at a time, copying the elements out
+    /// first: each point still carries its own element, and a body that throws anywhere in a block
+    /// (or an iterator dropped halfway) leaves no copy behind. Class elements make a leaked copy
+    /// outlive the index, and a copy released twice crash.
+    @Test func blockedQueriesHandOutEachElementOnceAndReleaseTheRest() throws {
+        final class Marker {
+            let coordinate: Coordinate
+            init(_ coordinate: Coordinate) { self.coordinate = coordinate }
+        }
+        struct Watch { weak var marker: Marker? }
+        struct Stop: Error {}
+        var watches = [Watch]()
+        do {
+            let markers = Self.randomPoints(700, seed: 12).map(Marker.init)
+            watches = markers.map { Watch(marker: $0) }
+            // Two partitions, one of them unclustered, so that local and input indices differ.
+            let index = try ClusterIndex(
+                markers, coordinate: { $0.coordinate },
+                clusteringIdentifier: { $0.coordinate.longitude > 0 ? "east" : nil })
+            for zoom in [3.0, 17] {
+                let total = index.clusters(in: BoundingBox.world, zoom: zoom).count
+                #expect(total > 3 * 64)
+                for stopAt in [1, 2, 63, 64, 65, 129, total] {
+                    var seen = 0
+                    do {
+                        try index.forEachFeature(in: BoundingBox.world, zoom: zoom) {
+                            (feature) throws(Stop) in
+                            if let point = feature.point {
+                                #expect(point.element === markers[point.index])
+                                #expect(point.coordinate == markers[point.index].coordinate)
+                            }
+                            seen += 1
+                            if seen == stopAt { throw Stop() }
+                        }
+                    } catch {}
+                    #expect(seen == stopAt)
+                }
+                var iterator = index.features(in: BoundingBox.world, zoom: zoom).makeIterator()
+                for _ in 0..<70 {
+                    if let point = iterator.next()?.point {
+                        #expect(point.element === markers[point.index])
+                    }
+                }
+            }
+        }
+        #expect(watches.count == 700)
+        #expect(watches.allSatisfy { $0.marker == nil })
+    }
+
     @Test func queriesNeverTrapOnOddInput() throws {
         let index = try ClusterIndex(Self.randomPoints(200, seed: 5))
         for zoom in [-.infinity, -5, .nan, 1e300, .infinity] as [Double] {
