@@ -39,7 +39,8 @@ public struct ClusterQueryResult<Element>: RandomAccessCollection {
     }
 
     /// Reads the features in order, finding each partition once; it makes them a block at a time
-    /// (see ``ClusterIndex/forEachFeature(ofBlock:in:_:)``), so that their memory reads overlap.
+    /// (64 references are read from the index before their features are made), so that their
+    /// memory reads overlap.
     public struct Iterator: IteratorProtocol {
         @usableFromInline let result: ClusterQueryResult
         @usableFromInline var position = 0
