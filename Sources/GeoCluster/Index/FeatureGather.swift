@@ -24,7 +24,7 @@ struct GatheredEntity {
 }
 
 extension ClusterIndex {
-    /// The number of references ``forEachFeature(of:in:_:)`` gathers at once.
+    /// The number of references ``forEachFeature(ofBlock:in:_:)`` gathers at once.
     @inlinable
     static var gatherBlock: Int { 64 }
 
