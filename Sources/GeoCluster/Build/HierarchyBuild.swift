@@ -101,14 +101,18 @@ extension ClusterHierarchy {
             treeBuffers = ([], [])
             let zoom = treeZoom
             return Pending(async: concurrent) {
-                let (level, items, ranks) = handoff.take() ?? ([], [], [])
+                // Taken inside the measured work, so that the buffers move into the tree
+                // builder instead of being shared with (and copied away from) this closure.
+                var taken = handoff.take()
+                let count = taken?.0.count ?? 0
                 return profiler.measure(
-                    .treeLayout, zoom: zoom, items: level.count, lane: concurrent ? .tree : .build,
-                    split: threads > 1 && level.count >= KDTree.parallelThreshold
+                    .treeLayout, zoom: zoom, items: count, lane: concurrent ? .tree : .build,
+                    split: threads > 1 && count >= KDTree.parallelThreshold
                 ) {
-                    LevelTree(
-                        level, nodeSize: nodeSize, threads: threads, scratch: items, ranks: ranks,
-                        profiler: profiler, zoom: zoom)
+                    let (level, items, ranks) = taken.take() ?? ([], [], [])
+                    return LevelTree(
+                        level, nodeSize: nodeSize, threads: threads, scratch: consume items,
+                        ranks: consume ranks, profiler: profiler, zoom: zoom)
                 }
             }
         }

@@ -29,10 +29,12 @@ struct LevelTree: Sendable {
     ///   - scratch: A buffer to sort the items in (its contents are replaced).
     ///   - ranks: A buffer for the ranks (its contents are replaced).
     init(
-        _ level: [LevelRecord], nodeSize: Int, threads: Int = 1, scratch: [KDItem] = [],
-        ranks: [UInt32] = [], profiler: BuildProfiler? = nil, zoom: Int = -1
+        _ level: [LevelRecord], nodeSize: Int, threads: Int = 1, scratch: consuming [KDItem] = [],
+        ranks: consuming [UInt32] = [], profiler: BuildProfiler? = nil, zoom: Int = -1
     ) {
-        var items = scratch
+        // Both buffers are taken over, not copied: a copy would allocate and fill a new buffer of
+        // the level's size on every level (and leave a hole in the heap when the old one goes).
+        var items = consume scratch
         items.removeAll(keepingCapacity: true)
         items.reserveHugeCapacity(level.count)
         var bounds = KDTree.Box.empty
@@ -44,7 +46,7 @@ struct LevelTree: Sendable {
             items: consume items, nodeSize: nodeSize, threads: threads, profiler: profiler,
             zoom: zoom)
         // One walk in visit order gives each level position its rank and each tree slot its entity.
-        var ranks = ranks
+        var ranks = consume ranks
         ranks.resize(to: level.count, filling: 0)
         var refs = LevelTree.zeros(level.count)
         let size = tree.nodeSize

@@ -48,7 +48,7 @@ struct KDTree: Sendable {
         items: consuming [KDItem], nodeSize: Int, threads: Int = 1,
         profiler: BuildProfiler? = nil, zoom: Int = -1
     ) {
-        self.items = items
+        self.items = consume items
         self.nodeSize = max(2, min(65_535, nodeSize))
         let size = self.nodeSize
         let count = self.items.count
