@@ -62,21 +62,31 @@ extension ClusterHierarchy {
         processed.resize(to: n, filling: false)
         newPosition.removeAll(keepingCapacity: true)
         newPosition.resize(to: n, filling: .max)
+        // The parent tables leave `self` for the walk, which sets the parents of the records it
+        // claims in place (a list of them would grow to the level's size every pass).
+        var (pointParents, clusterParents) = (pointParent, clusterParent)
+        (pointParent, clusterParent) = ([], [])
         withCenters { centers in
             input.level.withUnsafeBufferPointer { level in
                 input.ranks.withUnsafeBufferPointer { ranks in
                     processed.withUnsafeMutableBufferPointer { processed in
                         newPosition.withUnsafeMutableBufferPointer { newPosition in
-                            walk.run(
-                                GreedyWalk.Buffers(
-                                    level: level, ranks: ranks, processed: processed,
-                                    newPosition: newPosition, centers: centers))
+                            pointParents.withUnsafeMutableBufferPointer { pointParents in
+                                clusterParents.withUnsafeMutableBufferPointer { clusterParents in
+                                    walk.run(
+                                        GreedyWalk.Buffers(
+                                            level: level, ranks: ranks, processed: processed,
+                                            newPosition: newPosition, centers: centers,
+                                            pointParents: pointParents,
+                                            clusterParents: clusterParents))
+                                }
+                            }
                         }
                     }
                 }
             }
         }
-        for (ref, c) in walk.parents { setParent(ref, c) }
+        (pointParent, clusterParent) = (pointParents, clusterParents)
         for cluster in walk.formed {
             clusterX.append(cluster.x)
             clusterY.append(cluster.y)
@@ -106,6 +116,20 @@ private struct GreedyWalk {
         let processed: UnsafeMutableBufferPointer<Bool>
         let newPosition: UnsafeMutableBufferPointer<UInt32>
         let centers: RecordCenters
+        /// The parent cluster (table index) of each input point and of each earlier cluster.
+        let pointParents: UnsafeMutableBufferPointer<Int32>
+        let clusterParents: UnsafeMutableBufferPointer<Int32>
+
+        /// Sets the parent cluster of an entity of an earlier level.
+        @inline(__always)
+        func setParent(_ ref: UInt32, _ c: Int32) {
+            let i = Int(ref)
+            if i < pointParents.count {
+                pointParents[i] = c
+            } else {
+                clusterParents[i - pointParents.count] = c
+            }
+        }
 
         /// A record as a cell entry: the query center of a search around it.
         func origin(_ p: Int) -> CellEntry {
@@ -121,7 +145,6 @@ private struct GreedyWalk {
     var clusters: [UInt32]
     var members: [(rank: UInt32, position: UInt32)]
     var formed: [FormedCluster] = []
-    var parents: [(UInt32, Int32)] = []
     var changed = false
 
     init(
@@ -235,9 +258,9 @@ private struct GreedyWalk {
             let (mx, my) = b.centers.of(member)
             wx += mx * k
             wy += my * k
-            parents.append((member.ref, c))
+            b.setParent(member.ref, c)
         }
-        parents.append((origin.ref, c))
+        b.setParent(origin.ref, c)
         let cx = wx / Double(total), cy = wy / Double(total)
         formed.append(
             FormedCluster(
