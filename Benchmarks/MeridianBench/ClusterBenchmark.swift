@@ -18,6 +18,8 @@ import GeoTestSupport
 ///   looked for in `--peers DIR` (default `../shared/peers`) and run with `node`.
 /// - `--baseline-runs B` (default 1, 0 skips it): runs of the Swift port.
 /// - `--max-zoom M`, `--radius R`, `--extent E`, `--min-points P`; `--build-only` (builds only).
+/// - `--timeline FILE`: the median build's spans as tab-separated lines (start and length in ms
+///   from the first span, phase, zoom, lane, CPU ms), to see where a core idles.
 /// - `--live`: the live index instead (see ``LiveClusterBenchmark``).
 enum ClusterBenchmark {
     /// supercluster's runner queries this box (web-mercator's latitude limit, rounded).
@@ -112,6 +114,7 @@ enum ClusterBenchmark {
         ]
         let profile = profiles.sorted { $0.nanoseconds < $1.nanoseconds }[profiles.count / 2]
         result["profile"] = Profile.summary(profile, points: points.count)
+        if let path = options["timeline"] { Profile.writeTimeline(profile, to: path) }
         if buildOnly {
             Bench.emit(result)
             return

@@ -92,6 +92,26 @@ enum Profile {
         ]
     }
 
+    /// Writes a build's spans, one tab-separated line each in the order they started: start and
+    /// length in ms from the first span's start, phase, zoom, lane and the thread's CPU ms.
+    static func writeTimeline(_ profile: ClusterBuildProfile, to path: String) {
+        let spans = profile.spans.sorted { $0.startNanoseconds < $1.startNanoseconds }
+        let origin = spans.first?.startNanoseconds ?? 0
+        var text = "start_ms\tlength_ms\tphase\tzoom\tlane\tcpu_ms\n"
+        for span in spans {
+            let start = Double(span.startNanoseconds &- origin) / 1e6
+            let fields = [
+                String(format: "%.2f", start),
+                String(format: "%.2f", Double(span.nanoseconds) / 1e6),
+                span.phase.rawValue, String(span.zoom),
+                span.lane.rawValue + (span.isSplit ? "*" : ""),
+                String(format: "%.2f", Double(span.cpuNanoseconds) / 1e6),
+            ]
+            text += fields.joined(separator: "\t") + "\n"
+        }
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    }
+
     /// The copy bandwidth (bytes read plus written per second) measured once per run.
     nonisolated(unsafe) static var measuredCopyBandwidth: Double = {
         var read = 0.0, write = 0.0, copy = 0.0

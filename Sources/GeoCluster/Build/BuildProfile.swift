@@ -48,6 +48,8 @@ package struct ClusterBuildProfile: Sendable {
         /// Whether the step was split into ``Lane/part`` spans, which hold its CPU time (its own
         /// counts only the calling thread's share).
         package var isSplit: Bool
+        /// When the span started, on the monotonic clock (ns).
+        package var startNanoseconds: UInt64 = 0
     }
 
     /// The spans, in the order they ended.
@@ -91,7 +93,7 @@ final class BuildProfiler: @unchecked Sendable {
         let span = ClusterBuildProfile.Span(
             phase: phase, zoom: zoom, items: items, lane: lane,
             nanoseconds: end.wall &- start.wall, cpuNanoseconds: end.cpu &- start.cpu,
-            isSplit: split)
+            isSplit: split, startNanoseconds: start.wall)
         lock.lock()
         spans.append(span)
         lock.unlock()
