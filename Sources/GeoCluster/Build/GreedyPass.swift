@@ -146,6 +146,8 @@ private struct GreedyWalk {
     var members: [(rank: UInt32, position: UInt32)]
     var formed: [FormedCluster] = []
     var changed = false
+    /// A sum of what ``warm(_:_:)`` read, kept so that its loads are not optimized away.
+    var touched: UInt32 = 0
 
     init(
         input: GreedyInput, minPoints: Int, inputCount: Int, firstCluster: Int,
@@ -169,7 +171,12 @@ private struct GreedyWalk {
         var nextDense = 0
         // Records without later neighbors that nothing absorbed are copied in runs.
         var run = 0
+        var warmed = 0
         for p in 0..<n {
+            if p == warmed {
+                warmed = min(n, p + GreedyWalk.warmBlock)
+                warm(p..<warmed, b)
+            }
             let listed = Int(offsets[p])..<Int(offsets[p + 1])
             while nextDense < dense.count && Int(dense[nextDense] >> 32) < p { nextDense += 1 }
             let nearDense = nextDense < dense.count && Int(dense[nextDense] >> 32) == p
@@ -187,6 +194,35 @@ private struct GreedyWalk {
             visit(p, b)
         }
         if run < n { copy(run..<n, b) }
+        keepAlive(touched)
+    }
+
+    /// Records whose neighbors are read ahead at once (see ``warm(_:_:)``).
+    static let warmBlock = 32
+
+    /// Reads what the visits of a block of records will read at random (each listed neighbor's
+    /// record, processed flag and parent slot) in one loop of independent loads, so that their
+    /// cache misses overlap instead of each visit waiting for its own. Values are only summed
+    /// into ``touched``.
+    private mutating func warm(_ block: Range<Int>, _ b: Buffers) {
+        let offsets = input.neighbors.offsets, targets = input.neighbors.targets
+        var sum: UInt32 = 0
+        offsets.withUnsafeBufferPointer { offsets in
+            targets.withUnsafeBufferPointer { targets in
+                let from = Int(offsets[block.lowerBound]), to = Int(offsets[block.upperBound])
+                for k in from..<to {
+                    let q = Int(targets[k])
+                    let record = b.level[q]
+                    let ref = Int(record.ref)
+                    let parent =
+                        ref < b.pointParents.count
+                        ? b.pointParents[ref] : b.clusterParents[ref - b.pointParents.count]
+                    sum &+= record.count &+ UInt32(truncatingIfNeeded: parent)
+                    sum &+= b.processed[q] ? 1 : 0
+                }
+            }
+        }
+        touched &+= sum
     }
 
     /// Copies records that stay as they are.
@@ -289,3 +325,8 @@ private struct GreedyWalk {
         }
     }
 }
+
+/// Takes a value the optimizer must then compute: reads made only to bring memory into the cache
+/// end here.
+@_optimize(none)
+func keepAlive(_ value: UInt32) {}
