@@ -39,7 +39,7 @@ struct LevelTree: Sendable {
         items.reserveHugeCapacity(level.count)
         var bounds = KDTree.Box.empty
         for (i, record) in level.enumerated() {
-            items.append(KDItem(x: record.fx, y: record.fy, ref: UInt32(i)))
+            items.append(KDItem(x: record.fx, y: record.fy, ref: UInt32(i), extra: record.ref))
             bounds.add(record.fx, record.fy)
         }
         let tree = KDTree(
@@ -53,26 +53,24 @@ struct LevelTree: Sendable {
         let count = level.count
         ranks.withUnsafeMutableBufferPointer { ranks in
             refs.withUnsafeMutableBufferPointer { refs in
-                level.withUnsafeBufferPointer { level in
-                    tree.items.withUnsafeBufferPointer { items in
-                        guard let rankBase = ranks.baseAddress, let refBase = refs.baseAddress
-                        else { return }
-                        let walk = RankWalk(
-                            ranks: WorkerSlots(rankBase), refs: WorkerSlots(refBase),
-                            level: SharedView(level), items: SharedView(items))
-                        guard threads > 1 && count >= KDTree.parallelThreshold else {
-                            KDTree.forEachInVisitOrder(count: count, nodeSize: size, walk.visit)
-                            return
-                        }
-                        // Each slot is visited once, so the subtrees write disjoint slots.
-                        KDTree.splitLayout(count: count, nodeSize: size, threads: threads) { node in
-                            walk.visit(node.position, node.rank)
-                        } subtree: { s in
-                            KDTree.measurePart(profiler, zoom: zoom, items: s.hi - s.lo + 1) {
-                                KDTree.forEachInVisitOrder(
-                                    lo: s.lo, hi: s.hi, firstRank: s.firstRank, nodeSize: size,
-                                    walk.visit)
-                            }
+                tree.items.withUnsafeBufferPointer { items in
+                    guard let rankBase = ranks.baseAddress, let refBase = refs.baseAddress
+                    else { return }
+                    let walk = RankWalk(
+                        ranks: WorkerSlots(rankBase), refs: WorkerSlots(refBase),
+                        items: SharedView(items))
+                    guard threads > 1 && count >= KDTree.parallelThreshold else {
+                        KDTree.forEachInVisitOrder(count: count, nodeSize: size, walk.visit)
+                        return
+                    }
+                    // Each slot is visited once, so the subtrees write disjoint slots.
+                    KDTree.splitLayout(count: count, nodeSize: size, threads: threads) { node in
+                        walk.visit(node.position, node.rank)
+                    } subtree: { s in
+                        KDTree.measurePart(profiler, zoom: zoom, items: s.hi - s.lo + 1) {
+                            KDTree.forEachInVisitOrder(
+                                lo: s.lo, hi: s.hi, firstRank: s.firstRank, nodeSize: size,
+                                walk.visit)
                         }
                     }
                 }
@@ -89,16 +87,15 @@ struct LevelTree: Sendable {
     private struct RankWalk: Sendable {
         let ranks: WorkerSlots<UInt32>
         let refs: WorkerSlots<UInt32>
-        let level: SharedView<LevelRecord>
         let items: SharedView<KDItem>
 
         @inline(__always)
         func visit(_ slot: Int, _ rank: UInt32) {
             // Through the pointers themselves: the views' generic accessors are not specialized
-            // across modules.
-            let position = Int(items.buffer[slot].ref)
-            ranks.base[position] = rank
-            refs.base[slot] = level.buffer[position].ref
+            // across modules. The item carries its entity, so only the rank is written at random.
+            let item = items.buffer[slot]
+            ranks.base[Int(item.ref)] = rank
+            refs.base[slot] = item.extra
         }
     }
 }

@@ -2,18 +2,22 @@ import Foundation
 import GeoCore
 
 /// One entry of a ``KDTree``: float32 coordinates and a payload (a level position while the tree is
-/// built, an entity reference afterwards).
+/// built, an entity reference afterwards), with a second payload that moves along (16 bytes in
+/// all, so that a swap moves one aligned block).
 @usableFromInline
 struct KDItem: Sendable, Hashable {
     @usableFromInline var x: Float
     @usableFromInline var y: Float
     @usableFromInline var ref: UInt32
+    /// A second payload, carried along (a level build keeps the record's entity here).
+    @usableFromInline var extra: UInt32
 
     @usableFromInline
-    init(x: Float, y: Float, ref: UInt32) {
+    init(x: Float, y: Float, ref: UInt32, extra: UInt32 = 0) {
         self.x = x
         self.y = y
         self.ref = ref
+        self.extra = extra
     }
 }
 
