@@ -164,12 +164,21 @@ struct CellIndex {
         }
         shift = wanted
         let scale = Double(sign: .plus, exponent: shift, significand: 1)
-        // The new clusters, sorted by their cells.
-        var added = clusters.map { p in
-            (key: Int64(0), entry: CellEntry(level[Int(p)], position: p, centers: centers))
+        // The new clusters, sorted by their cells (a stable radix sort: clusters in one cell keep
+        // their level order, as the merge below expects).
+        let unsorted = clusters.map { p in CellEntry(level[Int(p)], position: p, centers: centers) }
+        // The sign bit flipped: unsigned order is the keys' signed order.
+        var addedKeys = unsorted.map {
+            UInt64(bitPattern: CellIndex.key($0, scale: scale)) ^ (1 << 63)
         }
-        for i in added.indices { added[i].key = CellIndex.key(added[i].entry, scale: scale) }
-        added.sort { $0.key < $1.key }
+        var addedOrder = [UInt32]()
+        RadixSort.sort(&addedKeys, order: &addedOrder)
+        let added = addedOrder.indices.map { i in
+            (
+                key: Int64(bitPattern: addedKeys[i] ^ (1 << 63)),
+                entry: unsorted[Int(addedOrder[i])]
+            )
+        }
         // One pass: the survivors with halved cells (rows 2j and 2j+1 merge into row j, columns
         // halve, all in integers) merged with the new clusters, written into the move buffers.
         let capacity = entries.count + added.count
