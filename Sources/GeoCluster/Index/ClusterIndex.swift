@@ -193,15 +193,23 @@ public struct ClusterIndex<Element> {
     @inlinable
     func cluster(_ c: Int, in partition: Partition) -> Cluster {
         let h = partition.hierarchy
-        return Cluster(
-            id: h.clusterID[c] + partition.idOffset,
+        return cluster(
+            id: h.clusterID[c] + partition.idOffset, x: h.clusterX[c], y: h.clusterY[c],
+            count: h.clusterCount[c], in: partition)
+    }
+
+    /// The cluster with an id (the partition's offset included), a projected center and a point
+    /// count, read from the tables: its coordinate unprojected, its identifier and aggregate.
+    @inlinable
+    func cluster(id: Int, x: Double, y: Double, count: UInt32, in partition: Partition) -> Cluster {
+        Cluster(
+            id: id,
             coordinate: Coordinate(
-                latitude: SuperclusterProjection.latitude(y: h.clusterY[c]),
-                longitude: SuperclusterProjection.longitude(x: h.clusterX[c])),
-            pointCount: Int(h.clusterCount[c]),
+                latitude: SuperclusterProjection.latitude(y: y),
+                longitude: SuperclusterProjection.longitude(x: x)),
+            pointCount: Int(count),
             clusteringIdentifier: partition.identifier,
-            aggregate: aggregateValues.isEmpty
-                ? nil : aggregateValues[h.clusterID[c] + partition.idOffset])
+            aggregate: aggregateValues.isEmpty ? nil : aggregateValues[id])
     }
 
     @inlinable

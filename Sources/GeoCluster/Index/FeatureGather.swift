@@ -92,15 +92,7 @@ extension ClusterIndex {
                     if g.isCluster {
                         try body(
                             .cluster(
-                                Cluster(
-                                    id: g.n,
-                                    coordinate: Coordinate(
-                                        latitude: SuperclusterProjection.latitude(y: g.b),
-                                        longitude: SuperclusterProjection.longitude(x: g.a)),
-                                    pointCount: Int(g.count),
-                                    clusteringIdentifier: partition.identifier,
-                                    aggregate: aggregateValues.isEmpty
-                                        ? nil : aggregateValues[g.n])))
+                                cluster(id: g.n, x: g.a, y: g.b, count: g.count, in: partition)))
                     } else {
                         try body(
                             .point(
