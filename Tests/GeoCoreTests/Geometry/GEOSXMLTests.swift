@@ -75,7 +75,9 @@ struct GEOSXMLTests {
                             prepared: prepared)
                         switch outcome {
                         case .skipped:
-                            skipped[name, default: 0] += 1
+                            // Every operation of the files checked here is implemented; an unknown
+                            // one is a new file or a typo, not something to pass over quietly.
+                            Issue.record("\(context): operation not run by this suite")
                         case .passed:
                             executed += 1
                         case .failed(let actual):

@@ -60,18 +60,24 @@ struct FenceCommandTests {
         let events = try objects(result.output)
         #expect(events.count >= 3)
         var previous: String?
+        var checked = 0
         for event in events {
             #expect(event["identifier"]?.stringValue == "start")
             let state = event["state"]?.stringValue
             #expect(state != previous)
             previous = state
-            guard event["reason"]?.stringValue == "fix", let line = event["line"]?.intValue,
-                let fix = fixes[line],
+            guard event["reason"]?.stringValue == "fix" else { continue }
+            guard let line = event["line"]?.intValue, let fix = fixes[line],
                 let distance = event["distanceToBoundary"]?.doubleValue
-            else { continue }
+            else {
+                Issue.record("a fix event without its line, fix or distance: \(event)")
+                continue
+            }
             #expect(abs(distance - (center.distance(to: fix) - 150)) < 1e-6)
             if state == "satisfied" { #expect(distance <= -4) } else { #expect(distance > 4) }
+            checked += 1
         }
+        #expect(checked >= 3, "every fix event's distance checked")
         #expect(events.first?["state"]?.stringValue == "satisfied")
     }
 
