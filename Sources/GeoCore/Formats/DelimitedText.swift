@@ -233,7 +233,7 @@ public struct DelimitedText: Sendable {
         _ field: some StringProtocol, separator: Separator = .comma
     ) -> Double? {
         let text = String(field)
-        if let value = Double(text), !text.lowercased().hasPrefix("0x"),
+        if let value = NumberParsing.double(text), !text.lowercased().hasPrefix("0x"),
             !text.lowercased().hasPrefix("-0x"), !text.lowercased().hasPrefix("+0x")
         {
             return value
@@ -241,7 +241,7 @@ public struct DelimitedText: Sendable {
         guard separator != .comma, text.utf8.filter({ $0 == 44 }).count == 1,
             !text.contains(".")
         else { return nil }
-        return Double(text.replacingOccurrences(of: ",", with: "."))
+        return NumberParsing.double(text.replacingOccurrences(of: ",", with: "."))
     }
 
     // MARK: - Headers

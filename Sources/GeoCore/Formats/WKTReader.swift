@@ -321,7 +321,7 @@ struct WKTParser {
         case "-inf", "-infinity": return -.infinity
         default: break
         }
-        guard let value = Double(text) else {
+        guard let value = NumberParsing.double(text) else {
             throw error("\(GeoError.quoted(text)) is not a number", at: start)
         }
         return value

@@ -204,7 +204,7 @@ enum GPXReader {
             switch name {
             case "ele", "speed", "course":
                 guard let text else { return }
-                guard let number = Double(text), number.isFinite else {
+                guard let number = NumberParsing.double(text), number.isFinite else {
                     throw fail(line, "<\(name)> \(GeoError.quoted(text)) is not a finite number")
                 }
                 switch name {

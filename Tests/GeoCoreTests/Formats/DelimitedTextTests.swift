@@ -23,6 +23,17 @@ struct DelimitedTextTests {
 
     /// A UTF-8 byte-order mark, and UTF-16 (either byte order) with its mark, as spreadsheets
     /// export "Unicode text".
+    /// A NUL byte inside a field ends no number early: "47.3769\0junk" is not 47.3769.
+    @Test func numbersWithANulAreNotNumbers() {
+        #expect(DelimitedText.number("47.3769\u{0}junk") == nil)
+        #expect(DelimitedText.number("47.3769\u{0}") == nil)
+        #expect(DelimitedText.number("48\u{0},85", separator: .semicolon) == nil)
+        #expect(DelimitedText.number("47.3769") == 47.3769)
+        #expect(DelimitedText.number("48,85", separator: .semicolon) == 48.85)
+        #expect(ISO8601Time.timestamp("1700000000\u{0}9") == nil)
+        #expect((try? Geometry(wkt: "POINT (1 2\u{0}3)")) == nil)
+    }
+
     @Test func byteOrderMarksAndUTF16() {
         let bom = DelimitedText(Data([0xEF, 0xBB, 0xBF] + Array("lat,lon\n1,2\n".utf8)))
         #expect(fields(bom) == [["lat", "lon"], ["1", "2"]])
