@@ -325,6 +325,11 @@ struct ReverseGeocoderTests {
         #expect(name(66.0, 179.5) == "Russia")
         #expect(name(66.0, -179.5) == "Russia")
         #expect(name(-90, 0) == "Antarctica")
+        // Longitudes 180 and −180 are one meridian, though the outlines close on one side only.
+        for lat in [-90.0, -85, -16.5, 66] {
+            #expect(name(lat, -180) == name(lat, 180), "\(lat)")
+        }
+        #expect(name(-85, -180) == "Antarctica" && name(-16.5, -180) == "Fiji")
         #expect(name(-89.5, 123) == "Antarctica")
         #expect(name(0, -140) == nil)
         #expect(

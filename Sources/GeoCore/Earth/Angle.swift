@@ -20,6 +20,26 @@ package enum Angle {
         return abs(x) == 180 ? (longitude < 0 ? -180 : 180) : x
     }
 
+    /// The sine and cosine of an angle in degrees, reduced exactly to [-45°, 45°] first (as
+    /// GeographicLib's `sincosd`): exact at multiples of 90°, so 180° and −180° give the same point
+    /// (sine ±0, cosine −1) and a pole's cosine is 0. NaN and infinities give NaN.
+    /// - Complexity: O(1); two exact remainders, one sine and one cosine.
+    @inlinable
+    package static func sinCos(degrees x: Double) -> (sin: Double, cos: Double) {
+        guard x.isFinite else { return (.nan, .nan) }
+        let turn = x.truncatingRemainder(dividingBy: 360)  // exact, in (-360, 360)
+        let r = turn.remainder(dividingBy: 90)  // exact, in [-45, 45]
+        // turn − r is a multiple of 90 within ±360, computed exactly.
+        let quadrant = Int(((turn - r) / 90).rounded()) & 3
+        let s = sin(r * (.pi / 180)), c = cos(r * (.pi / 180))
+        switch quadrant {
+        case 0: return (s, c)
+        case 1: return (c, -s)
+        case 2: return (-s, -c)
+        default: return (-c, s)
+        }
+    }
+
     /// A bearing wrapped into [0, 360).
     package static func normalizedBearing(_ bearing: Double) -> Double {
         guard bearing.isFinite else { return .nan }

@@ -74,11 +74,13 @@ package enum WGS84 {
     package static func earthCentered(
         latitude: Double, longitude: Double, height: Double = 0
     ) -> SIMD3<Double> {
-        let phi = latitude * (.pi / 180), lambda = longitude * (.pi / 180)
-        let sinPhi = sin(phi), cosPhi = cos(phi)
+        // Exact at multiples of 90°: a pole is one point whatever the longitude, and longitudes
+        // −180 and 180 give the same position.
+        let (sinPhi, cosPhi) = Angle.sinCos(degrees: latitude)
+        let (sinLambda, cosLambda) = Angle.sinCos(degrees: longitude)
         let n = equatorialRadius / (1 - eccentricitySquared * sinPhi * sinPhi).squareRoot()
         return SIMD3(
-            (n + height) * cosPhi * cos(lambda), (n + height) * cosPhi * sin(lambda),
+            (n + height) * cosPhi * cosLambda, (n + height) * cosPhi * sinLambda,
             (n * (1 - eccentricitySquared) + height) * sinPhi)
     }
 

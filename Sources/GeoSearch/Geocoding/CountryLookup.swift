@@ -105,15 +105,23 @@ public struct CountryLookup: Sendable {
     {
         guard coordinate.isValid else { return nil }
         let x = coordinate.longitude, y = coordinate.latitude
-        for part in parts
-        where y >= part.south && y <= part.north && x >= part.west && x <= part.east {
-            if Self.contains(part.rings, x: x, y: y) {
-                let c = countries[part.country]
-                return Country(name: c.name, isoCode: c.isoCode, distance: 0)
-            }
+        // Longitudes −180 and 180 are one meridian: outlines cut there may close on either side.
+        if let found = part(containingX: x, y: y)
+            ?? (abs(x) == 180 ? part(containingX: -x, y: y) : nil)
+        {
+            let c = countries[found.country]
+            return Country(name: c.name, isoCode: c.isoCode, distance: 0)
         }
         guard maxDistance > 0 else { return nil }
         return nearest(to: coordinate, within: maxDistance)
+    }
+
+    /// The first part whose rings contain (x, y), read as plane coordinates.
+    private func part(containingX x: Double, y: Double) -> Part? {
+        parts.first {
+            y >= $0.south && y <= $0.north && x >= $0.west && x <= $0.east
+                && Self.contains($0.rings, x: x, y: y)
+        }
     }
 
     /// Even–odd containment over the rings, with points on an edge inside.

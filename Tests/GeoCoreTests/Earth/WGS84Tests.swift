@@ -86,6 +86,35 @@ struct WGS84Tests {
         }
     }
 
+    /// Sines and cosines of degrees are exact at multiples of 90° (so −180° and 180° are one
+    /// meridian and a pole is one point) and within an ulp or two of the radian functions elsewhere.
+    @Test func sinCosOfDegrees() {
+        for k in -8...8 {
+            let (s, c) = Angle.sinCos(degrees: Double(k) * 90)
+            let expected: [(Double, Double)] = [(0, 1), (1, 0), (0, -1), (-1, 0)]
+            let (es, ec) = expected[((k % 4) + 4) % 4]
+            #expect(s == es && c == ec, "\(k * 90)°: \(s) \(c)")
+        }
+        #expect(
+            WGS84.earthCentered(latitude: 12, longitude: 180)
+                == WGS84.earthCentered(latitude: 12, longitude: -180))
+        #expect(
+            WGS84.earthCentered(latitude: -90, longitude: 37)
+                == WGS84.earthCentered(latitude: -90, longitude: -150))
+        var rng = SplitMix64(seed: 0x51C0)
+        for _ in 0..<10_000 {
+            let x = rng.uniform(-720, 720)
+            let (s, c) = Angle.sinCos(degrees: x)
+            // The reference reduced to [-180°, 180°] exactly first, so that its radians are good.
+            let y = x.remainder(dividingBy: 360) * .pi / 180
+            #expect(abs(s - sin(y)) <= 1e-15 && abs(c - cos(y)) <= 1e-15, "\(x)")
+        }
+        let (ns, nc) = Angle.sinCos(degrees: .nan)
+        let (infs, _) = Angle.sinCos(degrees: -.infinity)
+        #expect(ns.isNaN && nc.isNaN && infs.isNaN)
+        #expect(Angle.sinCos(degrees: 1e300).sin.isFinite)
+    }
+
     /// The unit square's corners and center, and the inverse.
     @Test func unitSquareMercator() {
         let center = WGS84.unitSquareMercator(latitude: 0, longitude: 0)
