@@ -128,6 +128,12 @@ struct Projector {
         var result = [[[ViewPoint]]]()
         for rings in polygons {
             var mapRings = rings.map(unrolled).filter { $0.count >= 3 }
+            // An exterior ring that winds around a pole (Antarctica, a polar cap) encloses the
+            // cap: drawn as three turns of its path closed along the map's edge at that pole, it
+            // is an ordinary polygon that covers any view.
+            if let first = mapRings.first, let cap = Self.polarCap(of: first, rings[0]) {
+                mapRings[0] = cap
+            }
             guard let exterior = mapRings.first else { continue }
             let dx = shift(for: exterior)
             for i in mapRings.indices {
@@ -147,6 +153,38 @@ struct Projector {
             }
         }
         return result
+    }
+
+    /// A ring that winds once around a pole, as a planar ring of map points: its unrolled path
+    /// one world before, then itself, then one world after, closed along the map's top (north
+    /// pole) or bottom edge; `nil` for a ring that does not wind.
+    ///
+    /// The pole is the one a vertex of the ring reaches, or else the one on the side of the ring's
+    /// mean latitude (the smaller cap, for a ring that keeps to one hemisphere).
+    static func polarCap(of ring: [MapPoint], _ positions: [Position]) -> [MapPoint]? {
+        guard let start = ring.first, let end = ring.last, ring.count >= 3 else { return nil }
+        // The closing edge takes the short way too: the ring's whole turn in x.
+        let close = start.x - end.x
+        let turn = end.x + close - ((close / world).rounded() * world) - start.x
+        guard abs(abs(turn) - world) < world / 4 else { return nil }
+        let latitudes = positions.map(\.y).filter(\.isFinite)
+        let north: Bool
+        if latitudes.contains(90) != latitudes.contains(-90) {
+            north = latitudes.contains(90)
+        } else {
+            north = latitudes.reduce(0, +) > 0
+        }
+        let edge = north ? 0 : world
+        var cap = [MapPoint]()
+        cap.reserveCapacity(3 * ring.count + 2)
+        for k in [-1.0, 0, 1] {
+            for m in ring { cap.append(MapPoint(x: m.x + k * turn, y: m.y)) }
+        }
+        if let last = cap.last, let first = cap.first {
+            cap.append(MapPoint(x: last.x, y: edge))
+            cap.append(MapPoint(x: first.x, y: edge))
+        }
+        return cap
     }
 
     private func collectPolygons(_ geometry: Geometry, into polygons: inout [[[Position]]]) {

@@ -104,6 +104,42 @@ struct SVGMapTests {
         #expect(map.camera.viewport(size: size).visibleRegion.span.longitudeDelta < 40)
     }
 
+    /// A polygon whose ring winds around the south pole (a cap written as GeoJSON writes it, cut
+    /// at the 180th meridian and closed along the pole) is filled from its edge to the map's
+    /// bottom in every view, on either side of the 180th meridian; a ring that does not wind is
+    /// left as it is.
+    @Test func polarCapsFillEveryView() throws {
+        let ring = [
+            (-180.0, -60.0), (-90, -60), (0, -60), (90, -60), (180, -60), (180, -90), (-180, -90),
+            (-180, -60),
+        ].map { Position(x: $0.0, y: $0.1) }
+        for longitude in [180.0, -180, -90, 0, 135] {
+            let camera = MapCamera(
+                centerCoordinate: Coordinate(latitude: -65, longitude: longitude), distance: 8e6)
+            let viewport = camera.viewport(size: size)
+            let polygons = try Projector(viewport: viewport).polygons(of: .polygon([ring]))
+            let exterior = try #require(polygons.first?.first, "\(longitude)")
+            // The filled ring spans the whole view's width, and reaches from the −60° parallel
+            // to the view's bottom edge.
+            let xs = exterior.map(\.x), ys = exterior.map(\.y)
+            #expect(
+                (xs.min() ?? 0) <= 0 && (xs.max() ?? 0) >= size.width
+                    && (ys.max() ?? 0) >= size.height, "\(longitude)")
+            let parallel = try #require(
+                viewport.point(
+                    east: MapPoint(Coordinate(latitude: -60, longitude: longitude)).x
+                        - viewport.center.x,
+                    north: viewport.center.y
+                        - MapPoint(Coordinate(latitude: -60, longitude: longitude)).y))
+            #expect(abs((ys.min() ?? 0) - parallel.1) < 1, "\(longitude)")
+        }
+        let square = [(0.0, 0.0), (10, 0), (10, 10), (0, 10), (0, 0)].map {
+            Position(x: $0.0, y: $0.1)
+        }
+        let unrolled = square.map { MapPoint(Coordinate(latitude: $0.y, longitude: $0.x)) }
+        #expect(Projector.polarCap(of: unrolled, square) == nil)
+    }
+
     /// A point with a radius is its geodesic circle: every vertex drawn lies at that distance from
     /// the center, to the drawing's resolution.
     @Test func groundCirclesAreGeodesic() throws {
