@@ -15,7 +15,8 @@ enum GeometryCommand: Subcommand {
         Reads geometries with x = longitude and y = latitude in degrees from FILE or standard
         input, either as one GeoJSON document (a geometry, a Feature or a FeatureCollection: the
         operation runs on every geometry of it), or one geometry per line, as WKT or as GeoJSON
-        (batch mode: one output line per input line, see below). Operations:
+        (each line on its own, so the two may be mixed; a line's GeoJSON must hold exactly one
+        geometry) in batch mode: one output line per input line, see below. Operations:
 
           area                 geodesic area on WGS84, square meters
           length               geodesic length on WGS84, meters (the perimeter for polygons)
@@ -406,8 +407,10 @@ enum Input {
     case lines([Line], geoJSON: Bool)
     case malformed(GeoError)
 
-    /// Text that starts with `{` is one GeoJSON document, or, when it does not parse as one and
-    /// every line holds an object, GeoJSON lines; anything else is WKT, one geometry per line.
+    /// Text that starts with `{` and parses as one GeoJSON document is that document; anything else
+    /// is one geometry per line, each line read on its own: GeoJSON when it starts with `{`, WKT
+    /// otherwise (blank and `#` lines are skipped). Text that starts with `{` but is neither one
+    /// document nor lines of objects and WKT (a document broken across lines) is malformed.
     static func read(_ data: Data) -> Input {
         let text = DelimitedText.decode(data)
         let start = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
@@ -416,21 +419,38 @@ enum Input {
             do throws(GeoError) {
                 return .document(try GeoJSON(data: Array(data)))
             } catch {
-                let objects = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-                guard objects.count > 1,
-                    objects.allSatisfy({
-                        $0.drop { $0.isWhitespace || $0 == "\u{FEFF}" }.hasPrefix("{")
-                    })
+                // Lines of a document broken across lines start with `"`, `}` or `]`; lines of
+                // objects or WKT start with `{` or a letter.
+                let content = lines.map(Self.content).filter { !$0.isEmpty && !$0.hasPrefix("#") }
+                guard content.count > 1,
+                    content.allSatisfy({ $0.hasPrefix("{") || $0.first?.isLetter == true })
                 else { return .malformed(error) }
-                return .lines(
-                    parse(lines) { (text) throws(GeoError) -> Geometry in
-                        try GeoJSON(parsing: text).geometries.first ?? .point(nil)
-                    }, geoJSON: true)
             }
         }
+        let lineResults = parse(lines) { (text) throws(GeoError) -> Geometry in
+            guard Self.content(text).hasPrefix("{") else { return try Geometry(wkt: text) }
+            let geometries = try GeoJSON(parsing: text).geometries
+            guard geometries.count == 1 else {
+                throw GeoError(
+                    .malformedInput,
+                    geometries.isEmpty
+                        ? "the object has no geometry (a null geometry or no features)"
+                        : "a line holds one geometry, this object has \(geometries.count) (give a collection as the whole input to answer each feature)"
+                )
+            }
+            return geometries[0]
+        }
+        let content = lines.map(Self.content).filter { !$0.isEmpty && !$0.hasPrefix("#") }
         return .lines(
-            parse(lines) { (text) throws(GeoError) -> Geometry in try Geometry(wkt: text) },
-            geoJSON: false)
+            lineResults, geoJSON: !content.isEmpty && content.allSatisfy { $0.hasPrefix("{") })
+    }
+
+    /// A line without a byte-order mark and surrounding blanks.
+    private static func content(_ line: some StringProtocol) -> Substring {
+        let text = Substring(line).drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        return text[
+            ..<(text.lastIndex { !$0.isWhitespace }.map { text.index(after: $0) } ?? text.startIndex)
+        ]
     }
 
     private static func parse(

@@ -215,12 +215,24 @@ func jsonLine(_ fields: [String: JSONValue]) -> String {
     jsonText(.object(fields))
 }
 
-/// A JSON value on one line, keys sorted.
+/// A JSON value on one line, keys sorted; a number JSON cannot write (NaN, ±∞) is written `null`.
 func jsonText(_ value: JSONValue) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    guard let data = try? encoder.encode(value) else { return "null" }
+    guard
+        let data = (try? encoder.encode(value)) ?? (try? encoder.encode(finiteNumbers(value)))
+    else { return "null" }
     return String(decoding: data, as: UTF8.self)
+}
+
+/// A JSON value with every number that is not finite replaced by `null`.
+private func finiteNumbers(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .number(let x) where !x.isFinite: .null
+    case .array(let items): .array(items.map(finiteNumbers))
+    case .object(let fields): .object(fields.mapValues(finiteNumbers))
+    default: value
+    }
 }
 
 /// A number for text output with a fixed count of decimals.

@@ -85,4 +85,47 @@ struct GeometryCommandTests {
         #expect(run(["frobnicate"], input: Self.cell).code == 64)
         #expect(run(["contains", "--point", "95,0"], input: Self.cell).code == 64)
     }
+
+    /// Lines are read one by one: GeoJSON objects, WKT and `#` comments may be mixed, and each
+    /// line gets one answer. A line's object must hold exactly one geometry: a collection of two or
+    /// a feature without geometry is an error record, not a silent pick or an area of 0.
+    @Test func geometryLinesAreReadOneByOne() {
+        let polygon = #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]]]}"#
+        let collection =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":"#
+            + polygon + #"},{"type":"Feature","properties":{},"geometry":"# + polygon + "}]}"
+        let nullFeature = #"{"type":"Feature","properties":{},"geometry":null}"#
+        let mixed = run(
+            ["area"],
+            input:
+                "# areas\n\(polygon)\n\(Self.cell)\n\n\(collection)\n\(nullFeature)\n\(polygon)\n")
+        let lines = mixed.output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(mixed.code == 2)
+        #expect(lines.count == 8, "\(mixed.output)")
+        #expect(lines[0] == "" && lines[3] == "")
+        #expect(lines[1] == "12308778361.469 m²" && lines[2] == lines[1] && lines[6] == lines[1])
+        #expect(lines[4].hasPrefix("error: line 5: a line holds one geometry, this object has 2"))
+        #expect(lines[5].hasPrefix("error: line 6: the object has no geometry"))
+        // The same collection as the whole input answers each feature.
+        let whole = run(["area"], input: collection)
+        #expect(
+            whole.code == 0 && whole.output.split(separator: "\n").count == 2, "\(whole.output)")
+        // A document broken across lines is still one malformed document.
+        let broken = run(["area"], input: "{\n\"type\": \"Point\",\n\"coordinates\": [1]\n}\n")
+        #expect(
+            broken.code == 2 && broken.output.isEmpty && broken.errors.contains("$.coordinates"))
+    }
+
+    /// A validity report whose location is not a finite number still writes a full JSON record
+    /// (the number as `null`), never a bare `null` line.
+    @Test func validityOfNonFiniteCoordinatesAsJSON() {
+        let result = run(
+            ["validate", "--json"], input: "POINT (nan 0)\nLINESTRING (0 0, nan 1, 2 2)\n")
+        #expect(
+            result.output
+                == #"{"line":1,"location":[null,0],"reason":"Invalid Coordinate","valid":false}"#
+                + "\n"
+                + #"{"line":2,"location":[null,1],"reason":"Invalid Coordinate","valid":false}"#
+                + "\n", "\(result.output)")
+    }
 }
