@@ -122,16 +122,14 @@ enum FenceCommand: Subcommand {
 
         let fences: [GeofenceIndex.Fence]
         let locations: LocationLog
-        do {
+        do throws(GeoError) {
             let data = try readInput(fencesPath, console: console)
-            do throws(GeoError) {
-                fences = try FenceFile.read(
-                    data, format: .detect(name: fencesPath, data: data))
-            } catch {
-                console.printError(
-                    "meridian fence: \(printable(fencesPath)): \(Self.located(error))")
-                return .done(ExitCode.badInput)
-            }
+            fences = try FenceFile.read(data, format: .detect(name: fencesPath, data: data))
+        } catch {
+            console.printError("meridian fence: \(printable(fencesPath)): \(Self.located(error))")
+            return .done(error.kind == .io ? ExitCode.failure : ExitCode.badInput)
+        }
+        do {
             locations = try LocationLog.read(locationsPath, console: console)
         } catch {
             console.printError(

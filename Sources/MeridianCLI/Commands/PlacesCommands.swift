@@ -2,21 +2,46 @@ import Foundation
 import GeoCore
 import GeoSearch
 
-/// The places a `--places FILE` option names, as a searchable index.
+/// The places a `--places FILE` option names, as a searchable index, or the error that kept the
+/// file from being read (see ``placesFailure(_:_:path:console:)``).
 ///
-/// - Throws: ``UsageError`` when the file cannot be read or is malformed.
+/// - Throws: ``UsageError`` when no file is named.
 private func loadPlaces(
     _ path: String?, console: Console
-) throws(UsageError) -> PlaceIndex<
-    GeoNamesPlace
-> {
+) throws(UsageError) -> Result<PlaceIndex<GeoNamesPlace>, GeoError> {
     guard let path else { throw UsageError("--places FILE is required") }
     do throws(GeoError) {
         let places = try PlaceFile.read(try readInput(path, console: console))
-        return try PlaceIndex(places, coordinate: \.coordinate, name: \.name)
+        return .success(try PlaceIndex(places, coordinate: \.coordinate, name: \.name))
     } catch {
-        throw UsageError("--places \(GeoError.quoted(path)): \(error.description)")
+        return .failure(error)
     }
+}
+
+/// Reports a places file that could not be used and returns the exit code: 1 when it could not be
+/// read, 2 when it is malformed (the message names the line).
+private func placesFailure(
+    _ command: String, _ error: GeoError, path: String?, console: Console
+) -> Int32 {
+    let file = path.map { "--places \(GeoError.quoted($0)): " } ?? ""
+    console.printError("meridian \(command): \(file)\(error.description)")
+    return error.kind == .io ? ExitCode.failure : ExitCode.badInput
+}
+
+/// Text from a data file as a text output line shows it: control characters (C0, DEL and C1,
+/// which could drive a terminal) spelled out as `\u{1B}`, everything else as it is.
+private func displayable(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else { return text }
+    var result = ""
+    for scalar in text.unicodeScalars {
+        if scalar.properties.generalCategory == .control {
+            result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        } else {
+            result.unicodeScalars.append(scalar)
+        }
+    }
+    return result
 }
 
 /// A place as a JSON object.
@@ -34,7 +59,7 @@ private func placeJSON(_ place: GeoNamesPlace, distance: Double, index: Int) -> 
 /// The query point and the places found, as one GeoJSON FeatureCollection on one line, styled for
 /// `meridian render`: the query as a red marker, the places as titled markers.
 private func placesGeoJSON(
-    query: Coordinate, _ found: [(place: GeoNamesPlace, distance: Double, index: Int)]
+    query: Coordinate, _ found: [(place: GeoNamesPlace, distance: Double, index: Int?)]
 ) -> String {
     var features: [Feature] = [
         Feature(
@@ -42,22 +67,24 @@ private func placesGeoJSON(
             properties: ["title": "query", "marker-color": "#d55e00"])
     ]
     for (rank, item) in found.enumerated() {
+        var properties: [String: JSONValue] = [
+            "title": .string(item.place.name), "name": .string(item.place.name),
+            "distance": .number(item.distance), "rank": .integer(rank + 1),
+        ]
+        // The place's row in the file, where the answer knows it.
+        if let index = item.index { properties["index"] = .integer(index) }
         features.append(
             Feature(
                 geometry: .point(
                     Position(x: item.place.coordinate.longitude, y: item.place.coordinate.latitude)),
-                properties: [
-                    "title": .string(item.place.name), "name": .string(item.place.name),
-                    "distance": .number(item.distance), "rank": .integer(rank + 1),
-                    "index": .integer(item.index),
-                ]))
+                properties: .object(properties)))
     }
     return GeoJSON.featureCollection(FeatureCollection(features: features)).jsonText
 }
 
 /// The text of one found place.
 private func placeText(_ place: GeoNamesPlace, distance: Double) -> String {
-    "\(place.name) (\(format(place.coordinate.latitude, decimals: 5)), "
+    "\(displayable(place.name)) (\(format(place.coordinate.latitude, decimals: 5)), "
         + "\(format(place.coordinate.longitude, decimals: 5))) \(format(distance, decimals: 1)) m"
 }
 
@@ -101,7 +128,12 @@ enum NearestCommand: Subcommand {
         guard within >= 0 else { throw UsageError("--within \(within) is negative") }
         let placesPath = arguments.option("places")
         try arguments.rejectUnknown()
-        let index = try loadPlaces(placesPath, console: console)
+        let index: PlaceIndex<GeoNamesPlace>
+        switch try loadPlaces(placesPath, console: console) {
+        case .success(let loaded): index = loaded
+        case .failure(let error):
+            return placesFailure(name, error, path: placesPath, console: console)
+        }
         var matches = [PlaceMatch<GeoNamesPlace>]()
         return Batch.run(name, positional: arguments.positional, json: json, console: console) {
             (fields) throws(GeoError) in
@@ -111,7 +143,7 @@ enum NearestCommand: Subcommand {
             let found = matches.map { ($0.element, $0.distance, $0.index) }
             return Answer(
                 text: geojson
-                    ? placesGeoJSON(query: query, found)
+                    ? placesGeoJSON(query: query, found.map { ($0.0, $0.1, $0.2) })
                     : found.map { placeText($0.0, distance: $0.1) }.joined(separator: "; "),
                 json: ["places": .array(found.map { placeJSON($0.0, distance: $0.1, index: $0.2) })]
             )
@@ -166,8 +198,7 @@ enum ReverseCommand: Subcommand {
             }
             countries = try CountryLookup.naturalEarth()
         } catch {
-            console.printError("meridian reverse: \(error.message)")
-            return ExitCode.failure
+            return placesFailure(name, error, path: placesPath, console: console)
         }
         return Batch.run(name, positional: arguments.positional, json: json, console: console) {
             (fields) throws(GeoError) in
@@ -196,11 +227,12 @@ enum ReverseCommand: Subcommand {
                 countryCode: placemark.isoCountryCode)
             return Answer(
                 text: geojson
-                    ? placesGeoJSON(query: query, [(place, placemark.distance, 0)])
+                    ? placesGeoJSON(query: query, [(place, placemark.distance, nil)])
                     : [
                         placemark.name, admin1, placemark.subAdministrativeArea,
                         placemark.isoCountryCode,
-                    ].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
+                    ].compactMap { $0 }.filter { !$0.isEmpty }.map(displayable).joined(
+                        separator: ", ")
                         + " (\(format(placemark.distance, decimals: 0)) m); country "
                         + (country?.name ?? "-"),
                 json: fields)
@@ -277,14 +309,19 @@ enum SearchCommand: Subcommand {
         }
         let placesPath = arguments.option("places")
         try arguments.rejectUnknown()
-        let index = try loadPlaces(placesPath, console: console)
+        let index: PlaceIndex<GeoNamesPlace>
+        switch try loadPlaces(placesPath, console: console) {
+        case .success(let loaded): index = loaded
+        case .failure(let error):
+            return placesFailure(name, error, path: placesPath, console: console)
+        }
         let origin = near ?? region?.center ?? Coordinate(latitude: 0, longitude: 0)
         func answer(_ text: String) -> Answer {
             let found = index.search(text, near: near, in: region, limit: limit)
             let items = found.map { ($0.element, $0.distance, $0.index) }
             return Answer(
                 text: geojson
-                    ? placesGeoJSON(query: origin, items)
+                    ? placesGeoJSON(query: origin, items.map { ($0.0, $0.1, $0.2) })
                     : found.isEmpty
                         ? "no match"
                         : found.map { placeText($0.element, distance: $0.distance) }.joined(

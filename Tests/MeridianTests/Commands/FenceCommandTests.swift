@@ -179,9 +179,14 @@ struct FenceCommandTests {
         #expect(
             meridian(["fence", "--fences", "x.csv", "--locations", "y.csv", "--hysteresis", "-3"])
                 .code == 64)
+        let missing = meridian([
+            "fence", "--fences", "/nonexistent/fences.csv", "--locations", "y.csv",
+        ])
+        // The message names the file that is missing, not the other one.
         #expect(
-            meridian(["fence", "--fences", "/nonexistent/fences.csv", "--locations", "y.csv"]).code
-                == 1)
+            missing.code == 1
+                && missing.error.hasPrefix("meridian fence: /nonexistent/fences.csv: "),
+            "\(missing.error)")
         let fences = try write("10,20,-5\n", named: "fences.csv")
         let bad = meridian(["fence", "--fences", fences, "--locations", fences])
         // A malformed input file is bad input (2), named with its line and column.

@@ -5,6 +5,13 @@ import Testing
 
 @testable import MeridianCLI
 
+/// `meridian` with its arguments in an array.
+private func meridian(_ arguments: [String]) -> (code: Int32, output: String, error: String) {
+    let console = BufferedConsole()
+    let code = MeridianCommand.run(arguments, console: console.console)
+    return (code, console.output, console.errorOutput)
+}
+
 @Suite("meridian nearest, reverse and search")
 struct PlacesCommandTests {
     static var places: String { ReferenceData.url("points/geonames_cities15000.tsv").path }
@@ -78,9 +85,79 @@ struct PlacesCommandTests {
     @Test func usageErrors() {
         #expect(meridian("nearest", "1", "2").code == 64)
         #expect(meridian("nearest", "--places", Self.places, "-k", "0", "1", "2").code == 64)
-        #expect(meridian("nearest", "--places", "/nonexistent", "1", "2").code == 64)
         #expect(meridian("search", "x", "--places", Self.places, "--region", "1,2,3").code == 64)
         #expect(meridian("search", "x", "--places", Self.places, "--near", "91,0").code == 64)
         #expect(meridian("reverse", "--within", "-1", "1", "2").code == 64)
+    }
+
+    /// A places file that cannot be read exits 1, a malformed one 2 with its line named; neither
+    /// prints the usage.
+    @Test func placesFileErrorsExitAsDocumented() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "meridian-places-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bad = directory.appendingPathComponent("bad.tsv")
+        try Data("lat\tlon\tname\n10\t20\tA\n100\t20\tB\n".utf8).write(to: bad)
+        for command in [["nearest", "1", "2"], ["search", "a"], ["reverse", "1", "2"]] {
+            let unreadable = meridian(
+                [command[0], "--places", "/nonexistent/places.tsv"] + command.dropFirst())
+            #expect(unreadable.code == 1 && !unreadable.error.contains("Usage"), "\(command)")
+            let malformed = meridian([command[0], "--places", bad.path] + command.dropFirst())
+            #expect(
+                malformed.code == 2 && malformed.error.contains("(line 3)")
+                    && !malformed.error.contains("Usage"), "\(command): \(malformed.error)")
+        }
+    }
+
+    /// Place names are data: in text output their control characters are spelled out, so a file
+    /// cannot drive the terminal; JSON keeps them (escaped by JSON itself).
+    @Test func controlCharactersInNamesAreSpelledOut() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "meridian-evil-\(UUID().uuidString).tsv")
+        try Data("lat\tlon\tname\n10\t20\tEvil\u{1B}]0;x\u{07}\u{9B}\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        for result in [
+            meridian(["nearest", "--places", file.path, "-k", "1", "10", "20"]),
+            meridian(["search", "evil", "--places", file.path]),
+        ] {
+            #expect(result.code == 0)
+            #expect(result.output.hasPrefix(#"Evil\u{1B}]0;x\u{7}\u{9B} ("#), "\(result.output)")
+        }
+        let json = meridian(["nearest", "--places", file.path, "-k", "1", "10", "20", "--json"])
+        let object = try JSONDecoder().decode(JSONValue.self, from: Data(json.output.utf8))
+        #expect(object["places"]?[0]?["name"]?.stringValue == "Evil\u{1B}]0;x\u{07}\u{9B}")
+    }
+
+    /// The same point written with longitude 180 or −180 gets the same answers: the same country
+    /// (Antarctica at the pole and at 85° S, Fiji, Russia) and the same order of equally far places.
+    @Test func antimeridianSpellingsAgree() throws {
+        let reverse = meridian(
+            "reverse", input: "-90 180\n-90 -180\n-85 180\n-85 -180\n-16.5 180\n-16.5 -180\n")
+        let lines = reverse.output.split(separator: "\n")
+        #expect(lines.count == 6)
+        for (i, country) in ["Antarctica", "Antarctica", "Fiji"].enumerated() {
+            #expect(lines[2 * i].hasSuffix("country \(country)"), "\(lines[2 * i])")
+            #expect(lines[2 * i + 1] == lines[2 * i])
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "meridian-ties-\(UUID().uuidString).tsv")
+        try Data("lat\tlon\tname\n0\t-179.5\tW\n0\t179.5\tE\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let east = meridian(["nearest", "--places", file.path, "-k", "2", "0", "180"])
+        let west = meridian(["nearest", "--places", file.path, "-k", "2", "0", "-180"])
+        #expect(east.output.hasPrefix("W (") && east.output == west.output, "\(east.output)")
+    }
+
+    /// `reverse --geojson` writes no row index (the geocoder does not report one) rather than 0.
+    @Test func reverseGeoJSONHasNoMadeUpIndex() throws {
+        let result = meridian("reverse", "--geojson", "47.3769", "8.5417")
+        let geojson = try GeoJSON(parsing: result.output)
+        guard case .featureCollection(let c) = geojson, c.features.count == 2 else {
+            Issue.record("not a FeatureCollection of two: \(result.output)")
+            return
+        }
+        #expect(c.features[1].properties["name"]?.stringValue == "Zürich")
+        #expect(c.features[1].properties["index"] == nil)
     }
 }
