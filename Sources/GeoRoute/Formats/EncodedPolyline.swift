@@ -166,9 +166,10 @@ public enum EncodedPolyline {
             switch problem {
             case .character:
                 let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first
+                // Quoted as every error quotes input: control characters (C1 included) spelled out.
                 let shown =
                     scalar.map {
-                        "'\($0.escaped(asASCII: false))' (U+\(String($0.value, radix: 16, uppercase: true)))"
+                        "\(GeoError.quoted(String($0))) (U+\(String($0.value, radix: 16, uppercase: true)))"
                     } ?? "byte \(bytes.first ?? 0)"
                 message =
                     "character \(shown) at offset \(offset) is outside the encoded polyline alphabet '?'...'~'"

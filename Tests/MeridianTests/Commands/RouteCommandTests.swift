@@ -42,6 +42,16 @@ struct RouteCommandTests {
         #expect(lines[2].hasPrefix("error: line 3:") && lines[2].contains("column 5"))
         let errors = result.error.split(separator: "\n")
         #expect(errors.count == 2 && errors[0].contains("line 2") && errors[1].contains("line 3"))
+        // Control characters outside the alphabet, C1 included, are spelled out, never echoed.
+        let control = meridian(
+            ["route", "decode"], input: "_p~iF\u{9B}\n_p~iF\u{85}\n_p~iF\u{0C}\n")
+        #expect(control.code == 2)
+        #expect(!control.output.unicodeScalars.contains { (0x80...0x9F).contains($0.value) })
+        #expect(!control.error.unicodeScalars.contains { (0x80...0x9F).contains($0.value) })
+        #expect(
+            control.output.contains(#"character "\u{9B}" (U+9B) at offset 5"#)
+                && control.output.contains(#""\u{85}""#) && control.output.contains(#""\u{C}""#),
+            "\(control.output)")
         let encode = meridian(["route", "encode", "--json"], input: "1,2\n3\n\n5,6\n")
         #expect(encode.code == 2)
         #expect(
