@@ -4,8 +4,9 @@ import GeoCore
 /// aggregate.
 public enum ClusterMemberOrder: String, Hashable, Sendable, Codable, CaseIterable {
     /// supercluster's: the origin, then the other members in the order the level's k-d tree visits
-    /// them. Centers are then bit-identical to supercluster 8.0.1's; the order depends on the tree
-    /// over the whole level.
+    /// them. Centers are then bit-identical to supercluster 8.0.1's in its projected plane (and
+    /// in longitude; latitudes go through `exp` and `atan`, whose last bit can differ between
+    /// libraries); the order depends on the tree over the whole level.
     case supercluster
     /// Input order: the origin, then the other members in the order of their first elements in the
     /// input (for a ``LiveClusterIndex``, insertion order). It depends only on the cluster's own

@@ -281,10 +281,13 @@ enum ClusterCommand: Subcommand {
         return only
     }
 
-    /// supercluster's cluster properties, and the aggregates under their names.
+    /// supercluster's cluster properties, and the aggregates under their names; as in supercluster,
+    /// `cluster`, `cluster_id`, `point_count` and `point_count_abbreviated` win over an aggregate
+    /// of the same name.
     static func properties(_ cluster: Cluster, aggregates: [String]) -> JSONValue {
-        var object = cluster.geoJSONProperties
+        var object = [String: JSONValue]()
         for name in aggregates { object[name] = cluster.aggregate?[name] ?? .null }
+        object.merge(cluster.geoJSONProperties) { _, own in own }
         return .object(object)
     }
 

@@ -62,6 +62,32 @@ struct ClusterCommandTests {
         #expect(cluster["riders"]?.doubleValue == 7.5)
     }
 
+    /// As in supercluster, an aggregate named like a cluster property does not replace it, and a
+    /// sum that overflows is written as `null` in an otherwise whole collection.
+    @Test func aggregatesKeepClusterPropertiesAndOverflow() throws {
+        let geojson = """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","properties":{"point_count":100,"cluster":1,"v":1e308},"geometry":{"type":"Point","coordinates":[10,20]}},
+            {"type":"Feature","properties":{"point_count":101,"cluster":2,"v":1e308},"geometry":{"type":"Point","coordinates":[10.001,20.001]}}]}
+            """
+        for sum in ["point_count", "cluster"] {
+            for ask in [["--zoom", "0"], ["--tile", "0/0/0"]] {
+                let result = run(["cluster", "--input", "-", "--sum", sum] + ask, input: geojson)
+                #expect(result.code == 0, "\(result.error)")
+                let json = try JSONDecoder().decode(JSONValue.self, from: Data(result.output.utf8))
+                let first = try #require(json["features"]?[0])
+                let cluster = try #require(first["properties"] ?? first["tags"])
+                #expect(cluster["point_count"] == 2 && cluster["cluster"] == true, "\(cluster)")
+            }
+        }
+        let overflow = run(
+            ["cluster", "--input", "-", "--zoom", "0", "--sum", "v"], input: geojson)
+        #expect(overflow.code == 0)
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(overflow.output.utf8))
+        let cluster = try #require(json["features"]?[0]?["properties"])
+        #expect(cluster["point_count"] == 2 && cluster["v"] == .null, "\(overflow.output)")
+    }
+
     @Test func errors() {
         #expect(run(["cluster", "--zoom", "1"]).code == 64)
         #expect(run(["cluster", "--input", "-"]).code == 64)
