@@ -39,7 +39,7 @@ enum TransformCommand: Subcommand {
           meridian transform --from EPSG:4326 --to EPSG:3857 -- -0.4543 51.47
           echo "500000 6100000" | meridian transform --from EPSG:4326 --to EPSG:32633 --inverse
           echo "12 55" | meridian transform --pipeline "+proj=utm +zone=32 +ellps=GRS80"
-          echo "12 55 0 2020.5" | meridian transform --from EPSG:7789 --to EPSG:7912
+          echo "12 55 0 2020.5" | meridian transform --from EPSG:7912 --to EPSG:7931   # ITRF2014 -> ETRF2000 at epoch 2020.5
 
         \(ExitCode.table)
 
