@@ -23,14 +23,17 @@ package enum Angle {
     /// The sine and cosine of an angle in degrees, reduced exactly to [-45°, 45°] first (as
     /// GeographicLib's `sincosd`): exact at multiples of 90°, so 180° and −180° give the same point
     /// (sine ±0, cosine −1) and a pole's cosine is 0. NaN and infinities give NaN.
-    /// - Complexity: O(1); two exact remainders, one sine and one cosine.
+    /// - Complexity: O(1); a division, one sine and one cosine.
     @inlinable
     package static func sinCos(degrees x: Double) -> (sin: Double, cos: Double) {
         guard x.isFinite else { return (.nan, .nan) }
-        let turn = x.truncatingRemainder(dividingBy: 360)  // exact, in (-360, 360)
-        let r = turn.remainder(dividingBy: 90)  // exact, in [-45, 45]
-        // turn − r is a multiple of 90 within ±360, computed exactly.
-        let quadrant = Int(((turn - r) / 90).rounded()) & 3
+        // Exact, in [-360, 360]; most angles already are.
+        let turn = abs(x) <= 360 ? x : x.truncatingRemainder(dividingBy: 360)
+        // The nearest multiple of 90 (within ±4 quarters) and what is left, about [-45, 45]:
+        // exact by Sterbenz's lemma (for q ≠ 0, turn is within a factor 2 of 90q).
+        let q = (turn / 90).rounded()
+        let r = turn - 90 * q
+        let quadrant = Int(q) & 3
         let s = sin(r * (.pi / 180)), c = cos(r * (.pi / 180))
         switch quadrant {
         case 0: return (s, c)
