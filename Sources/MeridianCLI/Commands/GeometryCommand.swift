@@ -413,22 +413,23 @@ enum Input {
     /// document nor lines of objects and WKT (a document broken across lines) is malformed.
     static func read(_ data: Data) -> Input {
         let text = DelimitedText.decode(data)
-        let start = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        let start = Self.leading(text)
         let lines = DelimitedText.lines(of: text)
+        // The lines that hold something, from their first character on.
+        let content = lines.map(Self.leading).filter { !$0.isEmpty && !$0.hasPrefix("#") }
         if start.hasPrefix("{") {
             do throws(GeoError) {
                 return .document(try GeoJSON(data: Array(data)))
             } catch {
                 // Lines of a document broken across lines start with `"`, `}` or `]`; lines of
                 // objects or WKT start with `{` or a letter.
-                let content = lines.map(Self.content).filter { !$0.isEmpty && !$0.hasPrefix("#") }
                 guard content.count > 1,
                     content.allSatisfy({ $0.hasPrefix("{") || $0.first?.isLetter == true })
                 else { return .malformed(error) }
             }
         }
         let lineResults = parse(lines) { (text) throws(GeoError) -> Geometry in
-            guard Self.content(text).hasPrefix("{") else { return try Geometry(wkt: text) }
+            guard Self.leading(text).hasPrefix("{") else { return try Geometry(wkt: text) }
             let geometries = try GeoJSON(parsing: text).geometries
             guard geometries.count == 1 else {
                 throw GeoError(
@@ -440,17 +441,14 @@ enum Input {
             }
             return geometries[0]
         }
-        let content = lines.map(Self.content).filter { !$0.isEmpty && !$0.hasPrefix("#") }
         return .lines(
             lineResults, geoJSON: !content.isEmpty && content.allSatisfy { $0.hasPrefix("{") })
     }
 
-    /// A line without a byte-order mark and surrounding blanks.
-    private static func content(_ line: some StringProtocol) -> Substring {
-        let text = Substring(line).drop { $0.isWhitespace || $0 == "\u{FEFF}" }
-        return text[
-            ..<(text.lastIndex { !$0.isWhitespace }.map { text.index(after: $0) } ?? text.startIndex)
-        ]
+    /// A line from its first character that is neither blank nor a byte-order mark (empty for a
+    /// blank line).
+    private static func leading(_ line: some StringProtocol) -> Substring {
+        Substring(line).drop { $0.isWhitespace || $0 == "\u{FEFF}" }
     }
 
     private static func parse(
