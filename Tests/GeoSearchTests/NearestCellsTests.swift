@@ -43,7 +43,51 @@ struct NearestCellsTests {
             let found = cells.nearest(to: q, limit: limit, in: index.tree)
             #expect(found?.element == expected?.element, "\(q)")
             #expect(found?.distance == expected?.distance, "\(q)")
+            let element = cells.nearestElement(to: q, limit: limit, in: index.tree)
+            #expect(element == expected?.element, "\(q)")
         }
+    }
+
+    @Test("the chords decide only what the geodesics would: ties and near-ties are measured")
+    func chordDecisions() throws {
+        func decision(
+            _ places: [Coordinate], _ q: Coordinate, limit: Double = .infinity
+        ) throws
+            -> (NearestCells.ChordDecision, Int32?)
+        {
+            let index = try PlaceIndex(places, coordinate: { $0 })
+            let cells = NearestCells(index.tree)
+            let node = cells.leaf(latitude: q.latitude, longitude: q.longitude)
+            let decided = cells.decision(node, WGS84.earthCentered(q), limit: limit)
+            return (decided, cells.nearestElement(to: q, limit: limit, in: index.tree))
+        }
+        let q = Coordinate(latitude: 0, longitude: 0)
+        // Mirror images: equal chords, equal geodesics; the lower index wins either way round.
+        let mirror = [
+            Coordinate(latitude: 0, longitude: 1), Coordinate(latitude: 0, longitude: -1),
+        ]
+        #expect(try decision(mirror, q) == (.undecided, 0))
+        #expect(try decision(mirror.reversed(), q) == (.undecided, 0))
+        // 0.1 mm apart: within the margin, so measured; the nearer one wins.
+        let nearTie = [
+            Coordinate(latitude: 0, longitude: 1 + 1e-9), Coordinate(latitude: 0, longitude: -1),
+        ]
+        #expect(try decision(nearTie, q) == (.undecided, 1))
+        // Far apart: decided by the chords, with no geodesic.
+        let apart = [
+            Coordinate(latitude: 0, longitude: 2), Coordinate(latitude: 0.5, longitude: -1),
+        ]
+        #expect(try decision(apart, q) == (.nearest(1), 1))
+        // Beyond the limit by chord: nothing; within it by chord but not surely by geodesic:
+        // measured.
+        #expect(try decision(apart, q, limit: 100_000) == (.none, nil))
+        let near = WGS84.earthCentered(apart[1]) - WGS84.earthCentered(q)
+        let chord = (near * near).sum().squareRoot()
+        #expect(try decision(apart, q, limit: chord + 1e-4) == (.undecided, nil))
+        #expect(try decision(apart, q, limit: chord + 1_000) == (.nearest(1), 1))
+        // A pile at one coordinate is one position: its lowest element, decided.
+        let pile = [apart[0]] + Array(repeating: apart[1], count: 5)
+        #expect(try decision(pile, q) == (.nearest(1), 1))
     }
 
     @Test("a pile of places closer than the finest cell: bounded build, the tree's answers")
@@ -73,6 +117,9 @@ struct NearestCellsTests {
             let found = cells.nearest(to: q, limit: .infinity, in: index.tree)
             #expect(found?.element == expected?.element, "\(q)")
             #expect(found?.distance == expected?.distance, "\(q)")
+            #expect(
+                cells.nearestElement(to: q, limit: .infinity, in: index.tree)
+                    == expected?.element, "\(q)")
         }
     }
 
@@ -91,11 +138,19 @@ struct NearestCellsTests {
         }
         queries += Self.edgeQueries(&rng, count: 2_000)
         let batch = geocoder.nearestPlaces(for: queries)
-        for (q, found) in zip(queries, batch) {
+        let indices = geocoder.nearestPlaceIndices(for: queries)
+        #expect(indices.count == queries.count)
+        for (q, (found, index)) in zip(queries, zip(batch, indices)) {
             let expected = geocoder.index.nearest(to: q)
             #expect(found?.index == expected?.index, "\(q)")
             #expect(found?.distance == expected?.distance, "\(q)")
+            #expect(index == expected?.index, "\(q)")
         }
+        // Both batches on more than one thread: the same places.
+        let many = Array(repeating: queries, count: 4_096 / queries.count + 1).flatMap { $0 }
+        #expect(
+            geocoder.nearestPlaceIndices(for: many)
+                == geocoder.nearestPlaces(for: many).map { $0?.index })
     }
 }
 

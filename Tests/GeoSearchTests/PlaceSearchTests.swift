@@ -267,13 +267,16 @@ struct ReverseGeocoderTests {
                 : Coordinate(latitude: rng.uniform(-60, 75), longitude: rng.uniform(-180, 180))
         }
         let batch = geocoder.nearestPlaces(for: queries)
-        for (q, found) in zip(queries, batch) {
+        let indices = geocoder.nearestPlaceIndices(for: queries)
+        for (q, (found, index)) in zip(queries, zip(batch, indices)) {
             var best = (index: -1, distance: Double.infinity)
             for (i, p) in used.enumerated() {
                 let d = Geodesic.distance(from: q, to: p.coordinate)
                 if d < best.distance { best = (i, d) }
             }
             #expect(found?.index == best.index, "\(q)")
+            #expect(index == best.index, "\(q)")
+            #expect(geocoder.nearestPlaceIndex(to: q) == best.index, "\(q)")
             #expect(abs((found?.distance ?? 0) - best.distance) < 1e-6)
             #expect(geocoder.placemark(for: q)?.name == used[best.index].name)
         }

@@ -373,5 +373,16 @@ struct ArticleExamplesTests {
         // end
         #expect(placemark?.name == "Zürich" && placemark?.isoCountryCode == "CH")
         #expect(country?.name == "Switzerland")
+        let geocoder = ReverseGeocoder.default
+        let photos = [
+            rider, Coordinate(latitude: 46.948, longitude: 7.4474),
+            Coordinate(latitude: 95, longitude: 0),
+        ]
+        // article: SearchPlacesNearTheUser 5
+        let towns = geocoder.nearestPlaceIndices(for: photos).map {
+            $0.map { geocoder.places[$0].name }
+        }
+        // end
+        #expect(towns == ["Zürich", "Bern", nil])
     }
 }

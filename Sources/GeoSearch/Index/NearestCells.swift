@@ -408,16 +408,21 @@ struct NearestCells: Sendable {
         return node
     }
 
+    /// The leaf listing the positions that can be nearest to `origin` (valid), or `nil` when the
+    /// tree answers there.
+    @inline(__always)
+    private func listedLeaf(_ origin: Coordinate) -> Node? {
+        guard !nodes.isEmpty else { return nil }
+        let node = leaf(latitude: origin.latitude, longitude: origin.longitude)
+        return node.count == Self.fallback ? nil : node
+    }
+
     /// The nearest element to `origin` (valid) and its geodesic distance, at most `limit` meters
     /// away, ties to the lower element index: the answer of `tree.nearest(1, …)`.
     func nearest(
         to origin: Coordinate, limit: Double, in tree: PointTree
     ) -> (distance: Double, element: Int32)? {
-        let node =
-            nodes.isEmpty
-            ? Node(start: 0, count: Self.fallback)
-            : leaf(latitude: origin.latitude, longitude: origin.longitude)
-        guard node.count != Self.fallback else {
+        guard let node = listedLeaf(origin) else {
             var found: (distance: Double, element: Int32)?
             tree.nearest(1, to: origin, limit: limit, accepts: nil) { found = $0.first }
             return found
@@ -443,6 +448,67 @@ struct NearestCells: Sendable {
                 best = (s, c.element)
             }
             return best
+        }
+    }
+
+    /// What the chords alone say about the nearest element.
+    enum ChordDecision: Equatable {
+        /// No position within the limit.
+        case none
+        /// This element is the nearest.
+        case nearest(Int32)
+        /// Only geodesics can tell.
+        case undecided
+    }
+
+    /// How much farther (meters) the second-nearest chord must be than the nearest chord's
+    /// geodesic bound for the chords alone to decide: far above the rounding of either and of the
+    /// geodesics that would otherwise be compared (nanometers).
+    static let decisionMargin = 0.001
+
+    /// The element of ``nearest(to:limit:in:)``, measured by geodesic only when the chords do not
+    /// decide it.
+    ///
+    /// With c₁ ≤ c₂ the two least chords from `origin` to the positions its leaf lists: the
+    /// nearest-chord position's geodesic is at most U(c₁) (``ChordGeodesic/upperBound(chord:)``),
+    /// every other listed position's at least its chord, so U(c₁) + ``decisionMargin`` < c₂ makes
+    /// the first the geodesic-nearest (by more than the geodesics' rounding, so
+    /// ``nearest(to:limit:in:)`` picks it too); positions the leaf does not list cannot be nearest.
+    /// Equal chords never decide (c₂ = c₁ < U(c₁)), so ties go through the geodesics to the lower
+    /// element.
+    func nearestElement(to origin: Coordinate, limit: Double, in tree: PointTree) -> Int32? {
+        if let node = listedLeaf(origin) {
+            switch decision(node, WGS84.earthCentered(origin), limit: limit) {
+            case .none: return nil
+            case .nearest(let element): return element
+            case .undecided: break
+            }
+        }
+        return nearest(to: origin, limit: limit, in: tree)?.element
+    }
+
+    /// The ``ChordDecision`` from the positions `node` lists, seen from `query` (Earth-centered),
+    /// at most `limit` meters away.
+    @inline(__always)
+    func decision(_ node: Node, _ query: SIMD3<Double>, limit: Double) -> ChordDecision {
+        candidates.withUnsafeBufferPointer { all in
+            var first = Double.infinity, second = Double.infinity
+            var element: Int32 = -1
+            for j in Int(node.start)..<(Int(node.start) + Int(node.count)) {
+                let c = all[j]
+                let dx = c.x - query.x, dy = c.y - query.y, dz = c.z - query.z
+                let cc = dx * dx + dy * dy + dz * dz
+                if cc < first {
+                    second = first
+                    first = cc
+                    element = c.element
+                } else if cc < second {
+                    second = cc
+                }
+            }
+            guard element >= 0, first <= limit * limit else { return .none }
+            let bound = ChordGeodesic.upperBound(chord: first.squareRoot()) + Self.decisionMargin
+            return bound <= limit && bound * bound < second ? .nearest(element) : .undecided
         }
     }
 
