@@ -54,6 +54,19 @@ struct CommandLineTests {
             result.error.contains("meridian distance: line 6: latitude \"abc\" is not a number"))
     }
 
+    /// An empty value is an error record, never a shift of the values after it into other
+    /// places; commas, semicolons and blanks separate values in any mix.
+    @Test func emptyValuesAreErrors() {
+        let input = "10,,20,30,40\n0,0 0,1\n0;0; 0 ;1\n0,0,0,1,\n"
+        let result = meridian("distance", input: input)
+        #expect(result.code == 2)
+        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 5)
+        #expect(lines[0].hasPrefix("error: line 1: empty value at column 4"))
+        #expect(lines[1].hasPrefix("111319.491 m") && lines[2].hasPrefix("111319.491 m"))
+        #expect(lines[3].hasPrefix("error: line 4: empty value at column 8"))
+    }
+
     /// With `--json`, each line is one object: the answer with its line number, an error record
     /// with the error's kind, or a skipped marker.
     @Test func batchAsJSON() throws {

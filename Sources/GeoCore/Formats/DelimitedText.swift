@@ -178,35 +178,7 @@ public struct DelimitedText: Sendable {
             }
             var field = String.UnicodeScalarView()
             if i < n && scalars[i] == "\"" {
-                let open = i
-                i += 1
-                var closed = false
-                while i < n {
-                    if scalars[i] == "\"" {
-                        if i + 1 < n && scalars[i + 1] == "\"" {
-                            field.append("\"")
-                            i += 2
-                            continue
-                        }
-                        closed = true
-                        i += 1
-                        break
-                    }
-                    field.append(scalars[i])
-                    i += 1
-                }
-                guard closed else {
-                    throw GeoError(
-                        .malformedInput, "the quote at column \(open + 1) is never closed",
-                        column: open + 1)
-                }
-                while i < n && isBlank(scalars[i]) && !isSeparator(scalars[i]) { i += 1 }
-                guard i == n || isSeparator(scalars[i]) else {
-                    throw GeoError(
-                        .malformedInput,
-                        "unexpected \(GeoError.quoted(String(scalars[i]))) after the quoted field at column \(open + 1)",
-                        column: i + 1)
-                }
+                field = try quotedField(scalars, &i, endsAt: isSeparator)
             } else {
                 let start = i
                 while i < n && !isSeparator(scalars[i]) { i += 1 }
@@ -221,6 +193,108 @@ public struct DelimitedText: Sendable {
             if separator == .whitespace {
                 while i < n && isBlank(scalars[i]) { i += 1 }
                 if i == n { break }
+            }
+        }
+        return fields
+    }
+
+    /// The quoted field starting at `scalars[i]` (a quote), its doubled quotes made single, with
+    /// `i` moved past it and the blanks after it, onto the end or a separator.
+    ///
+    /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` for a quote that does not close or
+    ///   text after the closing quote.
+    private static func quotedField(
+        _ scalars: [Unicode.Scalar], _ i: inout Int, endsAt isSeparator: (Unicode.Scalar) -> Bool
+    ) throws(GeoError) -> String.UnicodeScalarView {
+        let n = scalars.count
+        let open = i
+        var field = String.UnicodeScalarView()
+        i += 1
+        var closed = false
+        while i < n {
+            if scalars[i] == "\"" {
+                if i + 1 < n && scalars[i + 1] == "\"" {
+                    field.append("\"")
+                    i += 2
+                    continue
+                }
+                closed = true
+                i += 1
+                break
+            }
+            field.append(scalars[i])
+            i += 1
+        }
+        guard closed else {
+            throw GeoError(
+                .malformedInput, "the quote at column \(open + 1) is never closed",
+                column: open + 1)
+        }
+        while i < n && (scalars[i] == " " || scalars[i] == "\t") && !isSeparator(scalars[i]) {
+            i += 1
+        }
+        guard i == n || isSeparator(scalars[i]) else {
+            throw GeoError(
+                .malformedInput,
+                "unexpected \(GeoError.quoted(String(scalars[i]))) after the quoted field at column \(open + 1)",
+                column: i + 1)
+        }
+        return field
+    }
+
+    /// Splits a line of values as people type them on a command line or write them one job per
+    /// line: separated by runs of spaces or tabs, or by one `,` or `;` with blanks around it or
+    /// not, so `47.37,8.54 46.95,7.45`, `47.37; 8.54` and `47.37 8.54` all give two or four
+    /// fields. Fields may be quoted (`"New York"`, `""` for a quote inside; `""` alone is an
+    /// empty field). A blank line has no fields.
+    ///
+    /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` with the column (one-based, in
+    ///   characters) for an empty field that is not quoted: two commas or semicolons in a row
+    ///   (`10,,20`), or one at the start or the end of the line, since dropping it would shift
+    ///   every later value into the wrong place; and for a quote that does not close or text after
+    ///   a closing quote.
+    /// - Complexity: O(length).
+    public static func splitValues(_ text: some StringProtocol) throws(GeoError) -> [String] {
+        let scalars = Array(text.unicodeScalars)
+        let n = scalars.count
+        func isBlank(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" }
+        func isMark(_ c: Unicode.Scalar) -> Bool { c == "," || c == ";" }
+        func isSeparator(_ c: Unicode.Scalar) -> Bool { isBlank(c) || isMark(c) }
+        func emptyField(at column: Int) -> GeoError {
+            GeoError(
+                .malformedInput,
+                "empty value at column \(column) (two separators in a row, or one at an end)",
+                column: column)
+        }
+        var fields = [String]()
+        var i = 0
+        // Where the last `,` or `;` was, while no field has followed it.
+        var pendingMark: Int? = nil
+        while true {
+            while i < n && isBlank(scalars[i]) { i += 1 }
+            guard i < n else {
+                if let mark = pendingMark { throw emptyField(at: mark + 1) }
+                break
+            }
+            if isMark(scalars[i]) {
+                // A mark with no field before it: at the start, or right after another mark.
+                throw emptyField(at: i + 1)
+            }
+            if scalars[i] == "\"" {
+                fields.append(String(try quotedField(scalars, &i, endsAt: isSeparator)))
+            } else {
+                let start = i
+                while i < n && !isSeparator(scalars[i]) { i += 1 }
+                fields.append(String(String.UnicodeScalarView(scalars[start..<i])))
+            }
+            pendingMark = nil
+            while i < n && isBlank(scalars[i]) { i += 1 }
+            if i < n && isMark(scalars[i]) {
+                pendingMark = i
+                i += 1
+                // The next field, if any, must come before another mark.
+                while i < n && isBlank(scalars[i]) { i += 1 }
+                if i < n && isMark(scalars[i]) { throw emptyField(at: i + 1) }
             }
         }
         return fields

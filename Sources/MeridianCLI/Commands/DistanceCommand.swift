@@ -61,7 +61,8 @@ enum DistanceCommand: Subcommand {
 func batchHelp(fields: String) -> String {
     """
     Without positional arguments, reads one job per line from standard input: \(fields)
-    separated by spaces, tabs, commas or semicolons (CRLF, CR and a byte-order mark are fine).
+    separated by spaces or tabs, or by one comma or semicolon (an empty value, as in "10,,20", is
+    an error); CRLF, CR and a byte-order mark are fine.
     Every input line gets exactly one output line, in order: the answer; for a bad line an error
     record in its place ("error: line N: ..." as text, {"line":N,"error":...,"kind":...} as
     JSON), with the same message on standard error; for a blank or # line an empty line

@@ -155,11 +155,10 @@ struct Batch {
     }
 }
 
-/// The fields of a job line: separated by spaces, tabs, commas or semicolons (quotes allowed).
+/// The fields of a job line: separated by spaces, tabs, one comma or one semicolon (quotes
+/// allowed; an empty field is an error), see `DelimitedText.splitValues`.
 func splitJob(_ text: String) throws(GeoError) -> [String] {
-    let normalized = text.replacingOccurrences(of: ";", with: " ")
-        .replacingOccurrences(of: ",", with: " ")
-    return try DelimitedText.split(normalized, separator: .whitespace)
+    try DelimitedText.splitValues(text)
 }
 
 /// Checks the number of fields of a job.

@@ -119,6 +119,46 @@ struct DelimitedTextTests {
         #expect(DelimitedText.columns(in: ["a", "b"], named: names) == nil)
     }
 
+    /// Values as typed: blanks, one comma or one semicolon between two values; an empty value is
+    /// an error at its column, never a shift of the values after it.
+    @Test func splitValues() throws {
+        let four = ["47.37", "8.54", "46.95", "7.45"]
+        for text in [
+            "47.37 8.54 46.95 7.45", "47.37,8.54 46.95,7.45", "47.37, 8.54, 46.95, 7.45",
+            "47.37 ;8.54\t;  46.95;7.45", "  47.37\t8.54  46.95 7.45  ",
+            "\"47.37\",8.54 46.95 7.45",
+        ] {
+            #expect(try DelimitedText.splitValues(text) == four, "\(text)")
+        }
+        #expect(try DelimitedText.splitValues("") == [])
+        #expect(try DelimitedText.splitValues(" \t ") == [])
+        #expect(
+            try DelimitedText.splitValues(#""New York", "a ""b""" x"#) == [
+                "New York", "a \"b\"", "x",
+            ])
+        #expect(try DelimitedText.splitValues(#"1,"",2"#) == ["1", "", "2"])
+        for (text, column) in [
+            ("10,,20,30,40", 4), ("10, ,20", 5), ("10;;20", 4), (",10 20", 1), ("10 20,", 6),
+            ("10 20 ;", 7), ("; ", 1), ("10,;20", 4), (#""a",,b"#, 5),
+        ] {
+            #expect(throws: GeoError.self, "\(text)") { try DelimitedText.splitValues(text) }
+            do {
+                _ = try DelimitedText.splitValues(text)
+            } catch {
+                #expect(error.column == column, "\(text)")
+                #expect(error.message.contains("empty value at column \(column)"), "\(text)")
+            }
+        }
+        #expect(throws: GeoError.self) { try DelimitedText.splitValues(#"1 "2"#) }
+        #expect(throws: GeoError.self) { try DelimitedText.splitValues(#""1"2 3"#) }
+        // Linear on a million values and on a million marks.
+        let wide = Array(repeating: "1", count: 1_000_000).joined(separator: ", ")
+        #expect(try DelimitedText.splitValues(wide).count == 1_000_000)
+        #expect(throws: GeoError.self) {
+            try DelimitedText.splitValues(String(repeating: ",", count: 1_000_000))
+        }
+    }
+
     /// Adversarial input stays linear: a million separators on one line, and a file of quotes.
     @Test func largeInputs() throws {
         let wide = String(repeating: ",", count: 1_000_000)
