@@ -150,8 +150,9 @@ public final class CoordinateTransformer: Sendable {
     /// or `"+proj=merc +ellps=WGS84"`, or an operation name such as `"EPSG:1314"`. Coordinates keep
     /// the operation's axis order; angles are degrees.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/proj`` with PROJ's message for a string PROJ rejects.
-    ///   Wraps `proj_create`.
+    /// - Throws: ``GeoError/Kind-swift.struct/proj`` with PROJ's message for a string PROJ rejects,
+    ///   and for a CRS (`"EPSG:32633"`, a PROJ string with `+type=crs`), which is not an operation:
+    ///   use ``init(source:target:configuration:)``. Wraps `proj_create`.
     public convenience init(
         pipeline: String, configuration: Configuration = .standard
     ) throws(GeoError) {

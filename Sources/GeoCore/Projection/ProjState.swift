@@ -82,6 +82,16 @@ final class ProjState {
             }
         case .pipeline(let text):
             made = proj_create(context, text)
+            // A CRS (EPSG:32633, "+proj=utm +zone=33 +type=crs") is not an operation: PROJ
+            // accepts it here and then fails every point, so it is refused now.
+            if let pj = made, proj_is_crs(pj) != 0 {
+                proj_destroy(pj)
+                proj_context_destroy(context)
+                throw GeoError(
+                    .proj,
+                    "\(definition) is a CRS, not a coordinate operation: transform between two CRSs (source and target) instead"
+                )
+            }
         }
         guard let pj = made else {
             let error = Self.creationError(context, log, definition, configuration)

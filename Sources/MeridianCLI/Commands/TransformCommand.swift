@@ -15,7 +15,7 @@ enum TransformCommand: Subcommand {
         zone 33N", "wgs84", any case); anything else is refused with the closest names, never
         guessed. Between two CRSs, geographic coordinates are always longitude first ("x y" =
         "lon lat"), whatever the CRS's official axis order. A --pipeline is a PROJ operation or
-        pipeline string and keeps its own axis order. Angles are in degrees (as PROJ's cct takes
+        pipeline string and keeps its own axis order (a CRS there is refused: use --from/--to). Angles are in degrees (as PROJ's cct takes
         them), lengths in the CRS's units.
 
         Points are "x y", "x y z" or "x y z t" (t an epoch in decimal years, for time-dependent

@@ -81,7 +81,7 @@ struct CoordinateTransformerTests {
         #expect(abs(moved.position.x - 10) < 1e-9 && moved.time == 2010)
     }
 
-    @Test func errorsCarryPROJsMessage() {
+    @Test func errorsCarryPROJsMessage() throws {
         do {
             _ = try CoordinateTransformer(source: "EPSG:4326", target: "EPSG:999999")
             Issue.record("created")
@@ -98,6 +98,19 @@ struct CoordinateTransformerTests {
                 error.message.lowercased().contains("unknown")
                     || error.message.contains("nosuchprojection"), "\(error.message)")
         }
+        // A CRS is not an operation: refused when made, not point by point afterwards.
+        for crs in ["EPSG:32633", "+proj=utm +zone=33 +ellps=GRS80 +type=crs", "EPSG:4326"] {
+            do {
+                _ = try CoordinateTransformer(pipeline: crs)
+                Issue.record("created from \(crs)")
+            } catch {
+                #expect(error.kind == .proj)
+                #expect(error.message.contains("is a CRS, not a coordinate operation"))
+            }
+        }
+        // The operation itself is taken.
+        let utm = try CoordinateTransformer(pipeline: "+proj=utm +zone=33 +ellps=GRS80")
+        #expect(abs(try utm.transform(Position(x: 15, y: 0)).x - 500_000) < 1e-6)
     }
 
     @Test func missingDatabaseNamesTheSearchedPaths() throws {

@@ -69,5 +69,9 @@ struct TransformCommandTests {
         #expect(run(["--pipeline", "x", "--from", "EPSG:4326", "--to", "EPSG:3857"]).code == 64)
         let unknown = run(["--from", "EPSG:4326", "--to", "EPSG:999999"])
         #expect(unknown.code == 1 && unknown.errors.contains("999999"))
+        // A CRS given as a pipeline: refused at setup, not an error record per line.
+        let crs = run(["--pipeline", "EPSG:32633"], input: "15 55\n16 56\n")
+        #expect(crs.code == 1 && crs.output.isEmpty, "\(crs.output)")
+        #expect(crs.errors.contains("is a CRS, not a coordinate operation"), "\(crs.errors)")
     }
 }
