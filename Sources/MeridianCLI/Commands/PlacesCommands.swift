@@ -252,8 +252,8 @@ enum SearchCommand: Subcommand {
         Prints the places of FILE whose names match TEXT word by word, each query word the start
         of a word of the name, ignoring case and diacritics ("zur" finds Zürich), best first:
         those inside the region before the others, then exact names, then names that begin with
-        the text, then names that contain its words; nearer to --near (or the region's center)
-        first. FILE is as for `meridian nearest`.
+        the text, then names that contain its words; nearer to --near (or the region's center;
+        with neither, 0° N 0° E, so give one of them) first. FILE is as for `meridian nearest`.
 
         Without TEXT, reads one query per line from standard input; every line gets exactly one
         output line (an error record for a bad one), as for the other commands.
