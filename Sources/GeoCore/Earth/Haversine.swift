@@ -79,13 +79,18 @@ public enum Haversine {
         let delta = distance / radius
         let theta = bearing * (.pi / 180)
         let phi1 = start.latitude * (.pi / 180)
-        let lambda1 = start.longitude * (.pi / 180)
-        let sinPhi2 = sin(phi1) * cos(delta) + cos(phi1) * sin(delta) * cos(theta)
-        let phi2 = asin(max(-1, min(1, sinPhi2)))
-        let lambda2 =
-            lambda1 + atan2(sin(theta) * sin(delta) * cos(phi1), cos(delta) - sin(phi1) * sinPhi2)
+        let (sinPhi1, cosPhi1) = (sin(phi1), cos(phi1))
+        let (sinDelta, cosDelta) = (sin(delta), cos(delta))
+        // The destination as a unit vector, in the frame where the start's meridian is 0°:
+        // cos δ · start + sin δ · (cos θ · north + sin θ · east). Its latitude by atan2, which
+        // keeps full precision next to the poles (asin of the z component loses half the digits
+        // there).
+        let x = cosDelta * cosPhi1 - sinDelta * cos(theta) * sinPhi1
+        let y = sinDelta * sin(theta)
+        let z = cosDelta * sinPhi1 + sinDelta * cos(theta) * cosPhi1
+        let phi2 = atan2(z, (x * x + y * y).squareRoot())
         return Coordinate(
             latitude: phi2 * (180 / .pi),
-            longitude: Angle.normalizedLongitude(lambda2 * (180 / .pi)))
+            longitude: Angle.normalizedLongitude(start.longitude + atan2(y, x) * (180 / .pi)))
     }
 }
