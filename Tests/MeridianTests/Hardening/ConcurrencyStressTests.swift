@@ -39,6 +39,7 @@ struct ConcurrencyStressTests {
             try await monitor.add(circle, identifier: "fence-\(i)")
         }
         let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let outcomes = Outcomes()
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0..<16 {
@@ -61,14 +62,29 @@ struct ConcurrencyStressTests {
                         // Fixes from many tasks at once, in time order per call.
                         let time = start.addingTimeInterval(Double(round * 16 + task))
                         let probe = probes[(task * 11 + round) % probes.count]
-                        _ = try? await monitor.process(
-                            Location(
-                                latitude: probe.latitude, longitude: probe.longitude,
-                                timestamp: time))
+                        do throws(GeoError) {
+                            _ = try await monitor.process(
+                                Location(
+                                    latitude: probe.latitude, longitude: probe.longitude,
+                                    timestamp: time))
+                            await outcomes.accept(time)
+                        } catch {
+                            // Only a fix older than one already taken may be turned away.
+                            #expect(error.kind == .staleFix, "\(error)")
+                            await outcomes.reject(time)
+                        }
                     }
                 }
             }
             try await group.waitForAll()
+        }
+        // Every fix was either taken or turned away as stale; the first is always taken, and the
+        // monitor's last fix is the latest one taken.
+        let (accepted, rejected) = await (outcomes.accepted, outcomes.rejected)
+        #expect(accepted.count + rejected.count == 64 && !accepted.isEmpty)
+        #expect(await monitor.lastProcessedFix?.timestamp == accepted.max())
+        for time in rejected {
+            #expect(accepted.contains { $0 >= time }, "a fix at \(time) was turned away as stale")
         }
         // Whatever order the fixes arrived in, the monitor's state is consistent: each fence's state
         // is the one its last accepted fix decides.
@@ -85,4 +101,13 @@ struct ConcurrencyStressTests {
         }
         await monitor.close()
     }
+}
+
+/// Which fixes the monitor took and which it turned away, from many tasks.
+private actor Outcomes {
+    var accepted = [Date]()
+    var rejected = [Date]()
+
+    func accept(_ time: Date) { accepted.append(time) }
+    func reject(_ time: Date) { rejected.append(time) }
 }
