@@ -12,16 +12,22 @@ public struct PointFeature: Hashable, Sendable {
     public var properties: JSONValue
     /// The GeoJSON feature's `id`, if it has one.
     public var id: JSONValue?
+    /// The GeoJSON Feature object exactly as read, every member kept (`bbox`, a third
+    /// coordinate, foreign members, `properties` missing or `null`): what a clustering answer
+    /// returns for an unclustered point, as supercluster returns its input objects. `nil` for CSV
+    /// rows and bare Point geometries, whose answers are built from the fields above.
+    public var feature: JSONValue?
 
     /// Creates a point feature.
     public init(
         coordinate: Coordinate?, category: String? = nil, properties: JSONValue = .null,
-        id: JSONValue? = nil
+        id: JSONValue? = nil, feature: JSONValue? = nil
     ) {
         self.coordinate = coordinate
         self.category = category
         self.properties = properties
         self.id = id
+        self.feature = feature
     }
 
     /// Reads points from GeoJSON (text starting with `{` or `[`) or CSV.
@@ -107,7 +113,8 @@ public struct PointFeature: Hashable, Sendable {
         var result = [PointFeature]()
         result.reserveCapacity(features.count)
         for (index, feature) in features.enumerated() {
-            let geometry = feature["type"]?.stringValue == "Feature" ? feature["geometry"] : feature
+            let isFeature = feature["type"]?.stringValue == "Feature"
+            let geometry = isFeature ? feature["geometry"] : feature
             var coordinate: Coordinate?
             if let geometry, geometry != .null {
                 guard geometry["type"]?.stringValue == "Point",
@@ -123,7 +130,7 @@ public struct PointFeature: Hashable, Sendable {
             result.append(
                 PointFeature(
                     coordinate: coordinate, properties: feature["properties"] ?? .null,
-                    id: feature["id"]))
+                    id: feature["id"], feature: isFeature ? feature : nil))
         }
         return result
     }

@@ -28,7 +28,8 @@ enum ClusterCommand: Subcommand {
                                      from --offset K (default 0) (getLeaves)
           --expansion-zoom ID        the zoom at which a cluster splits (getClusterExpansionZoom)
         Clusters carry supercluster's properties cluster, cluster_id, point_count and
-        point_count_abbreviated; points keep their GeoJSON properties and id.
+        point_count_abbreviated; a GeoJSON point comes back exactly as it was given (its id,
+        properties, bbox, altitude and other members), a CSV record as a Point feature.
 
         Input (FILE, or - for standard input): CSV records lon,lat[,category] (a header may name
         lon, lat and category/kind/type; points only cluster with points of the same category;
@@ -313,6 +314,8 @@ enum ClusterCommand: Subcommand {
                 ],
             ]
         case .point(let point):
+            // A GeoJSON input feature comes back as it was given, as supercluster returns it.
+            if let given = point.element.feature { return given }
             var object: [String: JSONValue] = [
                 "type": "Feature", "properties": pointProperties(point.element),
                 "geometry": [
@@ -342,7 +345,12 @@ enum ClusterCommand: Subcommand {
                         object["tags"] = properties(cluster, aggregates: aggregates)
                         object["id"] = .integer(cluster.id)
                     case .point(let point):
-                        object["tags"] = point.element.properties
+                        // A feature without `properties` has no tags, as in supercluster.
+                        if let given = point.element.feature {
+                            if let tags = given["properties"] { object["tags"] = tags }
+                        } else {
+                            object["tags"] = point.element.properties
+                        }
                         if generateID {
                             object["id"] = .integer(point.index)
                         } else if let id = point.element.id {

@@ -45,6 +45,34 @@ struct ClusterCommandTests {
         #expect(tile == fixture)
     }
 
+    /// Unclustered GeoJSON points come back exactly as given, as supercluster returns its input
+    /// objects: a third coordinate, a bbox, foreign members, missing or null properties, id 0.
+    @Test func pointsComeBackAsGiven() throws {
+        let given: [JSONValue] = try [
+            #"{"type":"Feature","id":0,"bbox":[10,10,10,10],"title":"x","properties":{"a":1},"geometry":{"type":"Point","coordinates":[10,10,250.5]}}"#,
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[100,-40]}}"#,
+            #"{"type":"Feature","properties":null,"id":"abc","geometry":{"type":"Point","coordinates":[-120,45]}}"#,
+        ].map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
+        let input = String(
+            decoding: try JSONEncoder().encode(
+                JSONValue.object(["type": "FeatureCollection", "features": .array(given)])),
+            as: UTF8.self)
+        let result = run(["cluster", "--input", "-", "--zoom", "0"], input: input)
+        #expect(result.code == 0, "\(result.error)")
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(result.output.utf8))
+        let features = try #require(json["features"]?.arrayValue)
+        #expect(features.count == 3)
+        for feature in given { #expect(features.contains(feature), "\(feature)") }
+        // In a tile: the properties as tags (none when missing, null when null), the id as given.
+        let tile = run(["cluster", "--input", "-", "--tile", "0/0/0"], input: input)
+        let tileJSON = try JSONDecoder().decode(JSONValue.self, from: Data(tile.output.utf8))
+        let tiled = try #require(tileJSON["features"]?.arrayValue)
+        #expect(tiled.count == 3)
+        #expect(tiled.contains { $0["tags"] == ["a": 1] && $0["id"] == 0 })
+        #expect(tiled.contains { $0["tags"] == nil && $0["id"] == nil })
+        #expect(tiled.contains { $0["tags"] == .null && $0["id"] == "abc" })
+    }
+
     /// `--sum` gives clusters the sum of a GeoJSON property of their points.
     @Test func sumOfAProperty() throws {
         let geojson = """
