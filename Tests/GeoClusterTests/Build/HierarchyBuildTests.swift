@@ -41,7 +41,7 @@ struct HierarchyBuildTests {
         ClusterOptions(radius: 3, maxZoom: 30),
     ])
     func sameHierarchyAsTreeQueries(options: ClusterOptions) {
-        for seed in [1] as [UInt64] {
+        for seed in [1, 0xC1, 0x5EED] as [UInt64] {
             let coordinates = Self.points(2000, seed: seed)
             for threads in [1, 2] {
                 let grid = ClusterHierarchy(
