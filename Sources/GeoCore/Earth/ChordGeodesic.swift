@@ -79,6 +79,51 @@ package enum ChordGeodesic {
         return c + c * cc * k2 / 24 * (1 + 9 / 80 * k2 * cc)
     }
 
+    /// A lower bound on geodesic distances from one point of the ellipsoid, much tighter than the
+    /// chord: the ball inside the ellipsoid that touches it there.
+    ///
+    /// Every radius of curvature of the ellipsoid is at least M₀ = b²/a, so by Blaschke's rolling
+    /// theorem the ball of radius M₀ tangent at any point q from inside, centered at
+    /// C = q − M₀ n(q) (n the outward normal), lies inside the ellipsoid. Radial projection from C
+    /// onto that ball's sphere shortens every curve outside the ball, so a geodesic from q to p is
+    /// at least M₀ ∠(q − C, p − C), the great circle on the sphere between q and p's projection.
+    /// Where the chord c falls short of the geodesic s by about s³/24R² (R the radius of curvature
+    /// along the line), this bound falls short by about s³(1/3 − ρ/2 + ρ²/6)/M₀², ρ = M₀/R ∈
+    /// [0.99, 1]: under 0.002 s³/M₀², some twenty times less (at most 43 m rather than about 1 km
+    /// at 1,000 km; the tests check both against PROJ's geodesic).
+    package struct InsideBall: Sendable {
+        /// The ball's center, Earth-centered meters.
+        let center: SIMD3<Double>
+        /// The unit outward normal at the point touched.
+        let normal: SIMD3<Double>
+
+        /// The radius used: M₀ less a meter, so rounding never makes the ball poke out (a smaller
+        /// ball touching at the same point lies inside the larger one).
+        @usableFromInline static let radius = smallestRadius - 1
+
+        /// The ball touching the ellipsoid at `q`, a point on its surface (Earth-centered meters).
+        @inlinable
+        package init(touching q: SIMD3<Double>) {
+            // The outward normal of x²/a² + y²/a² + z²/b² = 1, scaled by a²: (x, y, z / (1 − e²)).
+            let g = SIMD3(q.x, q.y, q.z / (1 - WGS84.eccentricitySquared))
+            normal = g / (g * g).sum().squareRoot()
+            center = q - Self.radius * normal
+        }
+
+        /// A lower bound (meters) on the geodesic distance from the point touched to `p`, a point
+        /// on the ellipsoid (Earth-centered meters), rounded down by far more than its rounding
+        /// error (a relative 10⁻¹² and a micrometer).
+        /// - Complexity: O(1); a square root and an arctangent.
+        @inlinable
+        package func lowerBound(to p: SIMD3<Double>) -> Double {
+            let v = p - center
+            let n = normal
+            let cross = SIMD3(n.y * v.z - n.z * v.y, n.z * v.x - n.x * v.z, n.x * v.y - n.y * v.x)
+            let angle = atan2((cross * cross).sum().squareRoot(), (n * v).sum())
+            return Swift.max(0, Self.radius * angle * (1 - 1e-12) - 1e-6)
+        }
+    }
+
     /// An upper bound (meters) on the geodesic distance between two points whose chord is `c`
     /// meters: (2M₀) asin(c / 2M₀) while c is at most 0.9 · 2M₀ (11 404 km), and the longest
     /// geodesic beyond.

@@ -439,9 +439,21 @@ struct NearestCells: Sendable {
             guard smallest <= limit * limit else { return nil }
             let cut = min(limit, ChordGeodesic.upperBound(chord: smallest.squareRoot()))
             var best: (distance: Double, element: Int32)?
+            // Places the inside ball puts farther than the cut by more than the margin can be
+            // neither within the limit nor nearer than the nearest chord's place.
+            var ball: ChordGeodesic.InsideBall?
             for c in list {
                 let dx = c.x - query.x, dy = c.y - query.y, dz = c.z - query.z
-                guard dx * dx + dy * dy + dz * dz <= cut * cut else { continue }
+                let cc = dx * dx + dy * dy + dz * dz
+                guard cc <= cut * cut else { continue }
+                if cc > smallest {
+                    if ball == nil { ball = ChordGeodesic.InsideBall(touching: query) }
+                    if let ball,
+                        ball.lowerBound(to: SIMD3(c.x, c.y, c.z)) > cut + Self.decisionMargin
+                    {
+                        continue
+                    }
+                }
                 let s = tree.geodesicDistance(from: query, origin, to: Int(c.position))
                 guard s <= limit else { continue }
                 if let b = best, !BestK.precedes((s, c.element), b) { continue }
@@ -474,8 +486,10 @@ struct NearestCells: Sendable {
     /// every other listed position's at least its chord, so U(c₁) + ``decisionMargin`` < c₂ makes
     /// the first the geodesic-nearest (by more than the geodesics' rounding, so
     /// ``nearest(to:limit:in:)`` picks it too); positions the leaf does not list cannot be nearest.
-    /// Equal chords never decide (c₂ = c₁ < U(c₁)), so ties go through the geodesics to the lower
-    /// element.
+    /// When c₂ is within that bound, the positions there are tested against the inside ball's
+    /// floor (``ChordGeodesic/InsideBall``), twenty times tighter than the chord, before anything
+    /// is measured. Equal positions never decide (their floors are equal and below U(c₁)), so ties
+    /// go through the geodesics to the lower element.
     func nearestElement(to origin: Coordinate, limit: Double, in tree: PointTree) -> Int32? {
         if let node = listedLeaf(origin) {
             switch decision(node, WGS84.earthCentered(origin), limit: limit) {
@@ -508,7 +522,18 @@ struct NearestCells: Sendable {
             }
             guard element >= 0, first <= limit * limit else { return .none }
             let bound = ChordGeodesic.upperBound(chord: first.squareRoot()) + Self.decisionMargin
-            return bound <= limit && bound * bound < second ? .nearest(element) : .undecided
+            guard bound <= limit else { return .undecided }
+            if bound * bound < second { return .nearest(element) }
+            // Near-ties by chord: the inside ball's tighter floor may still part them.
+            let ball = ChordGeodesic.InsideBall(touching: query)
+            for j in Int(node.start)..<(Int(node.start) + Int(node.count)) {
+                let c = all[j]
+                let dx = c.x - query.x, dy = c.y - query.y, dz = c.z - query.z
+                let cc = dx * dx + dy * dy + dz * dz
+                guard cc > first || c.element != element, cc < bound * bound else { continue }
+                if ball.lowerBound(to: SIMD3(c.x, c.y, c.z)) <= bound { return .undecided }
+            }
+            return .nearest(element)
         }
     }
 
