@@ -48,6 +48,36 @@ struct NearestCellsTests {
         }
     }
 
+    @Test("the decisions' polynomial positions are within 10 nm of the library's")
+    func polynomialPositions() {
+        var rng = SplitMix64(seed: 0x9017)
+        var worst = 0.0
+        var coordinates = (0..<200_000).map { _ in
+            Coordinate(latitude: rng.uniform(-90, 90), longitude: rng.uniform(-180, 180))
+        }
+        // The ends and middles of the reduction's ranges.
+        for lat in stride(from: -90.0, through: 90, by: 22.5) {
+            for lon in stride(from: -180.0, through: 180, by: 22.5) {
+                coordinates.append(Coordinate(latitude: lat, longitude: lon))
+                coordinates.append(
+                    Coordinate(
+                        latitude: lat.nextDown.clamped(-90, 90),
+                        longitude: lon.nextUp.clamped(-180, 180)))
+            }
+        }
+        for c in coordinates {
+            let d =
+                NearestCells.position(latitude: c.latitude, longitude: c.longitude)
+                - WGS84.earthCentered(c)
+            let error = (d * d).sum().squareRoot()
+            #expect(error <= 1e-8, "\(c): \(error) m")
+            worst = max(worst, error)
+        }
+        #expect(worst > 0)
+        let pole = NearestCells.position(latitude: 90, longitude: 37)
+        #expect(pole.x == 0 && pole.y == 0 && pole.z == WGS84.polarRadius)
+    }
+
     @Test("the chords decide only what the geodesics would: ties and near-ties are measured")
     func chordDecisions() throws {
         func decision(

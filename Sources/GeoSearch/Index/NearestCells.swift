@@ -492,13 +492,63 @@ struct NearestCells: Sendable {
     /// go through the geodesics to the lower element.
     func nearestElement(to origin: Coordinate, limit: Double, in tree: PointTree) -> Int32? {
         if let node = listedLeaf(origin) {
-            switch decision(node, WGS84.earthCentered(origin), limit: limit) {
+            let query = Self.position(latitude: origin.latitude, longitude: origin.longitude)
+            switch decision(node, query, limit: limit) {
             case .none: return nil
             case .nearest(let element): return element
             case .undecided: break
             }
         }
         return nearest(to: origin, limit: limit, in: tree)?.element
+    }
+
+    /// The Earth-centered position of a valid coordinate to within 10 nm, by polynomials rather
+    /// than the library's sines and cosines: the query of a ``decision(_:_:limit:)``, whose
+    /// millimeter of ``decisionMargin`` covers that error many times over (chords, the bound and
+    /// the inside ball's floor each move by at most as much as the query does).
+    ///
+    /// Each angle is reduced exactly to r ∈ [−45°, 45°] about the nearest multiple of 90°
+    /// (Sterbenz's lemma), and sin r and cos r are their Taylor series to r¹⁵ and r¹⁶, whose
+    /// remainders at π/4 are below 10⁻¹⁶: what is left is rounding, a few nanometers.
+    @inline(__always)
+    static func position(latitude: Double, longitude: Double) -> SIMD3<Double> {
+        let (sinPhi, cosPhi) = sinCos(degrees: latitude)
+        let (sinLambda, cosLambda) = sinCos(degrees: longitude)
+        let e2 = WGS84.eccentricitySquared
+        let n = WGS84.equatorialRadius / (1 - e2 * sinPhi * sinPhi).squareRoot()
+        return SIMD3(n * cosPhi * cosLambda, n * cosPhi * sinLambda, n * (1 - e2) * sinPhi)
+    }
+
+    /// Sine and cosine of an angle in [−180°, 180°] in degrees, to a few units of 10⁻¹⁶ (see
+    /// ``position(latitude:longitude:)``).
+    @inline(__always)
+    static func sinCos(degrees x: Double) -> (sin: Double, cos: Double) {
+        let q = (x / 90).rounded()
+        let r = (x - 90 * q) * (Double.pi / 180)
+        let r2 = r * r
+        var s = -1 / 1_307_674_368_000.0
+        s = s * r2 + 1 / 6_227_020_800.0
+        s = s * r2 - 1 / 39_916_800.0
+        s = s * r2 + 1 / 362_880.0
+        s = s * r2 - 1 / 5_040.0
+        s = s * r2 + 1 / 120.0
+        s = s * r2 - 1 / 6.0
+        s = r + r * r2 * s
+        var c = 1 / 20_922_789_888_000.0
+        c = c * r2 - 1 / 87_178_291_200.0
+        c = c * r2 + 1 / 479_001_600.0
+        c = c * r2 - 1 / 3_628_800.0
+        c = c * r2 + 1 / 40_320.0
+        c = c * r2 - 1 / 720.0
+        c = c * r2 + 1 / 24.0
+        c = c * r2 - 1 / 2.0
+        c = 1 + r2 * c
+        switch Int(q) & 3 {
+        case 0: return (s, c)
+        case 1: return (c, -s)
+        case 2: return (-s, -c)
+        default: return (-c, s)
+        }
     }
 
     /// The ``ChordDecision`` from the positions `node` lists, seen from `query` (Earth-centered),
