@@ -78,6 +78,18 @@ package enum WGS84 {
         // −180 and 180 give the same position.
         let (sinPhi, cosPhi) = Angle.sinCos(degrees: latitude)
         let (sinLambda, cosLambda) = Angle.sinCos(degrees: longitude)
+        return earthCentered(
+            sinLatitude: sinPhi, cosLatitude: cosPhi, sinLongitude: sinLambda,
+            cosLongitude: cosLambda, height: height)
+    }
+
+    /// ``earthCentered(latitude:longitude:height:)`` from the sines and cosines of the latitude
+    /// and longitude, for callers that compute them their own way.
+    @inlinable
+    package static func earthCentered(
+        sinLatitude sinPhi: Double, cosLatitude cosPhi: Double, sinLongitude sinLambda: Double,
+        cosLongitude cosLambda: Double, height: Double = 0
+    ) -> SIMD3<Double> {
         let n = equatorialRadius / (1 - eccentricitySquared * sinPhi * sinPhi).squareRoot()
         return SIMD3(
             (n + height) * cosPhi * cosLambda, (n + height) * cosPhi * sinLambda,

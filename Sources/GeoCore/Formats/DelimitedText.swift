@@ -292,9 +292,6 @@ public struct DelimitedText: Sendable {
             if i < n && isMark(scalars[i]) {
                 pendingMark = i
                 i += 1
-                // The next field, if any, must come before another mark.
-                while i < n && isBlank(scalars[i]) { i += 1 }
-                if i < n && isMark(scalars[i]) { throw emptyField(at: i + 1) }
             }
         }
         return fields

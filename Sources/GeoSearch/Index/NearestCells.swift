@@ -514,9 +514,9 @@ struct NearestCells: Sendable {
     static func position(latitude: Double, longitude: Double) -> SIMD3<Double> {
         let (sinPhi, cosPhi) = sinCos(degrees: latitude)
         let (sinLambda, cosLambda) = sinCos(degrees: longitude)
-        let e2 = WGS84.eccentricitySquared
-        let n = WGS84.equatorialRadius / (1 - e2 * sinPhi * sinPhi).squareRoot()
-        return SIMD3(n * cosPhi * cosLambda, n * cosPhi * sinLambda, n * (1 - e2) * sinPhi)
+        return WGS84.earthCentered(
+            sinLatitude: sinPhi, cosLatitude: cosPhi, sinLongitude: sinLambda,
+            cosLongitude: cosLambda)
     }
 
     /// Sine and cosine of an angle in [−180°, 180°] in degrees, to a few units of 10⁻¹⁶ (see
