@@ -245,7 +245,12 @@ public struct GeographicPolygon: Sendable, Hashable {
                         "\(name): the edge to vertex \(i) spans exactly 180° of longitude, which could go either way round"
                     )
                 }
-                x.append(x[x.count - 1] + step)
+                // The vertex's own longitude plus whole turns, so that vertices of a ring that
+                // does not cross the 180th meridian keep their exact value (summing the steps
+                // would move them by ulps and put points on a vertex off it).
+                let unrolled = x[x.count - 1] + step
+                let turns = ((unrolled - p.x) / 360).rounded()
+                x.append(turns == 0 ? p.x : p.x + turns * 360)
             } else {
                 x.append(Angle.normalizedLongitude(p.x))
             }

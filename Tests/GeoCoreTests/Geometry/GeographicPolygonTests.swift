@@ -167,6 +167,41 @@ struct GeographicPolygonTests {
         }
     }
 
+    /// A point given exactly as one of the ring's vertices is on the boundary, whether the ring
+    /// crosses the 180th meridian or not: unrolling keeps each vertex's own longitude (plus whole
+    /// turns), never a sum of steps that drifts by ulps.
+    @Test func verticesAreOnTheBoundary() throws {
+        let triangle = try polygon(
+            "POLYGON ((21.622027 -2.966272521489, 5.224814 -2.450869, 9.390104 17.64, 21.622027 -2.966272521489))"
+        )
+        #expect(triangle.locate(at(17.64, 9.390104)) == .boundary)
+        var rng = SplitMix64(seed: 77)
+        for ring in 0..<200 {
+            let crosses = ring % 2 == 1
+            let count = 3 + Int(rng.next() % 8)
+            let center = crosses ? 180.0 : rng.uniform(-150, 150)
+            var vertices = [(lat: Double, lon: Double)]()
+            for k in 0..<count {
+                let angle = (Double(k) + rng.uniform(0, 0.9)) * 2 * .pi / Double(count)
+                let r = rng.uniform(1, 25)
+                var lon = center + r * cos(angle)
+                if lon > 180 { lon -= 360 }
+                // Seven-decimal values, as files give them.
+                lon = (lon * 1e7).rounded() / 1e7
+                let lat = ((r * sin(angle)) * 1e7).rounded() / 1e7
+                vertices.append((lat, lon))
+            }
+            var wkt = vertices.map { "\($0.lon) \($0.lat)" }
+            wkt.append(wkt[0])
+            let shape = try polygon("POLYGON ((\(wkt.joined(separator: ", "))))")
+            for (k, vertex) in vertices.enumerated() {
+                #expect(
+                    shape.locate(at(vertex.lat, vertex.lon)) == .boundary,
+                    "ring \(ring) vertex \(k): \(vertex.lat), \(vertex.lon)")
+            }
+        }
+    }
+
     /// The unit vector of a latitude and longitude in degrees.
     private static func vector(_ lat: Double, _ lon: Double) -> SIMD3<Double> {
         let phi = lat * .pi / 180, lambda = lon * .pi / 180
