@@ -98,6 +98,36 @@ struct PlaceSearchTests {
         #expect(index.search("z", limit: 0).isEmpty)
     }
 
+    /// Far apart, the chord does not order places as the geodesic does: the meridian bends more
+    /// than the equator, so a place 1 km farther north than another is east has a chord 2 km
+    /// shorter. Results follow the geodesic, with and without a limit.
+    @Test("far results are in geodesic order, not chord order")
+    func geodesicOrder() throws {
+        let origin = Coordinate(latitude: 0, longitude: 0)
+        let east = Coordinate(latitude: 0, longitude: 70)
+        let eastDistance = Geodesic.distance(from: origin, to: east)
+        let north = Geodesic.wgs84.direct(
+            from: origin, azimuth: 0, distance: eastDistance + 1_000
+        ).coordinate
+        let chord = { (c: Coordinate) in
+            let d = WGS84.earthCentered(c) - WGS84.earthCentered(origin)
+            return (d * d).sum().squareRoot()
+        }
+        #expect(chord(north) < chord(east) - 2_000)
+        let index = try PlaceIndex(
+            [
+                Spot(name: "Alpha North", coordinate: north),
+                Spot(name: "Alpha East", coordinate: east),
+            ], coordinate: \.coordinate, name: \.name)
+        for limit in [1, 2] {
+            let found = index.search("alpha", near: origin, limit: limit)
+            #expect(
+                found.map(\.element.name) == Array(["Alpha East", "Alpha North"].prefix(limit)))
+        }
+        let completed = index.completions(for: "alph", near: origin, limit: 1)
+        #expect(completed.map(\.title) == ["Alpha East"])
+    }
+
     @Test("completions group equal names and count them")
     func completions() throws {
         let index = try Self.index()
@@ -142,7 +172,6 @@ struct PlaceSearchTests {
         for query in queries {
             let q = SearchFolding.words(query)
             let origin = region.center
-            let o = WGS84.earthCentered(origin)
             let expected = spots.indices.compactMap { i -> (Int, Bool, Int, Double)? in
                 let words = SearchFolding.words(spots[i].name)
                 guard q.allSatisfy({ w in words.contains { $0.hasPrefix(w) } }) else { return nil }
@@ -154,8 +183,10 @@ struct PlaceSearchTests {
                 {
                     quality = words.count == q.count && words.last == q.last ? 0 : 1
                 }
-                let d = WGS84.earthCentered(spots[i].coordinate) - o
-                return (i, region.contains(spots[i].coordinate), quality, (d * d).sum())
+                return (
+                    i, region.contains(spots[i].coordinate), quality,
+                    Geodesic.distance(from: origin, to: spots[i].coordinate)
+                )
             }.sorted { a, b in
                 if a.1 != b.1 { return a.1 }
                 if a.2 != b.2 { return a.2 < b.2 }
@@ -164,6 +195,9 @@ struct PlaceSearchTests {
             }
             let found = index.search(query, in: region, limit: 40)
             #expect(found.map(\.index) == expected.prefix(40).map(\.0), "query \(query)")
+            for (result, oracle) in zip(found, expected) {
+                #expect(abs(result.distance - oracle.3) < 1e-6, "query \(query)")
+            }
             // Completions: the best place of each distinct folded name, in that order.
             var seen = Set<[String]>()
             let names = expected.filter {

@@ -45,13 +45,13 @@ extension PlaceCompletion: Equatable where Element: Equatable {}
 extension PlaceCompletion: Hashable where Element: Hashable {}
 
 extension PlaceIndex {
-    /// The rank of a candidate: inside the region first, then match quality, then distance
-    /// (squared chord, which orders as the geodesic does except for sub-millimeter near-ties),
-    /// then index.
+    /// The rank of a candidate: inside the region first, then match quality, then the geodesic
+    /// distance, then index.
     struct Rank: Comparable {
         var outside: Bool
         var match: UInt8
-        var chordSquared: Double
+        /// The geodesic distance (meters) from the search's origin, as the result reports it.
+        var distance: Double
         var index: Int32
         /// The place's name group (not part of the order).
         var group: Int32
@@ -59,12 +59,12 @@ extension PlaceIndex {
         static func < (a: Rank, b: Rank) -> Bool {
             if a.outside != b.outside { return !a.outside }
             if a.match != b.match { return a.match < b.match }
-            if a.chordSquared != b.chordSquared { return a.chordSquared < b.chordSquared }
+            if a.distance != b.distance { return a.distance < b.distance }
             return a.index < b.index
         }
 
         static func == (a: Rank, b: Rank) -> Bool {
-            a.outside == b.outside && a.match == b.match && a.chordSquared == b.chordSquared
+            a.outside == b.outside && a.match == b.match && a.distance == b.distance
                 && a.index == b.index
         }
     }
@@ -138,6 +138,7 @@ extension PlaceIndex {
                 $0.center.isValid ? $0.center : nil
             } ?? Coordinate(latitude: 0, longitude: 0)
         let query = WGS84.earthCentered(from)
+        let ball = ChordGeodesic.InsideBall(touching: query)
         let capacity = min(limit, max(1, elements.count))
         withUnsafeTemporaryAllocation(of: Rank.self, capacity: capacity) { top in
             var n = 0
@@ -162,12 +163,28 @@ extension PlaceIndex {
                     outside = !region.contains(
                         Coordinate(latitude: s.latitude, longitude: s.longitude))
                 }
-                let dx = s.x - query.x, dy = s.y - query.y, dz = s.z - query.z
+                // The worst listed place of the same class is beaten only by a place no
+                // farther than it; the chord and the inside ball are lower bounds on the
+                // geodesic, so most places are turned away before the geodesic is computed.
+                if n == capacity {
+                    let worst = top[n - 1]
+                    if outside != worst.outside {
+                        guard !outside else { return }
+                    } else if quality.rawValue != Int(worst.match) {
+                        guard quality.rawValue < Int(worst.match) else { return }
+                    } else {
+                        let d = SIMD3(s.x, s.y, s.z) - query
+                        guard (d * d).sum() <= worst.distance * worst.distance,
+                            ball.lowerBound(to: SIMD3(s.x, s.y, s.z)) <= worst.distance
+                        else { return }
+                    }
+                }
+                let position = SIMD3(s.x, s.y, s.z)
                 let rank = Rank(
                     outside: outside, match: UInt8(quality.rawValue),
-                    chordSquared: dx * dx + dy * dy + dz * dz, index: Int32(p), group: s.group)
-                // Most matches lose to the worst listed one; a listed place of the same name is
-                // at least as good as that one.
+                    distance: ChordGeodesic.distance(from: query, to: position)
+                        ?? Geodesic.distance(from: from, to: coordinates[p]),
+                    index: Int32(p), group: s.group)
                 guard n < capacity || rank < top[n - 1] else { return }
                 if grouped {
                     // One entry per name: a better place of a listed name replaces it.
@@ -181,14 +198,11 @@ extension PlaceIndex {
             }
             for j in 0..<n {
                 let p = Int(top[j].index)
-                let distance =
-                    ChordGeodesic.distance(from: query, to: WGS84.earthCentered(coordinates[p]))
-                    ?? Geodesic.distance(from: from, to: coordinates[p])
                 emit(
                     PlaceSearchResult(
                         index: p, element: elements[p],
                         match: NameMatch(rawValue: Int(top[j].match)) ?? .words,
-                        isInRegion: !top[j].outside, distance: distance),
+                        isInRegion: !top[j].outside, distance: top[j].distance),
                     grouped ? Int(textIndex.groupSizes[Int(top[j].group)]) : 1)
             }
         }
