@@ -410,7 +410,8 @@ enum Input {
     /// Text that starts with `{` and parses as one GeoJSON document is that document; anything else
     /// is one geometry per line, each line read on its own: GeoJSON when it starts with `{`, WKT
     /// otherwise (blank and `#` lines are skipped). Text that starts with `{` but is neither one
-    /// document nor lines of objects and WKT (a document broken across lines) is malformed.
+    /// document nor lines that each start with `{` or a letter (a document broken across lines)
+    /// is malformed.
     static func read(_ data: Data) -> Input {
         let text = DelimitedText.decode(data)
         let start = Self.leading(text)
@@ -422,9 +423,9 @@ enum Input {
                 return .document(try GeoJSON(data: Array(data)))
             } catch {
                 // Lines of a document broken across lines start with `"`, `}` or `]`; lines of
-                // objects or WKT start with `{` or a letter.
-                guard content.count > 1,
-                    content.allSatisfy({ $0.hasPrefix("{") || $0.first?.isLetter == true })
+                // objects or WKT start with `{` or a letter, and each gets its own answer or
+                // error (a single bad line too, and comment lines are skipped).
+                guard content.allSatisfy({ $0.hasPrefix("{") || $0.first?.isLetter == true })
                 else { return .malformed(error) }
             }
         }

@@ -110,6 +110,14 @@ struct GeometryCommandTests {
         let whole = run(["area"], input: collection)
         #expect(
             whole.code == 0 && whole.output.split(separator: "\n").count == 2, "\(whole.output)")
+        // One object line followed by a comment is a line, not a malformed document; so is a
+        // single bad object line, which gets its error record.
+        let commented = run(["area"], input: "\(polygon)\n# the unit square\n")
+        #expect(commented.code == 0 && commented.output == "12308778361.469 m²\n\n")
+        let single = run(["area"], input: #"{"type":"Point","coordinates":[1]}"# + "\n")
+        #expect(
+            single.code == 2 && single.output.hasPrefix("error: line 1: ")
+                && single.output.split(separator: "\n").count == 1, "\(single.output)")
         // A document broken across lines is still one malformed document.
         let broken = run(["area"], input: "{\n\"type\": \"Point\",\n\"coordinates\": [1]\n}\n")
         #expect(
