@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
 
 @testable import MeridianCLI
@@ -105,5 +106,58 @@ struct CommandLineTests {
         #expect(meridian("nonsense").code == 64)
         #expect(meridian().code == 64)
         #expect(meridian("distance", "--frobnicate").code == 64)
+    }
+}
+
+@Suite("Reading standard input line by line")
+struct LineReaderTests {
+    /// Lines as a reference splits them: at LF, CR LF and lone CR, a leading byte-order mark
+    /// dropped, no empty last line after a final break.
+    private static func reference(_ bytes: [UInt8]) -> [String] {
+        var bytes = bytes[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        var lines = [String](), current = [UInt8](), i = bytes.startIndex
+        while i < bytes.endIndex {
+            let b = bytes[i]
+            if b == 0x0A || b == 0x0D {
+                lines.append(String(decoding: current, as: UTF8.self))
+                current = []
+                if b == 0x0D && i + 1 < bytes.endIndex && bytes[i + 1] == 0x0A { i += 1 }
+            } else {
+                current.append(b)
+            }
+            i += 1
+        }
+        if !current.isEmpty { lines.append(String(decoding: current, as: UTF8.self)) }
+        return lines
+    }
+
+    /// Seeded streams of short and very long lines, every kind of break, read through sources
+    /// that hand out from 1 byte to 64 KiB at a time (so breaks, CR LF pairs and the byte-order
+    /// mark fall across reads), give the reference's lines.
+    @Test func splitsAsTheReferenceDoes() {
+        var rng = SplitMix64(seed: 31)
+        for stream in 0..<60 {
+            var bytes: [UInt8] = stream % 3 == 0 ? [0xEF, 0xBB, 0xBF] : []
+            let chunk = [1, 2, 3, 7, 4096, 1 << 16][stream % 6]
+            let longest = chunk < 100 ? 2_000 : 300_000
+            for _ in 0..<Int(rng.next() % 40) {
+                let length =
+                    rng.next() % 7 == 0 ? Int(rng.next() % UInt64(longest)) : Int(rng.next() % 12)
+                for _ in 0..<length { bytes.append(UInt8(0x41 + rng.next() % 26)) }
+                bytes += [[0x0A], [0x0D, 0x0A], [0x0D]][Int(rng.next() % 3)]
+            }
+            if rng.next() % 2 == 0 { bytes += Array("tail".utf8) }
+            var offset = 0
+            let reader = LineReader { buffer in
+                let n = min(chunk, buffer.count, bytes.count - offset)
+                buffer.replaceSubrange(0..<n, with: bytes[offset..<(offset + n)])
+                offset += n
+                return n
+            }
+            var lines = [String]()
+            while let line = reader.next() { lines.append(line) }
+            #expect(lines == Self.reference(bytes), "stream \(stream), reads of \(chunk) bytes")
+        }
     }
 }

@@ -45,7 +45,12 @@ struct Console {
 final class LineReader {
     private let fill: (inout [UInt8]) -> Int
     private var buffer = [UInt8]()
+    /// What each read fills, reused.
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
     private var start = 0
+    /// Where the search for the next line's end resumes: the bytes before it (from `start` on)
+    /// hold no line break, so a long line is scanned once, not once per read.
+    private var scanned = 0
     private var atEnd = false
     private var first = true
 
@@ -67,7 +72,6 @@ final class LineReader {
 
     private func more() -> Bool {
         guard !atEnd else { return false }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         let n = fill(&chunk)
         guard n > 0 else {
             atEnd = true
@@ -75,6 +79,7 @@ final class LineReader {
         }
         if start > 0 {
             buffer.removeFirst(start)
+            scanned = max(0, scanned - start)
             start = 0
         }
         buffer.append(contentsOf: chunk[0..<n])
@@ -88,22 +93,25 @@ final class LineReader {
                 first = false
                 if buffer[start...].starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
             }
-            if let end = buffer[start...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
-                // A CR at the end of the buffer may be the first half of CR LF.
-                if buffer[end] == 0x0D && end + 1 == buffer.count && !atEnd && more() { continue }
-                let line = String(decoding: buffer[start..<end], as: UTF8.self)
-                start = end + 1
-                if buffer[end] == 0x0D && start < buffer.count && buffer[start] == 0x0A {
-                    start += 1
+            let from = max(start, scanned)
+            guard let end = buffer[from...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else {
+                scanned = buffer.count
+                if !more() {
+                    guard start < buffer.count else { return nil }
+                    let line = String(decoding: buffer[start...], as: UTF8.self)
+                    start = buffer.count
+                    return line
                 }
-                return line
+                continue
             }
-            if !more() {
-                guard start < buffer.count else { return nil }
-                let line = String(decoding: buffer[start...], as: UTF8.self)
-                start = buffer.count
-                return line
+            // A CR at the end of the buffer may be the first half of CR LF.
+            if buffer[end] == 0x0D && end + 1 == buffer.count && !atEnd && more() { continue }
+            let line = String(decoding: buffer[start..<end], as: UTF8.self)
+            start = end + 1
+            if buffer[end] == 0x0D && start < buffer.count && buffer[start] == 0x0A {
+                start += 1
             }
+            return line
         }
     }
 
