@@ -33,20 +33,57 @@ extension Track {
     ///   - radius: Meters; 25 by default.
     ///   - minimumDuration: Seconds; 120 by default.
     /// - Returns: The periods in time order.
-    /// - Complexity: O(n) inverse geodesics for a track that keeps moving; O(n·k) for stops of k
-    ///   fixes.
+    /// - Complexity: O(n) inverse geodesics for n fixes when each segment's times are all present
+    ///   and never decrease, as recorded tracks have them, however the fixes pile up: a fix
+    ///   that no later fix is far enough in time from is not extended, and a fix whose window
+    ///   holds the fix that ended the last extension, too far from it, is turned away with one
+    ///   geodesic. Otherwise O(n·k) for stops of k fixes.
     public func stationaryPeriods(
         radius: Double = 25, minimumDuration: TimeInterval = 120
     ) -> [StationaryPeriod] {
         var periods = [StationaryPeriod]()
         for (s, fixes) in segments.enumerated() {
+            let n = fixes.count
+            // Times in order make the period's end time grow with its length: a period from
+            // fix i lasts long enough exactly when it reaches the first fix `horizon` whose time
+            // is far enough from fix i's.
+            var inOrder = true
+            for k in 1..<max(1, n) {
+                guard let a = fixes[k - 1].time, let b = fixes[k].time, a <= b else {
+                    inOrder = false
+                    break
+                }
+            }
+            var horizon = 0
+            // The last fix found too far from an extension's first fix.
+            var far = -1
             var i = 0
-            while i < fixes.count {
+            while i < n {
+                guard let start = fixes[i].time else {
+                    i += 1  // a fix without a time cannot start a period
+                    continue
+                }
+                if inOrder {
+                    while horizon < n,
+                        let t = fixes[horizon].time,
+                        !(t.timeIntervalSince(start) >= minimumDuration)
+                    { horizon += 1 }
+                    let needed = max(horizon, i + 1)
+                    // No fix is late enough, or one before it is too far: no period from here.
+                    if needed >= n
+                        || (far > i && far <= needed
+                            && fixes[i].coordinate.distance(to: fixes[far].coordinate) > radius)
+                    {
+                        i += 1
+                        continue
+                    }
+                }
                 var j = i + 1
-                while j < fixes.count
-                    && fixes[i].coordinate.distance(to: fixes[j].coordinate) <= radius
-                { j += 1 }
-                if j - 1 > i, let start = fixes[i].time, let end = fixes[j - 1].time,
+                while j < n && fixes[i].coordinate.distance(to: fixes[j].coordinate) <= radius {
+                    j += 1
+                }
+                if j < n { far = j }
+                if j - 1 > i, let end = fixes[j - 1].time,
                     end.timeIntervalSince(start) >= minimumDuration
                 {
                     periods.append(
