@@ -37,6 +37,7 @@ struct NearestCellsTests {
         var queries = (0..<TestScale.steps(1_500, minimum: 300)).map { _ in scatter.query(&rng) }
         queries += Self.edgeQueries(&rng, count: TestScale.steps(600, minimum: 100))
         queries += points.prefix(200)
+        var compactUndecided = 0, exactUndecided = 0
         for (i, q) in queries.enumerated() {
             let limit = i % 5 == 4 ? 50_000.0 : .infinity
             let expected = Self.tree(index, q, limit: limit)
@@ -45,7 +46,25 @@ struct NearestCellsTests {
             #expect(found?.distance == expected?.distance, "\(q)")
             let element = cells.nearestElement(to: q, limit: limit, in: index.tree)
             #expect(element == expected?.element, "\(q)")
+            // What the Float positions decide, the exact positions decide alike (or measure).
+            let node = cells.leaf(latitude: q.latitude, longitude: q.longitude)
+            guard node.count != NearestCells.fallback else { continue }
+            let query = WGS84.earthCentered(q)
+            if cells.decision(node, query, limit: limit) == .undecided { exactUndecided += 1 }
+            switch cells.compactDecision(node, query, limit: limit) {
+            case .undecided: compactUndecided += 1
+            case .none: #expect(expected == nil, "\(q)")
+            case .nearest(let e):
+                #expect(e == expected?.element, "\(q)")
+                let exact = cells.decision(node, query, limit: limit)
+                #expect(exact == .nearest(e) || exact == .undecided, "\(q)")
+            }
         }
+        // The quarter meter of rounding leaves few more to the exact positions (sub-meter
+        // near-ties, common only where places are duplicated with jitter).
+        #expect(
+            compactUndecided <= exactUndecided + queries.count / 20,
+            "\(compactUndecided), exact \(exactUndecided), of \(queries.count)")
     }
 
     @Test("the decisions' polynomial positions are within 10 nm of the library's")
@@ -167,6 +186,20 @@ struct NearestCellsTests {
                 : Coordinate(latitude: rng.uniform(-90, 90), longitude: rng.uniform(-180, 180))
         }
         queries += Self.edgeQueries(&rng, count: 2_000)
+        // The grid starts each descent where the descent from the top would be: on cell edges,
+        // a step either side of them, and anywhere.
+        let cells = geocoder.cells
+        #expect(!cells.grid.isEmpty)
+        for q in queries {
+            for (lat, lon) in [
+                (q.latitude, q.longitude), (q.latitude.nextDown, q.longitude.nextDown),
+                (q.latitude.nextUp, q.longitude.nextUp),
+            ] where abs(lat) <= 90 && abs(lon) <= 180 {
+                let a = cells.leaf(latitude: lat, longitude: lon)
+                let b = cells.leafFromTop(latitude: lat, longitude: lon)
+                #expect(a.start == b.start && a.count == b.count, "\(lat), \(lon)")
+            }
+        }
         let batch = geocoder.nearestPlaces(for: queries)
         let indices = geocoder.nearestPlaceIndices(for: queries)
         #expect(indices.count == queries.count)

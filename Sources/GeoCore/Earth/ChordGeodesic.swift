@@ -134,4 +134,19 @@ package enum ChordGeodesic {
         // Rounded up by a relative 1e-15 so the bound survives the rounding of asin.
         return 2 * smallestRadius * asin(x) * (1 + 1e-15)
     }
+
+    /// An upper bound (meters) on ``upperBound(chord:)`` without its arcsine, for hot paths:
+    /// asin x = x + x³/6 + 3x⁵/40 + Σ aₖx²ᵏ⁺¹ with the aₖ decreasing, so
+    /// asin x ≤ x + x³/6 + (3/40) x⁵ / (1 − x²). Looser by at most (3/40) x⁷ / (1 − x²) · 2M₀
+    /// (x = c / 2M₀): 2 cm at 1,000 km, 1.7 km at 5,000 km, where the bound itself is looser
+    /// than that by far.
+    /// Rounded up by a relative 10⁻¹⁴; the longest geodesic from x = 0.9 on, as the exact one.
+    @inlinable
+    package static func seriesUpperBound(chord c: Double) -> Double {
+        let x = c / (2 * smallestRadius)
+        guard x < 0.9 else { return longestGeodesic }
+        let x2 = x * x
+        let series = x + x * x2 * (1 / 6 + x2 * (3 / 40) / (1 - x2))
+        return 2 * smallestRadius * series * (1 + 1e-14)
+    }
 }

@@ -63,7 +63,7 @@ public struct ReverseGeocoder: Sendable {
     /// - Throws: `GeoError.Kind.invalidCoordinate` naming the first place whose coordinate is off
     ///   the globe.
     /// - Complexity: O(n) time and memory: a ``PlaceIndex`` and a table of the few places that can
-    ///   be nearest to each part of the globe (built on all cores; about 1.2 s and 25 MB for
+    ///   be nearest to each part of the globe (built on all cores; about 1.2 s and 34 MB for
     ///   96,384 GeoNames places on two cores, a quarter of that for the bundled 22,687).
     public init(
         places: [GeoNamesPlace], source: String = ReverseGeocoder.geoNamesAttribution
@@ -177,7 +177,7 @@ public struct ReverseGeocoder: Sendable {
     /// `ChordGeodesic`); only the rest (about 0.5 %) take the geodesics of
     /// ``placemark(for:within:)``.
     ///
-    /// - Complexity: a cell lookup and the chords to the few places listed there; about 0.19 µs
+    /// - Complexity: a cell lookup and the chords to the few places listed there; about 0.15 µs
     ///   (`meridian-bench places`), no allocation.
     public func nearestPlaceIndex(
         to coordinate: Coordinate, within maxDistance: Double = .infinity

@@ -62,6 +62,25 @@ struct NearestCells: Sendable {
 
     private(set) var nodes: [Node] = []
     private(set) var candidates: [Candidate] = []
+    /// The candidates again, in half the bytes: their positions rounded to `Float` (within
+    /// ``compactError`` of the exact ones together) and their elements' bits in the fourth lane.
+    /// The chords of most queries are decided from these alone (see
+    /// ``compactDecision(_:_:limit:)``), reading 16 bytes per candidate rather than 32.
+    private(set) var compact: [SIMD4<Float>] = []
+
+    /// The cells of depth ``gridDepth`` (or the leaves above them), row by row from the south
+    /// pole and column by column from −180°: a query starts its descent here rather than at the
+    /// two halves of the globe, saving the dependent reads of the first levels. Empty for tables
+    /// of fewer than ``gridMinimumNodes`` nodes.
+    private(set) var grid: [Node] = []
+    /// The grid's cells are 180° / 2⁷ (1.4°) on a side: 128 rows, 256 columns, 256 KiB.
+    static let gridDepth = 7
+    static let gridMinimumNodes = 4_096
+
+    /// How far (meters) a candidate's `Float` position can be from its exact one: each coordinate
+    /// is below 2²³ m in magnitude, so rounds by at most a quarter meter; √3/4 m together,
+    /// rounded up.
+    static let compactError = 0.4331
 
     /// The cells over the positions of `tree`; with no positions, the table is empty and every
     /// query asks the tree.
@@ -172,6 +191,12 @@ struct NearestCells: Sendable {
             level = next
             lists = nextLists
             depth += 1
+        }
+        if nodes.count >= Self.gridMinimumNodes { grid = Self.grid(nodes) }
+        compact = candidates.map { c in
+            SIMD4(
+                Float(c.x), Float(c.y), Float(c.z), Float(bitPattern: UInt32(bitPattern: c.element))
+            )
         }
     }
 
@@ -383,15 +408,76 @@ struct NearestCells: Sendable {
         out.removeSubrange(w...)
     }
 
+    /// The grid of ``grid``: for each cell of depth ``gridDepth``, the node the descent reaches
+    /// there (a leaf above that depth, or the cell itself).
+    private static func grid(_ nodes: [Node]) -> [Node] {
+        let side = 1 << gridDepth
+        var grid = [Node]()
+        grid.reserveCapacity(side * side * columns)
+        for row in 0..<side {
+            for column in 0..<(side * columns) {
+                var node = nodes[column >> gridDepth]
+                var depth = 0
+                while node.count == split && depth < gridDepth {
+                    depth += 1
+                    let bit = gridDepth - depth
+                    node =
+                        nodes[
+                            Int(node.start) + ((row >> bit) & 1) * 2 + ((column >> bit) & 1)]
+                }
+                grid.append(node)
+            }
+        }
+        return grid
+    }
+
+    /// The row (or column) of the cell of size `size` degrees, counted from `origin`, that holds
+    /// `angle`, as the descent's exact comparisons with the cells' edges place it (the division
+    /// may round across an edge), within `0 ..< count`.
+    @inline(__always)
+    private static func slot(_ angle: Double, from origin: Double, size: Double, count: Int) -> Int
+    {
+        var k = min(count - 1, max(0, Int((angle - origin) / size)))
+        if k > 0 && angle < origin + Double(k) * size { k -= 1 }
+        if k < count - 1 && angle >= origin + Double(k + 1) * size { k += 1 }
+        return k
+    }
+
     /// The cell holding a coordinate (valid: latitude in [−90, 90], longitude in [−180, 180]).
     @inline(__always)
     func leaf(latitude: Double, longitude: Double) -> Node {
-        let row = min(Self.rows - 1, max(0, Int((latitude + 90) / Self.cellDegrees)))
-        let column = min(Self.columns - 1, max(0, Int((longitude + 180) / Self.cellDegrees)))
-        var south = -90 + Double(row) * Self.cellDegrees
-        var west = -180 + Double(column) * Self.cellDegrees
-        var size = Self.cellDegrees
-        var node = nodes[row * Self.columns + column]
+        guard !grid.isEmpty else { return leafFromTop(latitude: latitude, longitude: longitude) }
+        let side = 1 << Self.gridDepth
+        let size = Self.cellDegrees / Double(side)
+        let row = Self.slot(latitude, from: -90, size: size, count: side)
+        let column = Self.slot(longitude, from: -180, size: size, count: side * Self.columns)
+        return descend(
+            from: grid[row * side * Self.columns + column], south: -90 + Double(row) * size,
+            west: -180 + Double(column) * size, size: size, latitude: latitude,
+            longitude: longitude)
+    }
+
+    /// ``leaf(latitude:longitude:)`` without the grid: the descent from the two halves of the
+    /// globe.
+    @inline(__always)
+    func leafFromTop(latitude: Double, longitude: Double) -> Node {
+        let row = Self.slot(latitude, from: -90, size: Self.cellDegrees, count: Self.rows)
+        let column = Self.slot(
+            longitude, from: -180, size: Self.cellDegrees, count: Self.columns)
+        return descend(
+            from: nodes[row * Self.columns + column], south: -90 + Double(row) * Self.cellDegrees,
+            west: -180 + Double(column) * Self.cellDegrees, size: Self.cellDegrees,
+            latitude: latitude, longitude: longitude)
+    }
+
+    /// The leaf under `node`, a cell of `size` degrees at `south`, `west`, that holds a
+    /// coordinate.
+    @inline(__always)
+    private func descend(
+        from node: Node, south: Double, west: Double, size: Double, latitude: Double,
+        longitude: Double
+    ) -> Node {
+        var (node, south, west, size) = (node, south, west, size)
         while node.count == Self.split {
             size /= 2
             var child = Int(node.start)
@@ -493,6 +579,11 @@ struct NearestCells: Sendable {
     func nearestElement(to origin: Coordinate, limit: Double, in tree: PointTree) -> Int32? {
         if let node = listedLeaf(origin) {
             let query = Self.position(latitude: origin.latitude, longitude: origin.longitude)
+            switch compactDecision(node, query, limit: limit) {
+            case .none: return nil
+            case .nearest(let element): return element
+            case .undecided: break
+            }
             switch decision(node, query, limit: limit) {
             case .none: return nil
             case .nearest(let element): return element
@@ -584,6 +675,43 @@ struct NearestCells: Sendable {
                 if ball.lowerBound(to: SIMD3(c.x, c.y, c.z)) <= bound { return .undecided }
             }
             return .nearest(element)
+        }
+    }
+
+    /// The ``ChordDecision`` from the `Float` positions of ``compact``, allowing for their error
+    /// e = ``compactError``: with f₁ ≤ f₂ the two least chords to them, the nearest position's
+    /// exact chord is at most f₁ + e and every other one's at least f₂ − e, so
+    /// U(f₁ + e) + ``decisionMargin`` < f₂ − e decides as ``decision(_:_:limit:)`` would (U
+    /// from ``ChordGeodesic/seriesUpperBound(chord:)``, without an arcsine), and
+    /// f₁ − e > `limit` leaves nothing. Anything closer is left to that decision on the exact
+    /// positions (`undecided` here means only "ask it").
+    @inline(__always)
+    func compactDecision(_ node: Node, _ query: SIMD3<Double>, limit: Double) -> ChordDecision {
+        compact.withUnsafeBufferPointer { all in
+            var first = Double.infinity, second = Double.infinity
+            var lane: Float = 0
+            for j in Int(node.start)..<(Int(node.start) + Int(node.count)) {
+                let c = all[j]
+                let dx = Double(c.x) - query.x, dy = Double(c.y) - query.y
+                let dz = Double(c.z) - query.z
+                let cc = dx * dx + dy * dy + dz * dz
+                if cc < first {
+                    second = first
+                    first = cc
+                    lane = c.w
+                } else if cc < second {
+                    second = cc
+                }
+            }
+            guard first.isFinite else { return .none }
+            let nearest = first.squareRoot()
+            guard nearest - Self.compactError <= limit else { return .none }
+            let bound =
+                ChordGeodesic.seriesUpperBound(chord: nearest + Self.compactError)
+                + Self.decisionMargin
+            let apart = bound + Self.compactError
+            guard bound <= limit, apart * apart < second else { return .undecided }
+            return .nearest(Int32(bitPattern: lane.bitPattern))
         }
     }
 
