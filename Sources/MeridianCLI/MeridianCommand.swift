@@ -91,9 +91,10 @@ enum MeridianCommand {
             'meridian --version' prints the versions of Meridian, PROJ and GEOS.
 
             Commands that read standard input line by line (distance, direct, tile, transform,
-            route, geometry) write exactly one output line per input line, in order: the answer,
-            an error record in place of a bad line ("error: line N: ..." or, with --json,
-            {"line":N,"error":...,"kind":...}), or an empty line for a blank or # comment line.
+            route, geometry, nearest, reverse, search) write exactly one output line per input
+            line, in order: the answer, an error record in place of a bad line ("error: line N:
+            ..." or, with --json, {"line":N,"error":...,"kind":...}), or an empty line for a
+            blank or # comment line.
 
             \(ExitCode.table)
 

@@ -9,7 +9,9 @@ extension Geometry {
     /// ```
     /// - Parameters:
     ///   - ratio: The target edge length as a fraction of the range between the shortest and longest
-    ///     triangulation edge, in [0, 1]: 1 gives the convex hull, 0 the most concave hull.
+    ///     triangulation edge, in [0, 1]: 1 gives the convex hull (``convexHull()`` itself: GEOS
+    ///     3.11's hull at ratio 1 can still cut into it, about one point set in fifty), 0 the
+    ///     most concave hull.
     ///   - allowHoles: Whether the hull may have holes.
     /// - Returns: A polygon (or a point or line for degenerate input, empty for empty input).
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a ratio outside [0, 1], or from GEOS.
@@ -20,6 +22,7 @@ extension Geometry {
         guard ratio >= 0 && ratio <= 1 else {
             throw GeoError(.invalidArgument, "concave hull ratio \(ratio) is outside [0, 1]")
         }
+        if ratio == 1 { return try convexHull() }
         // Only the positions matter: read rings with too few positions leniently.
         return try structurallyRepaired.geosUnary("GEOSConcaveHull_r") { context, g in
             GEOSConcaveHull_r(context, g, ratio, allowHoles ? 1 : 0)
