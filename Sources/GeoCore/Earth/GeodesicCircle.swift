@@ -14,8 +14,10 @@ import Foundation
 ///   meridian (they may pass ±180, as the metric buffers' results do);
 /// - a circle around one pole is a ring that runs once round the Earth and is closed along that
 ///   pole (as Antarctica's outline is), so planar tools and ``GeographicPolygon`` see the cap;
-/// - a circle around both poles is the world with a hole round the antipode, centered on the
-///   antipode's longitude;
+/// - a circle around both poles is the world, centered on the antipode's longitude, with a hole
+///   round the antipode: the points farther than the radius, sampled where the geodesics from
+///   the antipode reach the radius (not a circle round the antipode, which would be off by up to
+///   34 km on the ellipsoid);
 /// - a radius of at least the distance to the antipode is the whole world.
 public struct GeodesicCircle: Hashable, Sendable {
     /// The center.
@@ -61,10 +63,9 @@ public struct GeodesicCircle: Hashable, Sendable {
             from: center, to: Coordinate(latitude: -90, longitude: center.longitude))
         let aroundNorth = radius > northDistance, aroundSouth = radius > southDistance
         if aroundNorth && aroundSouth {
-            // The world less the disc round the antipode.
-            let hole = try? GeodesicCircle(
-                center: antipode, radius: toAntipode - radius, geodesic: geodesic)
-            let ring = hole?.ring(minimumVertices: minimumVertices) ?? []
+            // The world less the points round the antipode that are farther than the radius.
+            let ring = holeRing(
+                around: antipode, depth: toAntipode - radius, minimumVertices: minimumVertices)
             return .polygon([Self.world(centeredAt: antipode.longitude), ring])
         }
         var ring = ring(minimumVertices: minimumVertices)
@@ -108,6 +109,74 @@ public struct GeodesicCircle: Hashable, Sendable {
         if let first = ring.first, let last = ring.last {
             unrolled += Angle.longitudeDifference(from: last.x, to: first.x)
             // Closing: back to the first vertex, or one turn further round a pole.
+            ring.append(Position(x: first.x + unrolled, y: first.y))
+        }
+        return ring
+    }
+
+    /// The boundary of the points farther than the radius from the center, round the antipode
+    /// (at distance `depth` + radius from the center, the farthest point): where each geodesic
+    /// from the antipode, at evenly spaced azimuths, reaches the distance `radius` from the
+    /// center.
+    ///
+    /// This is not a geodesic circle round the antipode: on the ellipsoid the distance from the
+    /// center falls off unevenly round it (a circle of radius `depth` there is off by up to
+    /// 34 km). Each crossing is found by Newton's method on the distance from the center along
+    /// the geodesic from the antipode (its derivative is the cosine between that geodesic and the
+    /// one from the center), kept within a bracket that starts at `depth` (by the triangle
+    /// inequality the distance cannot have fallen to the radius sooner), to a tenth of a
+    /// millimeter.
+    func holeRing(around antipode: Coordinate, depth: Double, minimumVertices: Int) -> [Position] {
+        let a = geodesic.equatorialRadius
+        let circumference = 2 * Double.pi * a * abs(sin(min(depth / a, Double.pi)))
+        let count = max(minimumVertices, 4, Int((circumference / Self.vertexSpacing).rounded(.up)))
+        let farthest = depth + radius
+        var ring = [Position]()
+        ring.reserveCapacity(count + 1)
+        var unrolled = 0.0
+        for k in 0..<count {
+            let azimuth = Double(k) * 360 / Double(count)
+            // f(t): the distance from the center at t along the ray, less the radius, with its
+            // derivative and the point.
+            func evaluate(_ t: Double) -> (f: Double, slope: Double, point: Coordinate) {
+                let ray = geodesic.direct(from: antipode, azimuth: azimuth, distance: t)
+                let back = geodesic.inverse(from: center, to: ray.coordinate)
+                let slope = cos((ray.finalAzimuth - back.finalAzimuth) * (.pi / 180))
+                return (back.distance - radius, slope, ray.coordinate)
+            }
+            // f(depth) ≥ 0; move the far end out until f ≤ 0 there (at the latest near the
+            // center, the rays' far end).
+            var low = depth, high = Swift.min(farthest, depth * 2 + 1_000)
+            var at = evaluate(high)
+            while at.f > 0 && high < farthest {
+                low = high
+                high = Swift.min(farthest, high * 2)
+                at = evaluate(high)
+            }
+            var t = high
+            var iterations = 0
+            while abs(at.f) >= 1e-4 && high - low >= 1e-4 && iterations < 100 {
+                iterations += 1
+                if at.f > 0 { low = t } else { high = t }
+                let newton = t - at.f / at.slope
+                t = at.slope < -0.05 && newton > low && newton < high ? newton : (low + high) / 2
+                at = evaluate(t)
+            }
+            let point = at.point
+            if let previous = ring.last {
+                unrolled += Angle.longitudeDifference(from: previous.x, to: point.longitude)
+                ring.append(Position(x: ring[0].x + unrolled, y: point.latitude))
+            } else {
+                ring.append(
+                    Position(
+                        x: antipode.longitude
+                            + Angle.longitudeDifference(
+                                from: antipode.longitude, to: point.longitude),
+                        y: point.latitude))
+            }
+        }
+        if let first = ring.first, let last = ring.last {
+            unrolled += Angle.longitudeDifference(from: last.x, to: first.x)
             ring.append(Position(x: first.x + unrolled, y: first.y))
         }
         return ring

@@ -247,10 +247,11 @@ public struct GeographicPolygon: Sendable, Hashable {
                 }
                 // The vertex's own longitude plus whole turns, so that vertices of a ring that
                 // does not cross the 180th meridian keep their exact value (summing the steps
-                // would move them by ulps and put points on a vertex off it).
+                // would move them by ulps and put points on a vertex off it); a step along one
+                // meridian (such as −180 → 180) keeps the previous value exactly.
                 let unrolled = x[x.count - 1] + step
                 let turns = ((unrolled - p.x) / 360).rounded()
-                x.append(turns == 0 ? p.x : p.x + turns * 360)
+                x.append(step == 0 ? x[x.count - 1] : turns == 0 ? p.x : p.x + turns * 360)
             } else {
                 x.append(Angle.normalizedLongitude(p.x))
             }

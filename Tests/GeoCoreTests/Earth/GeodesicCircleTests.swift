@@ -40,6 +40,53 @@ struct GeodesicCircleTests {
         #expect(checked > 1_500)
     }
 
+    /// Round both poles, the circle is the world less the points farther than the radius, round
+    /// the antipode: not a circle there (the distance falls off unevenly, by up to 34 km from a
+    /// circle's). The hole's vertices lie at the radius to a millimeter, and points round the
+    /// antipode are inside exactly when they are within the radius.
+    @Test func holesRoundTheAntipode() throws {
+        var rng = SplitMix64(seed: 4_242)
+        var checked = 0, inHoles = 0
+        for k in 0..<40 {
+            let center =
+                k == 0 ? at(0, 0) : at(rng.uniform(-70, 70), rng.uniform(-180, 180))
+            let antipode = at(-center.latitude, Angle.normalizedLongitude(center.longitude + 180))
+            let farthest = Geodesic.wgs84.distance(from: center, to: antipode)
+            let depth = k == 0 ? 1_003_931.46 : exp(rng.uniform(log(5_000), log(4_000_000)))
+            let radius = farthest - depth
+            let polygon = try GeodesicCircle(center: center, radius: radius).polygon()
+            guard case .polygon(let rings) = polygon, rings.count == 2 else {
+                Issue.record("circle \(k): not the world with a hole")
+                continue
+            }
+            for v in rings[1] {
+                let d = Geodesic.wgs84.distance(from: center, to: v.coordinate)
+                #expect(abs(d - radius) < 1e-3, "circle \(k) r \(radius): vertex at \(d)")
+            }
+            let shape = try GeographicPolygon(polygon)
+            let margin = max(200, depth * 0.002)
+            for _ in 0..<60 {
+                let p = antipode.coordinate(
+                    atDistance: rng.uniform(0, 1.6 * depth), bearing: rng.uniform(0, 360))
+                let exact = Geodesic.wgs84.distance(from: center, to: p)
+                guard abs(exact - radius) > margin else { continue }
+                #expect(
+                    shape.contains(p) == (exact < radius),
+                    "circle \(k) \(center) r \(radius): \(p) at \(exact)")
+                checked += 1
+                if exact > radius { inHoles += 1 }
+            }
+        }
+        #expect(checked > 1_500 && inHoles > 500)
+        // The case a circle of radius 1,003,931 m round the antipode got wrong by 33.6 km.
+        let buffer = try GeographicPolygon(
+            try Geometry.point(coordinate: at(0, 0)).buffer(meters: 19_000_000))
+        let probe = at(0, -170.9)
+        #expect(
+            buffer.contains(probe)
+                == (Geodesic.wgs84.distance(from: at(0, 0), to: probe) <= 19_000_000))
+    }
+
     /// The boundary's vertices lie on the circle, and the area is the cap's.
     @Test func boundaryAndArea() throws {
         let center = at(46.95, 7.45)

@@ -175,6 +175,12 @@ struct GeographicPolygonTests {
             "POLYGON ((21.622027 -2.966272521489, 5.224814 -2.450869, 9.390104 17.64, 21.622027 -2.966272521489))"
         )
         #expect(triangle.locate(at(17.64, 9.390104)) == .boundary)
+        // A box round the world whose east edge is its west edge plus 360° (rounded): one
+        // meridian, so the whole world, not a sliver between two values an ulp apart.
+        let world = try polygon(
+            "POLYGON ((-99.20981916848527 -90, 260.7901808315147 -90, 260.7901808315147 90, -99.20981916848527 90, -99.20981916848527 -90))"
+        )
+        #expect(world.locate(at(0, 0)) == .interior && world.locate(at(10, 100)) == .interior)
         var rng = SplitMix64(seed: 77)
         for ring in 0..<200 {
             let crosses = ring % 2 == 1
