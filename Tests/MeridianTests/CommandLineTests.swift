@@ -109,6 +109,55 @@ struct CommandLineTests {
     }
 }
 
+@Suite("Control characters never reach the terminal")
+struct ControlCharacterTests {
+    /// A track name, a feature id and arguments carrying an escape sequence and a line break:
+    /// every line written spells them out, and each answer stays on one line.
+    @Test func dataAndArgumentsAreSpelledOut() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "meridian-control-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let track = directory.appendingPathComponent("evil.geojson")
+        try Data(
+            #"{"type":"Feature","properties":{"name":"a\u001b[31mX\nY"},"geometry":{"type":"LineString","coordinates":[[8.5,47.3],[8.5,47.4]]}}"#
+                .utf8
+        ).write(to: track)
+        let collection = directory.appendingPathComponent("evil.json")
+        try Data(
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"b\u001b[31m\nFAKE","properties":{},"geometry":{"type":"Point","coordinates":[1,2]}}]}"#
+                .utf8
+        ).write(to: collection)
+        let runs = [
+            meridian("route", "length", track.path),
+            meridian("route", "stats", track.path),
+            meridian("geometry", "area", collection.path),
+            meridian("fence", "--fences", "x", "--locations", "y", "\u{1B}[31mX"),
+            meridian(
+                "transform", "--from", "+proj=longlat +datum=\u{1B}[31m", "--to", "EPSG:4326", "1",
+                "2"),
+        ]
+        for run in runs {
+            for text in [run.output, run.error] {
+                #expect(
+                    !text.unicodeScalars.contains {
+                        $0.value == 0x1B || (0x80...0x9F).contains($0.value)
+                    },
+                    "\(text)")
+            }
+        }
+        #expect(runs[0].output.hasSuffix(#"a\u{1B}[31mX\nY"# + "\n"), "\(runs[0].output)")
+        #expect(runs[1].output.split(separator: "\n").count == 1, "\(runs[1].output)")
+        #expect(runs[2].output.hasPrefix(#"b\u{1B}[31m\nFAKE: "#), "\(runs[2].output)")
+        #expect(runs[3].code == 64 && runs[3].error.contains(#""\u{1B}[31mX""#))
+        // A JSON line keeps its data exact: a C1 character comes out as JSON's own escape.
+        let line = Console.visible(#"{"name":"x\#u{9B}y"}"#)
+        #expect(line == #"{"name":"x\u009By"}"#)
+        let decoded = try JSONDecoder().decode([String: String].self, from: Data(line.utf8))
+        #expect(decoded["name"] == "x\u{9B}y")
+    }
+}
+
 @Suite("Reading standard input line by line")
 struct LineReaderTests {
     /// Lines as a reference splits them: at LF, CR LF and lone CR, a leading byte-order mark

@@ -49,7 +49,8 @@ public final class CoordinateTransformer: Sendable {
 
         public var description: String {
             switch self {
-            case .crsToCRS(let source, let target): "transformation \(source) → \(target)"
+            case .crsToCRS(let source, let target):
+                "transformation \(GeoError.quoted(source)) → \(GeoError.quoted(target))"
             case .pipeline(let text): "operation \(GeoError.quoted(text))"
             }
         }

@@ -87,7 +87,7 @@ public actor GeofenceMonitor {
             } catch {
                 throw GeoError(
                     .io,
-                    "cannot create geofence storage directory \(url.path): \(error.localizedDescription)"
+                    "cannot create geofence storage directory \(GeoError.quoted(url.path, limit: .max)): \(error.localizedDescription)"
                 )
             }
             store = GeofenceStore(directory: url, name: name)

@@ -86,15 +86,20 @@ final class MonitorLock: Sendable {
             let path = url.appendingPathComponent(name + ".geofences.lock").path
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
-                throw GeoError(.io, "cannot open lock file \(path): \(systemError())")
+                throw GeoError(
+                    .io,
+                    "cannot open lock file \(GeoError.quoted(path, limit: .max)): \(systemError())")
             }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
                 let reason = errno == EWOULDBLOCK ? nil : systemError()
                 close(fd)
-                if let reason { throw GeoError(.io, "cannot lock \(path): \(reason)") }
+                if let reason {
+                    throw GeoError(
+                        .io, "cannot lock \(GeoError.quoted(path, limit: .max)): \(reason)")
+                }
                 throw GeoError(
                     .monitorInUse,
-                    "a geofence monitor named \(GeoError.quoted(name)) is already open on \(url.path) (lock \(path) is held)"
+                    "a geofence monitor named \(GeoError.quoted(name)) is already open on \(GeoError.quoted(url.path, limit: .max)) (lock \(GeoError.quoted(path, limit: .max)) is held)"
                 )
             }
             return MonitorLock(descriptor: fd, memoryName: nil)

@@ -97,7 +97,7 @@ struct GeofenceStore: Sendable {
         var info = stat()
         if stat(path, &info) == 0 && info.st_size == 0 { return [] }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw GeoError(.io, "cannot read geofence store \(path)")
+            throw GeoError(.io, "cannot read geofence store \(GeoError.quoted(path, limit: .max))")
         }
         return [UInt8](data)
     }
@@ -105,7 +105,7 @@ struct GeofenceStore: Sendable {
     /// Checks the header, length and checksum, then decodes the JSON.
     static func decode(_ bytes: [UInt8], path: String) throws(GeoError) -> Snapshot {
         func corrupt(_ what: String) -> GeoError {
-            GeoError(.corruptStore, "geofence store \(path) \(what)")
+            GeoError(.corruptStore, "geofence store \(GeoError.quoted(path, limit: .max)) \(what)")
         }
         guard !bytes.isEmpty else { throw corrupt("is empty (truncated to 0 bytes)") }
         guard let newline = bytes.prefix(200).firstIndex(of: UInt8(ascii: "\n")) else {
@@ -205,7 +205,10 @@ struct GeofenceStore: Sendable {
         guard rename(temporary, path) == 0 else {
             let reason = systemError()
             unlink(temporary)
-            throw GeoError(.io, "cannot rename \(temporary) to \(path): \(reason)")
+            throw GeoError(
+                .io,
+                "cannot rename \(GeoError.quoted(temporary, limit: .max)) to \(GeoError.quoted(path, limit: .max)): \(reason)"
+            )
         }
         let directory = (path as NSString).deletingLastPathComponent
         let dfd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)

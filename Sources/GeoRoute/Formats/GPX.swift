@@ -79,7 +79,10 @@ public enum GPX {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw GeoError(.io, "cannot read \(url.path): \(error.localizedDescription)")
+            throw GeoError(
+                .io,
+                "cannot read \(GeoError.quoted(url.path, limit: .max)): \(error.localizedDescription)"
+            )
         }
         do throws(GeoError) {
             return try read(data, limits: limits)

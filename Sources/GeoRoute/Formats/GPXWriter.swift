@@ -105,21 +105,26 @@ extension GPX {
         }
     }
 
-    /// Text with the five XML special characters escaped.
+    /// Text with the five XML special characters escaped, and the characters XML 1.0 does not
+    /// allow at all (control characters other than tab, line feed and carriage return; U+FFFE and
+    /// U+FFFF) replaced by U+FFFD, so that the document stays well-formed.
     static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;".unicodeScalars
+            case "<": out += "&lt;".unicodeScalars
+            case ">": out += "&gt;".unicodeScalars
+            case "\"": out += "&quot;".unicodeScalars
+            case "'": out += "&apos;".unicodeScalars
+            case "\t", "\n", "\r": out.append(scalar)
+            default:
+                let forbidden =
+                    scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF
+                out.append(forbidden ? "\u{FFFD}" : scalar)
             }
         }
-        return out
+        return String(out)
     }
 
     /// The shortest decimal text that reads back to the same `Double`, without an exponent (which

@@ -93,7 +93,10 @@ public struct ReverseGeocoder: Sendable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw GeoError(.io, "cannot read \(url.path): \(error.localizedDescription)")
+            throw GeoError(
+                .io,
+                "cannot read \(GeoError.quoted(url.path, limit: .max)): \(error.localizedDescription)"
+            )
         }
         try self.init(places: try GeoNamesPlace.read(data, format: format), source: source)
     }

@@ -112,7 +112,7 @@ enum FenceCommand: Subcommand {
         let monitorName = arguments.option("name") ?? "meridian"
         try arguments.rejectUnknown()
         guard arguments.positional.isEmpty else {
-            throw UsageError("unexpected argument '\(arguments.positional[0])'")
+            throw UsageError("unexpected argument \(GeoError.quoted(arguments.positional[0]))")
         }
         do {
             _ = try configuration.validated()

@@ -239,7 +239,7 @@ enum GeometryCommand: Subcommand {
                     if let label { object["feature"] = .string(label) }
                     console.print(jsonLine(object))
                 } else {
-                    console.print(label.map { "\($0): \(text)" } ?? text)
+                    console.print(label.map { "\(printable($0, limit: .max)): \(text)" } ?? text)
                 }
             case .geometry(let g):
                 console.print(output.write(g))
@@ -278,7 +278,8 @@ enum GeometryCommand: Subcommand {
                             emit(other, label: label)
                         }
                     } catch {
-                        console.printError("meridian geometry: \(label): \(error.message)")
+                        console.printError(
+                            "meridian geometry: \(printable(label, limit: .max)): \(error.message)")
                         failed = true
                     }
                 }
@@ -340,7 +341,9 @@ enum GeometryCommand: Subcommand {
                     let polygon = try GeographicPolygon(geometry)
                     shapes.append((label, polygon.contains))
                 } catch {
-                    console.printError("meridian geometry: \(file): \(label): \(error.message)")
+                    console.printError(
+                        "meridian geometry: \(printable(file)): \(printable(label, limit: .max)): \(error.message)"
+                    )
                     return ExitCode.badInput
                 }
             }

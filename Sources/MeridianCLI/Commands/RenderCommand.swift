@@ -130,7 +130,7 @@ enum RenderCommand: Subcommand {
             }
             if let output, output != "-" {
                 try map.write(to: URL(fileURLWithPath: output))
-                console.printError("meridian render: wrote \(output)")
+                console.printError("meridian render: wrote \(GeoError.quoted(output, limit: .max))")
             } else {
                 console.write(try map.render())
             }

@@ -111,7 +111,7 @@ enum RouteCommand: Subcommand {
                                 "length": .number(length),
                             ])
                             : "\(format(length, decimals: 3)) m"
-                                + (track.name.map { "  \($0)" } ?? ""))
+                                + (track.name.map { "  \(printable($0, limit: .max))" } ?? ""))
                 }
                 return ExitCode.success
             }
@@ -410,7 +410,7 @@ enum RouteCommand: Subcommand {
         func speed(_ value: Double?) -> String {
             value.map { "\(format($0, decimals: 2)) m/s" } ?? "-"
         }
-        var text = track.name.map { "\($0): " } ?? ""
+        var text = track.name.map { "\(printable($0, limit: .max)): " } ?? ""
         text +=
             "\(s.pointCount) points, \(format(s.length, decimals: 1)) m (3D \(format(s.length3D, decimals: 1)) m), "
         text +=

@@ -109,8 +109,8 @@ struct UsageError: Error {
     init(_ message: String) { self.message = message }
 }
 
-/// Text from the command line as a message shows it: control characters escaped (see
-/// `GeoError.quoted`), without the quotes.
-func printable(_ text: String) -> String {
-    String(GeoError.quoted(text, limit: 80).dropFirst().dropLast())
+/// Text from the command line or from data as a message or an answer shows it: control
+/// characters escaped (see `GeoError.quoted`), without the quotes, cut at `limit` characters.
+func printable(_ text: String, limit: Int = 80) -> String {
+    String(GeoError.quoted(text, limit: limit).dropFirst().dropLast())
 }

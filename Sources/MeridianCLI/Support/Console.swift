@@ -34,11 +34,43 @@ struct Console {
             writeError: { text in FileHandle.standardError.write(Data(text.utf8)) })
     }
 
-    /// Writes a line to standard output.
-    func print(_ line: String) { write(line + "\n") }
+    /// Writes a line to standard output, its control characters escaped (see ``visible(_:)``).
+    func print(_ line: String) { write(Self.visible(line) + "\n") }
 
-    /// Writes a line to standard error.
-    func printError(_ line: String) { writeError(line + "\n") }
+    /// Writes a line to standard error, its control characters escaped (see ``visible(_:)``).
+    func printError(_ line: String) { writeError(Self.visible(line) + "\n") }
+
+    /// A line as a terminal shows it faithfully: control characters other than tab (C0, DEL and
+    /// C1: escape sequences, and breaks that would split one answer over two lines) written as
+    /// `\u001B`, whatever data or argument they came from. That is also JSON's escape, so a JSON
+    /// line (whose encoder leaves DEL and C1 raw inside strings) stays JSON that reads back the
+    /// same. Lines without any are returned as they are, after one pass over their bytes.
+    static func visible(_ line: String) -> String {
+        var utf8 = line.utf8.makeIterator()
+        var clean = true
+        var previous: UInt8 = 0
+        while let byte = utf8.next() {
+            // C0 and DEL are single bytes; C1 is 0xC2 followed by 0x80...0x9F.
+            if (byte < 0x20 && byte != 0x09) || byte == 0x7F
+                || (previous == 0xC2 && (0x80...0x9F).contains(byte))
+            {
+                clean = false
+                break
+            }
+            previous = byte
+        }
+        if clean { return line }
+        var out = String.UnicodeScalarView()
+        for scalar in line.unicodeScalars {
+            if (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
 }
 
 /// Splits a byte stream into lines at LF, CR LF and lone CR, dropping a leading byte-order mark.

@@ -65,7 +65,7 @@ struct GeometryCommandTests {
                 && vertices[8] == " 2.363628 48.859999", "\(disc.output)")
         let concave = run(
             ["concave-hull", "--ratio", "1"], input: "MULTIPOINT ((0 0), (10 0), (0 10))")
-        #expect(concave.output == "POLYGON ((0 10, 10 0, 0 0, 0 10))\n", "\(concave.output)")
+        #expect(concave.output == "POLYGON ((0 0, 0 10, 10 0, 0 0))\n", "\(concave.output)")
     }
 
     /// A bad line of the batch gets an error record with its line and column; a malformed
