@@ -47,12 +47,41 @@ struct CommandLineTests {
         #expect(lines.count == 7)  // six lines and the final newline
         #expect(lines[0].hasPrefix("111319.491 m"))
         #expect(lines[1].isEmpty && lines[3].isEmpty)
-        #expect(lines[2] == "error: line 3: latitude 95.0 is outside [-90, 90]")
+        #expect(lines[2] == "error: line 3: latitude 95.0 is outside [-90, 90] (column 1)")
         #expect(lines[4].hasPrefix("110574.389 m"))
         #expect(lines[5] == "error: line 6: latitude \"abc\" is not a number (column 1)")
         #expect(result.error.contains("meridian distance: line 3: latitude 95.0 is outside"))
         #expect(
             result.error.contains("meridian distance: line 6: latitude \"abc\" is not a number"))
+    }
+
+    /// Arguments that are not what a command takes are a mistake in the call (exit 64, with the
+    /// usage), wherever the check happens; a value out of range names its column, and a line of
+    /// WKT names only the batch's line.
+    @Test func mistakesInTheCallExit64() throws {
+        let calls: [[String]] = [
+            ["distance", "1", "2", "3"], ["direct", "1", "2"], ["tile", "1"],
+            ["reverse", "1", "2", "3"],
+            ["transform", "--from", "EPSG:4326", "--to", "EPSG:3857", "1"],
+            ["render", "--center", "1", "--zoom", "3"],
+            ["render", "--center", "91,0", "--zoom", "3"],
+            ["route", "length", "a", "b"], ["route", "stats", "--max-speed", "-1"],
+            ["route", "stats", "--moving-speed", "-1"],
+            ["route", "stats", "--elevation-threshold", "-5"],
+        ]
+        for call in calls {
+            let console = BufferedConsole(input: "")
+            let code = MeridianCommand.run(call, console: console.console)
+            #expect(code == 64 && console.errorOutput.contains("Usage:"), "\(call)")
+        }
+        let range = meridian("distance", input: "0 0 0 181\n")
+        #expect(
+            range.output == "error: line 1: longitude 181.0 is outside [-180, 180] (column 4)\n")
+        let wkt = meridian("geometry", "area", input: "POINT (1\n")
+        #expect(
+            wkt.output
+                == "error: line 1: WKT: expected a coordinate (two numbers), found the end of the text (column 9, byte 8)\n",
+            "\(wkt.output)")
     }
 
     /// An empty value is an error record, never a shift of the values after it into other
@@ -63,9 +92,9 @@ struct CommandLineTests {
         #expect(result.code == 2)
         let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 5)
-        #expect(lines[0].hasPrefix("error: line 1: empty value at column 4"))
+        #expect(lines[0].hasPrefix("error: line 1: empty value in column 2"))
         #expect(lines[1].hasPrefix("111319.491 m") && lines[2].hasPrefix("111319.491 m"))
-        #expect(lines[3].hasPrefix("error: line 4: empty value at column 8"))
+        #expect(lines[3].hasPrefix("error: line 4: empty value in column 5"))
     }
 
     /// With `--json`, each line is one object: the answer with its line number, an error record

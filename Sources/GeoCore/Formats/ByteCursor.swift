@@ -59,10 +59,16 @@ package struct ByteCursor {
     }
 
     /// A ``GeoError/Kind-swift.struct/malformedInput`` error at an offset (the cursor by default),
-    /// with the offset, line and column in the message and in the error.
+    /// with the offset, line and column in the message and in the error. Text of one line has no
+    /// line number (so a line of a batch, which names its own line, is not given two).
     func error(_ message: String, at offset: Int? = nil) -> GeoError {
         let at = min(offset ?? index, bytes.count)
         let (line, column) = ByteCursor.lineAndColumn(of: at, in: bytes)
+        guard bytes.contains(where: { $0 == 0x0A || $0 == 0x0D }) else {
+            return GeoError(
+                .malformedInput, "\(format): \(message) (column \(column), byte \(at))",
+                offset: at, column: column)
+        }
         return GeoError(
             .malformedInput, "\(format): \(message) (line \(line), column \(column), byte \(at))",
             offset: at, line: line, column: column)

@@ -248,8 +248,9 @@ public struct DelimitedText: Sendable {
     /// fields. Fields may be quoted (`"New York"`, `""` for a quote inside; `""` alone is an
     /// empty field). A blank line has no fields.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` with the column (one-based, in
-    ///   characters) for an empty field that is not quoted: two commas or semicolons in a row
+    /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` with the column (the one-based
+    ///   number of the missing field) for an empty field that is not quoted: two commas or
+    ///   semicolons in a row
     ///   (`10,,20`), or one at the start or the end of the line, since dropping it would shift
     ///   every later value into the wrong place; and for a quote that does not close or text after
     ///   a closing quote.
@@ -260,25 +261,27 @@ public struct DelimitedText: Sendable {
         func isBlank(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" }
         func isMark(_ c: Unicode.Scalar) -> Bool { c == "," || c == ";" }
         func isSeparator(_ c: Unicode.Scalar) -> Bool { isBlank(c) || isMark(c) }
-        func emptyField(at column: Int) -> GeoError {
-            GeoError(
+        // The empty value is the next field: its column is the number of fields so far plus 1.
+        func emptyField() -> GeoError {
+            let column = fields.count + 1
+            return GeoError(
                 .malformedInput,
-                "empty value at column \(column) (two separators in a row, or one at an end)",
+                "empty value in column \(column) (two separators in a row, or one at an end)",
                 column: column)
         }
         var fields = [String]()
         var i = 0
-        // Where the last `,` or `;` was, while no field has followed it.
-        var pendingMark: Int? = nil
+        // Whether a `,` or `;` was read that no field has followed yet.
+        var markPending = false
         while true {
             while i < n && isBlank(scalars[i]) { i += 1 }
             guard i < n else {
-                if let mark = pendingMark { throw emptyField(at: mark + 1) }
+                if markPending { throw emptyField() }
                 break
             }
             if isMark(scalars[i]) {
                 // A mark with no field before it: at the start, or right after another mark.
-                throw emptyField(at: i + 1)
+                throw emptyField()
             }
             if scalars[i] == "\"" {
                 fields.append(String(try quotedField(scalars, &i, endsAt: isSeparator)))
@@ -287,10 +290,10 @@ public struct DelimitedText: Sendable {
                 while i < n && !isSeparator(scalars[i]) { i += 1 }
                 fields.append(String(String.UnicodeScalarView(scalars[start..<i])))
             }
-            pendingMark = nil
+            markPending = false
             while i < n && isBlank(scalars[i]) { i += 1 }
             if i < n && isMark(scalars[i]) {
-                pendingMark = i
+                markPending = true
                 i += 1
             }
         }

@@ -32,7 +32,7 @@ enum DistanceCommand: Subcommand {
             throw UsageError("unknown model \(GeoError.quoted(model)) (use geodesic or haversine)")
         }
         try arguments.rejectUnknown()
-        return Batch.run(name, positional: arguments.positional, json: json, console: console) {
+        return try Batch.run(name, positional: arguments.positional, json: json, console: console) {
             (fields) throws(GeoError) in
             try expectFields(fields, ["LAT1", "LON1", "LAT2", "LON2"])
             let a = try parseCoordinate(fields[0], fields[1], column: 1)

@@ -349,7 +349,7 @@ enum GeometryCommand: Subcommand {
             }
         }
         let many = shapes.count > 1
-        return Batch.run(name, positional: [], json: json, console: console) {
+        return Batch.runLines(name, json: json, console: console) {
             (fields) throws(GeoError) in
             try expectFields(fields, ["LAT", "LON"])
             let point = try parseCoordinate(fields[0], fields[1])

@@ -135,7 +135,7 @@ enum NearestCommand: Subcommand {
             return placesFailure(name, error, path: placesPath, console: console)
         }
         var matches = [PlaceMatch<GeoNamesPlace>]()
-        return Batch.run(name, positional: arguments.positional, json: json, console: console) {
+        return try Batch.run(name, positional: arguments.positional, json: json, console: console) {
             (fields) throws(GeoError) in
             try expectFields(fields, ["LAT", "LON"])
             let query = try parseCoordinate(fields[0], fields[1])
@@ -200,7 +200,7 @@ enum ReverseCommand: Subcommand {
         } catch {
             return placesFailure(name, error, path: placesPath, console: console)
         }
-        return Batch.run(name, positional: arguments.positional, json: json, console: console) {
+        return try Batch.run(name, positional: arguments.positional, json: json, console: console) {
             (fields) throws(GeoError) in
             try expectFields(fields, ["LAT", "LON"])
             let query = try parseCoordinate(fields[0], fields[1])

@@ -72,6 +72,18 @@ enum RenderCommand: Subcommand {
             throw UsageError("--center and --zoom go together")
         }
         if fit && center != nil { throw UsageError("--fit and --center exclude each other") }
+        var centerCoordinate: Coordinate?
+        if let center {
+            let parts = center.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count == 2 else {
+                throw UsageError("--center needs LAT,LON, got \(GeoError.quoted(center))")
+            }
+            do {
+                centerCoordinate = try parseCoordinate(String(parts[0]), String(parts[1]))
+            } catch {
+                throw UsageError("option --center: \(error.message)")
+            }
+        }
 
         // The layers.
         var layers = [(name: String, features: [Feature])]()
@@ -91,12 +103,7 @@ enum RenderCommand: Subcommand {
         let size = MapSize(width: width, height: height)
         var map: SVGMap
         do throws(GeoError) {
-            if let center, let zoom {
-                let parts = center.split(separator: ",")
-                guard parts.count == 2 else {
-                    throw GeoError(.invalidArgument, "--center needs LAT,LON")
-                }
-                let coordinate = try parseCoordinate(String(parts[0]), String(parts[1]))
+            if let coordinate = centerCoordinate, let zoom {
                 map = SVGMap(
                     size: size,
                     camera: MapCamera(

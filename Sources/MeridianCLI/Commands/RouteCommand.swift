@@ -87,6 +87,11 @@ enum RouteCommand: Subcommand {
             throw UsageError("option --precision: \(precision) is outside 0...22")
         }
         let inputKind = try inputFormat(arguments.option("format"))
+        if ["length", "simplify", "stats"].contains(action) && positional.count > 1 {
+            throw UsageError(
+                "route \(action) takes one FILE (or standard input), got \(positional.count) arguments"
+            )
+        }
         switch action {
         case "decode":
             try arguments.rejectUnknown()
@@ -166,13 +171,22 @@ enum RouteCommand: Subcommand {
             return try snap(
                 positional, format: inputKind, precision: precision, json: json, console: console)
         case "stats":
-            let movingSpeed = try arguments.number("moving-speed") ?? 0.5
-            let threshold = try arguments.number("elevation-threshold") ?? 0
+            // Speeds, thresholds and accuracies are magnitudes: a negative one is a mistake in
+            // the call, not in the data.
+            func magnitude(_ name: String) throws(UsageError) -> Double? {
+                guard let value = try arguments.number(name) else { return nil }
+                guard value >= 0 else {
+                    throw UsageError("option --\(name): \(value) must not be negative")
+                }
+                return value
+            }
+            let movingSpeed = try magnitude("moving-speed") ?? 0.5
+            let threshold = try magnitude("elevation-threshold") ?? 0
             var filters = [TrackFilter]()
-            if let accuracy = try arguments.number("max-accuracy") {
+            if let accuracy = try magnitude("max-accuracy") {
                 filters.append(.horizontalAccuracy(maximum: accuracy))
             }
-            if let speed = try arguments.number("max-speed") {
+            if let speed = try magnitude("max-speed") {
                 filters += [.duplicateTimestamps, .speedOutliers(maximumSpeed: speed)]
             }
             try arguments.rejectUnknown()
@@ -345,32 +359,39 @@ enum RouteCommand: Subcommand {
             }
             let several = lines.count > 1
             let point = positional.count == 3 ? Array(positional.suffix(2)) : []
-            return Batch.run(name, positional: point, json: json, console: console) {
-                (fields) throws(GeoError) in
-                try expectFields(fields, ["LAT", "LON"])
-                let p = try parseCoordinate(fields[0], fields[1])
-                var best: (track: Int, segment: Int, hit: Polyline.Projection)?
-                for (t, s, line) in lines {
-                    let hit = line.closestPoint(to: p)
-                    if best.map({ hit.distance < $0.hit.distance }) ?? true { best = (t, s, hit) }
+            do throws(UsageError) {
+                return try Batch.run(name, positional: point, json: json, console: console) {
+                    (fields) throws(GeoError) in
+                    try expectFields(fields, ["LAT", "LON"])
+                    let p = try parseCoordinate(fields[0], fields[1])
+                    var best: (track: Int, segment: Int, hit: Polyline.Projection)?
+                    for (t, s, line) in lines {
+                        let hit = line.closestPoint(to: p)
+                        if best.map({ hit.distance < $0.hit.distance }) ?? true {
+                            best = (t, s, hit)
+                        }
+                    }
+                    guard let (t, s, hit) = best else {
+                        throw GeoError(.notFound, "no line to snap to")
+                    }
+                    var text =
+                        "\(format(hit.coordinate.latitude, decimals: 9)), \(format(hit.coordinate.longitude, decimals: 9)), "
+                        + "\(format(hit.distanceAlong, decimals: 3)) m along, \(format(hit.distance, decimals: 3)) m away, segment \(hit.segmentIndex)"
+                    if several { text += ", track \(t) part \(s)" }
+                    return Answer(
+                        text: text,
+                        json: [
+                            "latitude": .number(hit.coordinate.latitude),
+                            "longitude": .number(hit.coordinate.longitude),
+                            "distanceAlong": .number(hit.distanceAlong),
+                            "distance": .number(hit.distance),
+                            "segment": .integer(hit.segmentIndex), "track": .integer(t),
+                            "part": .integer(s),
+                        ])
                 }
-                guard let (t, s, hit) = best else {
-                    throw GeoError(.notFound, "no line to snap to")
-                }
-                var text =
-                    "\(format(hit.coordinate.latitude, decimals: 9)), \(format(hit.coordinate.longitude, decimals: 9)), "
-                    + "\(format(hit.distanceAlong, decimals: 3)) m along, \(format(hit.distance, decimals: 3)) m away, segment \(hit.segmentIndex)"
-                if several { text += ", track \(t) part \(s)" }
-                return Answer(
-                    text: text,
-                    json: [
-                        "latitude": .number(hit.coordinate.latitude),
-                        "longitude": .number(hit.coordinate.longitude),
-                        "distanceAlong": .number(hit.distanceAlong),
-                        "distance": .number(hit.distance),
-                        "segment": .integer(hit.segmentIndex), "track": .integer(t),
-                        "part": .integer(s),
-                    ])
+            } catch {
+                // Two arguments that split into more or fewer values.
+                throw GeoError(.invalidArgument, error.message)
             }
         }
     }
@@ -462,11 +483,6 @@ enum RouteCommand: Subcommand {
         _ positional: [String], format inputKind: TrackFile.Format?, precision: Int,
         console: Console, _ body: ([Track], TrackFile.Format) throws(GeoError) -> Int32
     ) -> Int32 {
-        guard positional.count <= 1 else {
-            console.printError(
-                "meridian route: expected one FILE, got \(positional.count) arguments")
-            return ExitCode.usage
-        }
         let path = positional.first
         let data: Data
         do {

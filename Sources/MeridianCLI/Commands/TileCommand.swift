@@ -27,7 +27,7 @@ enum TileCommand: Subcommand {
     static func run(_ arguments: inout Arguments, console: Console) throws(UsageError) -> Int32 {
         let json = arguments.flag("json")
         try arguments.rejectUnknown()
-        return Batch.run(name, positional: arguments.positional, json: json, console: console) {
+        return try Batch.run(name, positional: arguments.positional, json: json, console: console) {
             (fields) throws(GeoError) in
             try expectFields(fields, ["LAT", "LON", "ZOOM"])
             let coordinate = try parseCoordinate(fields[0], fields[1])

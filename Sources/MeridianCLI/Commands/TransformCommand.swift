@@ -80,7 +80,12 @@ enum TransformCommand: Subcommand {
         // Read every point first, so that PROJ transforms them in one batch.
         var jobs = [(line: Int, job: Job)]()
         if !arguments.positional.isEmpty {
-            jobs.append((1, job(arguments.positional.joined(separator: " "))))
+            let given = job(arguments.positional.joined(separator: " "))
+            // Too few or too many arguments is a mistake in the call, not in data.
+            if case .bad(let error) = given, error.message.hasPrefix("expected 2 to 4 numbers") {
+                throw UsageError(error.message)
+            }
+            jobs.append((1, given))
         } else {
             var number = 0
             while let line = console.readLine() {

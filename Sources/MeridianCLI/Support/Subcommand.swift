@@ -102,15 +102,32 @@ struct Batch {
 
     /// Runs a job per line: the positional arguments are one job (line 1), or, when there are none,
     /// each line of standard input is one.
+    ///
+    /// - Throws: ``UsageError`` when the positional arguments are not as many values as a job
+    ///   takes (a mistake in the call, exit 64 with the usage); the same count on a line of
+    ///   standard input is that line's error record.
     static func run(
         _ command: String, positional: [String], json: Bool, console: Console,
         answer: (_ fields: [String]) throws(GeoError) -> Answer
-    ) -> Int32 {
+    ) throws(UsageError) -> Int32 {
         var batch = Batch(command: command, json: json, console: console)
         if !positional.isEmpty {
-            batch.emit(line: 1, result(answer, jobFields(positional.joined(separator: " "))))
+            let outcome = result(answer, jobFields(positional.joined(separator: " ")))
+            if case .failure(let error) = outcome, error.isFieldCount {
+                throw UsageError(error.message)
+            }
+            batch.emit(line: 1, outcome)
             return batch.exitCode
         }
+        return runLines(command, json: json, console: console, answer: answer)
+    }
+
+    /// Runs a job per line of standard input.
+    static func runLines(
+        _ command: String, json: Bool, console: Console,
+        answer: (_ fields: [String]) throws(GeoError) -> Answer
+    ) -> Int32 {
+        var batch = Batch(command: command, json: json, console: console)
         var number = 0
         while let line = console.readLine() {
             number += 1
@@ -173,6 +190,14 @@ func expectFields(_ fields: [String], _ names: [String]) throws(GeoError) {
     }
 }
 
+extension GeoError {
+    /// Whether this is ``expectFields(_:_:)``'s error: a job with too few or too many values.
+    var isFieldCount: Bool {
+        kind == .malformedInput && message.hasPrefix("expected ") && message.contains(" values (")
+            && message.contains("), found ")
+    }
+}
+
 /// A field as a finite number; the message tells "not a number" from "not finite".
 ///
 /// - Throws: ``GeoError`` naming the field and its text.
@@ -206,7 +231,14 @@ func parseCoordinate(
 ) throws(GeoError) -> Coordinate {
     let lat = try parseNumber(latitude, name: "latitude", column: column)
     let lon = try parseNumber(longitude, name: "longitude", column: column + 1)
-    return try Coordinate(validatingLatitude: lat, longitude: lon)
+    do {
+        return try Coordinate(validatingLatitude: lat, longitude: lon)
+    } catch {
+        // Out of range: the latitude's column, or the longitude's when the latitude is fine.
+        var located = error
+        located.column = abs(lat) <= 90 ? column + 1 : column
+        throw located
+    }
 }
 
 /// One JSON object on one line, keys sorted, numbers in full precision.

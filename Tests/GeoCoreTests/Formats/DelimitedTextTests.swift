@@ -120,7 +120,8 @@ struct DelimitedTextTests {
     }
 
     /// Values as typed: blanks, one comma or one semicolon between two values; an empty value is
-    /// an error at its column, never a shift of the values after it.
+    /// an error naming its column (the field it would have been), never a shift of the values
+    /// after it.
     @Test func splitValues() throws {
         let four = ["47.37", "8.54", "46.95", "7.45"]
         for text in [
@@ -138,15 +139,15 @@ struct DelimitedTextTests {
             ])
         #expect(try DelimitedText.splitValues(#"1,"",2"#) == ["1", "", "2"])
         for (text, column) in [
-            ("10,,20,30,40", 4), ("10, ,20", 5), ("10;;20", 4), (",10 20", 1), ("10 20,", 6),
-            ("10 20 ;", 7), ("; ", 1), ("10,;20", 4), (#""a",,b"#, 5),
+            ("10,,20,30,40", 2), ("10, ,20", 2), ("10;;20", 2), (",10 20", 1), ("10 20,", 3),
+            ("10 20 ;", 3), ("; ", 1), ("10,;20", 2), (#""a",,b"#, 2), ("1 2 3,,", 4),
         ] {
             #expect(throws: GeoError.self, "\(text)") { try DelimitedText.splitValues(text) }
             do {
                 _ = try DelimitedText.splitValues(text)
             } catch {
                 #expect(error.column == column, "\(text)")
-                #expect(error.message.contains("empty value at column \(column)"), "\(text)")
+                #expect(error.message.contains("empty value in column \(column)"), "\(text)")
             }
         }
         #expect(throws: GeoError.self) { try DelimitedText.splitValues(#"1 "2"#) }
