@@ -6,8 +6,9 @@ import GeoCore
 /// `LiveClusterCommand`), answering each batch with what changed in the view, as JSON lines.
 ///
 /// Output, one JSON object per line:
-/// - a bad line: `{"line": N, "error": "...", "kind": "..."}` (also on standard error); it changes
-///   nothing, the rest of its batch is applied;
+/// - a bad line: `{"line": N, "error": "...", "kind": "..."}` (also on standard error), written
+///   when its batch ends, in line order with the batch's other errors; it changes nothing, the
+///   rest of its batch is applied;
 /// - a `view` line: `{"line": N, "view": [W, S, E, N], "zoom": Z, "features": [...]}`, everything
 ///   in the new view;
 /// - the end of a batch (a blank or `commit` line, a `view` line, the end of input) that had
@@ -24,7 +25,9 @@ enum LiveClusterMode {
             return ExitCode.usage
         }
         var failed = false
-        var pending = [(line: Int, change: LiveClusterChange<String>)]()
+        // The batch's lines in order: a change, or the error of a line that could not be read
+        // (reported with the batch, so every record comes in line order).
+        var pending = [(line: Int, change: Result<LiveClusterChange<String>, GeoError>)]()
         var view: (box: BoundingBox, zoom: Double)?
         var batches = 0
         var before = index.snapshot
@@ -44,26 +47,29 @@ enum LiveClusterMode {
                 ]))
         }
 
-        /// Applies the batch (each bad change is reported and left out) and writes its record.
+        /// Applies the batch (each bad line is reported, in line order, and left out) and writes
+        /// its record.
         func commit(at line: Int) {
             guard !pending.isEmpty else { return }
-            var applied = pending.count
+            let changes = pending.compactMap { try? $0.change.get() }
+            var applied = changes.count
             do {
-                try index.apply(pending.map(\.change))
+                try index.apply(changes)
+                for case (let number, .failure(let error)) in pending { report(number, error) }
             } catch {
                 // Some change is bad: apply them one at a time (linear in the batch), each bad one
                 // reported on its own line.
                 applied = 0
-                for (number, change) in pending {
+                for (number, entry) in pending {
                     do {
-                        try index.apply([change])
+                        try index.apply([try entry.get()])
                         applied += 1
                     } catch {
                         let prefix = "change 1: "
                         let text =
                             error.message.hasPrefix(prefix)
                             ? String(error.message.dropFirst(prefix.count)) : error.message
-                        report(number, GeoError(error.kind, text))
+                        report(number, GeoError(error.kind, text, column: error.column))
                     }
                 }
             }
@@ -104,14 +110,14 @@ enum LiveClusterMode {
             do {
                 command = try LiveClusterCommand(line: text)
             } catch {
-                report(number, error)
+                pending.append((number, .failure(error)))
                 continue
             }
             switch command {
             case nil:
                 continue
             case .change(let change)?:
-                pending.append((number, change))
+                pending.append((number, .success(change)))
             case .commit?:
                 commit(at: number)
             case .view(let box, let zoom)?:

@@ -54,11 +54,16 @@ struct LiveClusterCommandLineTests {
         let (code, lines) = try run(input)
         #expect(code == 2)
         let errors = lines.filter { $0["error"] != nil }
-        #expect(Set(errors.compactMap { $0["line"]?.intValue }) == [2, 3, 4, 5, 6])
+        // In line order, lines that cannot be read among changes that cannot be applied.
+        #expect(errors.compactMap { $0["line"]?.intValue } == [2, 3, 4, 5, 6])
         #expect(errors.first { $0["line"] == 3 }?["kind"] == "notFound")
         #expect(errors.first { $0["line"] == 4 }?["kind"] == "invalidCoordinate")
         let batch = try #require(lines.last)
         #expect(batch["applied"] == 2 && batch["count"] == 2)
+        // A batch of lines that cannot be read still ends with its record.
+        let unreadable = try run("insert a 1 2\ncommit\nfly\ninsert b nan 0\ncommit\n")
+        #expect(unreadable.lines.map { $0["line"]?.intValue } == [2, 3, 4, 5])
+        #expect(unreadable.lines.last?["batch"] == 2 && unreadable.lines.last?["applied"] == 0)
     }
 
     @Test("options a live index cannot keep are usage errors")
