@@ -76,11 +76,35 @@ extension Geometry {
     /// repeating its last position, so GEOS can collapse it as it collapses any degenerate part:
     /// `POLYGON ((0 0, 1 1, 0 0))` becomes `LINESTRING (0 0, 1 1)` with `keepCollapsed`.
     ///
+    /// Equal polygons of a multipolygon are repaired once (GEOS joins a multipolygon's repaired
+    /// parts, so the result is the same), which keeps a pile of them from being noded together.
+    ///
     /// - Throws: ``GeoError`` from GEOS. See `GEOSMakeValidWithParams_r`.
     public func makeValid(
         method: MakeValidMethod = .linework, keepCollapsed: Bool = false
     ) throws(GeoError) -> Geometry {
-        try structurallyRepaired.withGEOS { (context, g) throws(GeoError) -> Geometry in
+        // Equal polygons of a multipolygon repair to the union of one of them (GEOS repairs each
+        // and joins them), and noding a pile of them together is quadratic: keep one of each.
+        var input = structurallyRepaired
+        var merged = false
+        if case .multiPolygon(let polygons) = input, polygons.count > 1 {
+            var seen = Set<[[Position]]>()
+            let distinct = polygons.filter { seen.insert($0).inserted }
+            merged = distinct.count < polygons.count
+            input = .multiPolygon(distinct)
+        }
+        let repaired = try input.repairedByGEOS(method: method, keepCollapsed: keepCollapsed)
+        // As GEOS answers for the equal polygons themselves: one polygon, not a multipolygon of one.
+        if merged, case .multiPolygon(let parts) = repaired, parts.count == 1 {
+            return .polygon(parts[0])
+        }
+        return repaired
+    }
+
+    private func repairedByGEOS(
+        method: MakeValidMethod, keepCollapsed: Bool
+    ) throws(GeoError) -> Geometry {
+        try withGEOS { (context, g) throws(GeoError) -> Geometry in
             guard let params = GEOSMakeValidParams_create_r(context.raw) else {
                 throw context.error("GEOSMakeValidParams_create_r")
             }

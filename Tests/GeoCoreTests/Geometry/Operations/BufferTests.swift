@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
 
 @Suite("Planar buffer")
@@ -56,5 +57,64 @@ struct BufferTests {
         #expect(throws: GeoError.self) {
             try Geometry.lineString([Position(x: 0, y: 0)]).buffer(distance: 1)
         }
+    }
+
+    /// A multi-part geometry's buffer is the union of its parts' buffers: the same region as
+    /// GEOS's buffer of the whole for valid input (seeded disjoint and touching parts, both
+    /// signs), found without noding every part's curves together.
+    @Test func multiPartBufferIsTheUnionOfItsParts() throws {
+        var rng = SplitMix64(seed: 12)
+        for k in 0..<20 {
+            var polygons = [[[Position]]]()
+            for i in 0..<(2 + k % 5) {
+                let x = Double(i) * 3 + rng.uniform(0, 0.5), y = rng.uniform(0, 2)
+                let w = rng.uniform(0.5, 2), h = rng.uniform(0.5, 2)
+                polygons.append([
+                    [
+                        Position(x: x, y: y), Position(x: x + w, y: y),
+                        Position(x: x + w, y: y + h), Position(x: x, y: y + h),
+                        Position(x: x, y: y),
+                    ]
+                ])
+            }
+            let whole = Geometry.multiPolygon(polygons)
+            for distance in [0.3, 1.2, -0.1] {
+                let ours = try whole.buffer(distance: distance)
+                let unioned = try Geometry.geometryCollection(
+                    try polygons.map { try Geometry.polygon($0).buffer(distance: distance) }
+                ).unaryUnion()
+                #expect(abs(ours.planarArea - unioned.planarArea) < 1e-9, "set \(k) d \(distance)")
+                #expect(try ours.symmetricDifference(unioned).planarArea < 1e-9)
+            }
+        }
+    }
+
+    /// Piles of equal or overlapping parts (points, lines, polygons) buffer in linear time and
+    /// memory: GEOS alone, noding every part's curve against every other, took 20 GB for 2,000
+    /// equal points.
+    @Test func pilesBufferInLinearTime() throws {
+        let point = Position(x: 1, y: 2)
+        let pile = try Geometry.multiPoint(Array(repeating: point, count: 20_000)).buffer(
+            distance: 1)
+        #expect(pile == (try Geometry.point(point).buffer(distance: 1)))
+        var rng = SplitMix64(seed: 13)
+        let jittered = Geometry.multiPoint(
+            (0..<5_000).map { _ in
+                Position(x: 1 + rng.uniform(0, 1e-6), y: 2 + rng.uniform(0, 1e-6))
+            })
+        let disc = try jittered.buffer(distance: 1)
+        // About the disc of one point: 32 sides inscribed in the unit circle.
+        #expect(abs(disc.planarArea - 16 * sin(2 * Double.pi / 32)) < 1e-4)
+        let triangle: [[Position]] = [
+            [
+                Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1),
+                Position(x: 0, y: 0),
+            ]
+        ]
+        let triangles = Geometry.multiPolygon(Array(repeating: triangle, count: 5_000))
+        #expect(
+            try triangles.buffer(distance: 0.1)
+                == (try Geometry.polygon(triangle).buffer(distance: 0.1)))
+        #expect(try triangles.makeValid() == .polygon(triangle))
     }
 }
