@@ -22,7 +22,9 @@ extension Geometry {
                 "simplification tolerance \(tolerance) must be finite and non-negative")
         }
         if preservingTopology {
-            return try geosUnary("GEOSTopologyPreserveSimplify_r") {
+            // Repeated consecutive vertices change nothing, but GEOS checks each of their
+            // zero-length segments against all the others: quadratic on a pile at one coordinate.
+            return try withoutRepeatedVertices.geosUnary("GEOSTopologyPreserveSimplify_r") {
                 GEOSTopologyPreserveSimplify_r($0, $1, tolerance)
             }
         }
@@ -35,5 +37,39 @@ extension Geometry {
         tolerance: Double, preservingTopology: Bool = true
     ) throws(GeoError) {
         self = try simplified(tolerance: tolerance, preservingTopology: preservingTopology)
+    }
+}
+
+extension Geometry {
+    /// The geometry with each run of equal consecutive vertices of its lines and rings kept once,
+    /// lines kept at two positions and rings at four (by repeating the last), as GEOS needs them.
+    var withoutRepeatedVertices: Geometry {
+        func dedupe(_ ps: [Position], minimum: Int) -> [Position] {
+            guard ps.count > minimum else { return ps }
+            var out = [Position]()
+            out.reserveCapacity(ps.count)
+            for p in ps where out.last.map({ $0.x != p.x || $0.y != p.y || $0.z != p.z }) ?? true {
+                out.append(p)
+            }
+            // A ring closes on its first position, which the loop may have merged into a run.
+            if minimum == 4, let first = ps.first, let last = out.last,
+                last.x != first.x || last.y != first.y || last.z != first.z
+            {
+                out.append(first)
+            }
+            while out.count < minimum, let last = out.last { out.append(last) }
+            return out
+        }
+        switch self {
+        case .point, .multiPoint: return self
+        case .lineString(let ps): return .lineString(dedupe(ps, minimum: 2))
+        case .multiLineString(let lines):
+            return .multiLineString(lines.map { dedupe($0, minimum: 2) })
+        case .polygon(let rings): return .polygon(rings.map { dedupe($0, minimum: 4) })
+        case .multiPolygon(let polygons):
+            return .multiPolygon(polygons.map { $0.map { dedupe($0, minimum: 4) } })
+        case .geometryCollection(let members):
+            return .geometryCollection(members.map(\.withoutRepeatedVertices))
+        }
     }
 }

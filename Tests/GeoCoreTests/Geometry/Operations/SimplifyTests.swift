@@ -68,4 +68,37 @@ struct SimplifyTests {
         #expect(throws: GeoError.self) { try polygon.simplified(tolerance: -1) }
         #expect(throws: GeoError.self) { try polygon.simplified(tolerance: .nan) }
     }
+
+    /// Runs of a repeated vertex (a receiver left on a desk) are one vertex to the
+    /// topology-preserving simplifier: a million-vertex pile is linear, not quadratic, and the
+    /// result is what the distinct vertices give.
+    @Test func repeatedVerticesAreOneVertex() throws {
+        let pile = Geometry.lineString(Array(repeating: Position(x: 1, y: 2), count: 1_000_000))
+        #expect(
+            try pile.simplified(tolerance: 1)
+                == .lineString([Position(x: 1, y: 2), Position(x: 1, y: 2)]))
+        var rng = SplitMix64(seed: 21)
+        for _ in 0..<50 {
+            let distinct = (0..<40).map { _ in
+                Position(x: rng.uniform(0, 10), y: rng.uniform(0, 10))
+            }
+            let repeated = distinct.flatMap { p in
+                Array(repeating: p, count: 1 + Int(rng.next() % 4))
+            }
+            #expect(
+                try Geometry.lineString(repeated).simplified(tolerance: 0.5)
+                    == (try Geometry.lineString(distinct).simplified(tolerance: 0.5)))
+        }
+        let ring =
+            [Position(x: 0, y: 0)] + Array(repeating: Position(x: 1, y: 0), count: 100_000)
+            + [Position(x: 1, y: 1), Position(x: 0, y: 0), Position(x: 0, y: 0)]
+        #expect(
+            try Geometry.polygon([ring]).simplified(tolerance: 0.1)
+                == .polygon([
+                    [
+                        Position(x: 0, y: 0), Position(x: 1, y: 0), Position(x: 1, y: 1),
+                        Position(x: 0, y: 0),
+                    ]
+                ]))
+    }
 }
