@@ -76,7 +76,12 @@ extension Geometry {
             throw GeoError(
                 .invalidArgument, "mitre limit \(style.mitreLimit) must be finite and positive")
         }
-        if let parts = bufferParts, parts.count > 1 {
+        let parts = self.parts
+        if parts.count == 1 {
+            // One line or polygon: GEOS nodes its offset curves, which a pile of its own edges
+            // on one another makes quadratic.
+            try CrossingCensus.check(parts, operation: "buffer")
+        } else if parts.count > 1 {
             // GEOS nodes the offset curves of every part together, and parts that overlap (a
             // pile of points, lines or polygons on one another) cross each other's curves
             // everywhere: quadratic time and memory (gigabytes from 30 KB). So equal parts are
@@ -125,20 +130,6 @@ extension Geometry {
                 GEOSBufferWithParams_r(context.raw, g.raw, params, distance),
                 "GEOSBufferWithParams_r"
             ).geometry()
-        }
-    }
-}
-
-extension Geometry {
-    /// The parts a buffer is the union of: the members of a multi-geometry or collection (`nil`
-    /// for a single geometry).
-    fileprivate var bufferParts: [Geometry]? {
-        switch self {
-        case .multiPoint(let points): points.map { .point($0) }
-        case .multiLineString(let lines): lines.map { .lineString($0) }
-        case .multiPolygon(let polygons): polygons.map { .polygon($0) }
-        case .geometryCollection(let members): members
-        default: nil
         }
     }
 }

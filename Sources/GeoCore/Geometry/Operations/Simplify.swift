@@ -24,7 +24,9 @@ extension Geometry {
         if preservingTopology {
             // Repeated consecutive vertices change nothing, but GEOS checks each of their
             // zero-length segments against all the others: quadratic on a pile at one coordinate.
-            return try withoutRepeatedVertices.geosUnary("GEOSTopologyPreserveSimplify_r") {
+            let distinct = withoutRepeatedVertices
+            try CrossingCensus.check([distinct], operation: "simplify")
+            return try distinct.geosUnary("GEOSTopologyPreserveSimplify_r") {
                 GEOSTopologyPreserveSimplify_r($0, $1, tolerance)
             }
         }

@@ -79,7 +79,10 @@ extension Geometry {
     /// Equal polygons of a multipolygon are repaired once (GEOS joins a multipolygon's repaired
     /// parts, so the result is the same), which keeps a pile of them from being noded together.
     ///
-    /// - Throws: ``GeoError`` from GEOS. See `GEOSMakeValidWithParams_r`.
+    /// - Throws: ``GeoError/Kind-swift.struct/limitExceeded`` when the edges cross or overlap one
+    ///   another more than 16 times per edge (plus 100,000): GEOS nodes them all together, and its
+    ///   time, memory and result would grow with the square of the input (``GeoError`` from GEOS
+    ///   otherwise). See `GEOSMakeValidWithParams_r`.
     public func makeValid(
         method: MakeValidMethod = .linework, keepCollapsed: Bool = false
     ) throws(GeoError) -> Geometry {
@@ -93,6 +96,7 @@ extension Geometry {
             merged = distinct.count < polygons.count
             input = .multiPolygon(distinct)
         }
+        try CrossingCensus.check([input], operation: "make-valid")
         let repaired = try input.repairedByGEOS(method: method, keepCollapsed: keepCollapsed)
         // As GEOS answers for the equal polygons themselves: one polygon, not a multipolygon of one.
         if merged, case .multiPolygon(let parts) = repaired, parts.count == 1 {
