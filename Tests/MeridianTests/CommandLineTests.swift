@@ -175,9 +175,9 @@ struct ControlCharacterTests {
                     "\(text)")
             }
         }
-        #expect(runs[0].output.hasSuffix(#"a\u{1B}[31mX\nY"# + "\n"), "\(runs[0].output)")
+        #expect(runs[0].output.hasSuffix(#"a\u001B[31mX\u000AY"# + "\n"), "\(runs[0].output)")
         #expect(runs[1].output.split(separator: "\n").count == 1, "\(runs[1].output)")
-        #expect(runs[2].output.hasPrefix(#"b\u{1B}[31m\nFAKE: "#), "\(runs[2].output)")
+        #expect(runs[2].output.hasPrefix(#"b\u001B[31m\u000AFAKE: "#), "\(runs[2].output)")
         #expect(runs[3].code == 64 && runs[3].error.contains(#""\u{1B}[31mX""#))
         // A JSON line keeps its data exact: a C1 character comes out as JSON's own escape.
         let line = Console.visible(#"{"name":"x\#u{9B}y"}"#)

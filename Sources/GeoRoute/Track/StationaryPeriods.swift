@@ -70,9 +70,11 @@ extension Track {
                     { horizon += 1 }
                     let needed = max(horizon, i + 1)
                     // No fix is late enough, or one before it is too far: no period from here.
+                    // (A period must keep every fix up to `needed` within the radius.)
                     if needed >= n
                         || (far > i && far <= needed
                             && fixes[i].coordinate.distance(to: fixes[far].coordinate) > radius)
+                        || !(fixes[i].coordinate.distance(to: fixes[needed].coordinate) <= radius)
                     {
                         i += 1
                         continue

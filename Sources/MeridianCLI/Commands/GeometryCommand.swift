@@ -239,7 +239,7 @@ enum GeometryCommand: Subcommand {
                     if let label { object["feature"] = .string(label) }
                     console.print(jsonLine(object))
                 } else {
-                    console.print(label.map { "\(printable($0, limit: .max)): \(text)" } ?? text)
+                    console.print(label.map { "\($0): \(text)" } ?? text)
                 }
             case .geometry(let g):
                 console.print(output.write(g))
@@ -279,7 +279,7 @@ enum GeometryCommand: Subcommand {
                         }
                     } catch {
                         console.printError(
-                            "meridian geometry: \(printable(label, limit: .max)): \(error.message)")
+                            "meridian geometry: \(label): \(error.message)")
                         failed = true
                     }
                 }
@@ -342,7 +342,7 @@ enum GeometryCommand: Subcommand {
                     shapes.append((label, polygon.contains))
                 } catch {
                     console.printError(
-                        "meridian geometry: \(printable(file)): \(printable(label, limit: .max)): \(error.message)"
+                        "meridian geometry: \(printable(file)): \(label): \(error.message)"
                     )
                     return ExitCode.badInput
                 }

@@ -116,7 +116,7 @@ enum RouteCommand: Subcommand {
                                 "length": .number(length),
                             ])
                             : "\(format(length, decimals: 3)) m"
-                                + (track.name.map { "  \(printable($0, limit: .max))" } ?? ""))
+                                + (track.name.map { "  \($0)" } ?? ""))
                 }
                 return ExitCode.success
             }
@@ -431,7 +431,7 @@ enum RouteCommand: Subcommand {
         func speed(_ value: Double?) -> String {
             value.map { "\(format($0, decimals: 2)) m/s" } ?? "-"
         }
-        var text = track.name.map { "\(printable($0, limit: .max)): " } ?? ""
+        var text = track.name.map { "\($0): " } ?? ""
         text +=
             "\(s.pointCount) points, \(format(s.length, decimals: 1)) m (3D \(format(s.length3D, decimals: 1)) m), "
         text +=

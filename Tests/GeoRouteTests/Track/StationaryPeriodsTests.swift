@@ -125,6 +125,13 @@ struct StationaryPeriodsTests {
                 time: Date(timeIntervalSince1970: Double($0) / 1_000))
         }
         #expect(Track(segments: [interrupted]).stationaryPeriods().isEmpty)
+        // A slow drift, half a millimeter a fix: every window reaches past the radius.
+        let drift = (0..<200_000).map {
+            TrackPoint(
+                coordinate: desk.coordinate(atDistance: Double($0) * 0.0005, bearing: 90),
+                time: Date(timeIntervalSince1970: Double($0) / 1_000))
+        }
+        #expect(Track(segments: [drift]).stationaryPeriods().isEmpty)
     }
 
     @Test func centerAcrossThe180thMeridian() {
