@@ -53,12 +53,6 @@ extension Geometry {
             for p in ps where out.last.map({ $0.x != p.x || $0.y != p.y || $0.z != p.z }) ?? true {
                 out.append(p)
             }
-            // A ring closes on its first position, which the loop may have merged into a run.
-            if minimum == 4, let first = ps.first, let last = out.last,
-                last.x != first.x || last.y != first.y || last.z != first.z
-            {
-                out.append(first)
-            }
             while out.count < minimum, let last = out.last { out.append(last) }
             return out
         }
