@@ -66,6 +66,7 @@ struct CommandLineTests {
             ["render", "--center", "1", "--zoom", "3"],
             ["render", "--center", "91,0", "--zoom", "3"],
             ["route", "length", "a", "b"], ["route", "stats", "--max-speed", "-1"],
+            ["route", "snap", "x.csv", "47.3,8.5", "2.29"],
             ["route", "stats", "--moving-speed", "-1"],
             ["route", "stats", "--elevation-threshold", "-5"],
         ]

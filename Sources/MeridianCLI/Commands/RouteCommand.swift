@@ -344,6 +344,12 @@ enum RouteCommand: Subcommand {
             throw UsageError(
                 "snap needs a FILE of lines, and a point LAT LON or points on standard input")
         }
+        if positional.count == 3 {
+            let values = (try? splitJob(positional[1] + " " + positional[2]))?.count
+            guard values == 2 else {
+                throw UsageError("snap's point is LAT LON: two values, got \(values ?? 0)")
+            }
+        }
         return withTracks(
             [positional[0]], format: inputKind, precision: precision, console: console
         ) { (tracks, _) throws(GeoError) in
