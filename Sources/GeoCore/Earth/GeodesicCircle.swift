@@ -47,7 +47,8 @@ public struct GeodesicCircle: Hashable, Sendable {
     /// The circle as a polygon (see the type's discussion for its shapes).
     ///
     /// - Parameter minimumVertices: The fewest boundary vertices (32 by default, GEOS's circle).
-    /// - Complexity: O(vertices) direct geodesics: up to about 4 000 for the largest circles.
+    /// - Complexity: O(vertices) direct geodesics, up to about 4 000 for the largest circles; a
+    ///   hole round the antipode takes a few direct and inverse geodesics per vertex.
     public func polygon(minimumVertices: Int = 32) -> Geometry {
         let antipode = Coordinate(
             latitude: -center.latitude, longitude: Angle.normalizedLongitude(center.longitude + 180)
@@ -84,31 +85,46 @@ public struct GeodesicCircle: Hashable, Sendable {
     /// The boundary as a closed ring, clockwise seen from above (azimuths increase), longitudes
     /// continuous from the first vertex.
     func ring(minimumVertices: Int) -> [Position] {
-        // The circumference, as on a sphere of the equatorial radius (enough to choose a spacing).
+        Self.closedRing(
+            vertices: vertexCount(around: radius, minimum: minimumVertices),
+            continuingFrom: center.longitude
+        ) { azimuth in
+            geodesic.direct(from: center, azimuth: azimuth, distance: radius).coordinate
+        }
+    }
+
+    /// How many vertices a ring round a distance of `reach` meters takes: at least `minimum`
+    /// (and 4), and at most ``vertexSpacing`` apart on a sphere of the equatorial radius.
+    private func vertexCount(around reach: Double, minimum: Int) -> Int {
         let a = geodesic.equatorialRadius
-        let circumference = 2 * Double.pi * a * abs(sin(min(radius / a, Double.pi)))
-        let count = max(minimumVertices, 4, Int((circumference / Self.vertexSpacing).rounded(.up)))
+        let circumference = 2 * Double.pi * a * abs(sin(min(reach / a, Double.pi)))
+        return max(minimum, 4, Int((circumference / Self.vertexSpacing).rounded(.up)))
+    }
+
+    /// A closed ring of `vertices` points, `point(azimuth)` at evenly spaced azimuths from 0°,
+    /// with longitudes continuous from the first one (itself continuous with `reference`); the
+    /// closing vertex is the first one again, or one turn further round a pole.
+    private static func closedRing(
+        vertices count: Int, continuingFrom reference: Double,
+        _ point: (_ azimuth: Double) -> Coordinate
+    ) -> [Position] {
         var ring = [Position]()
         ring.reserveCapacity(count + 1)
         var unrolled = 0.0
         for k in 0..<count {
-            let azimuth = Double(k) * 360 / Double(count)
-            let c = geodesic.direct(from: center, azimuth: azimuth, distance: radius).coordinate
+            let c = point(Double(k) * 360 / Double(count))
             if let previous = ring.last {
                 unrolled += Angle.longitudeDifference(from: previous.x, to: c.longitude)
                 ring.append(Position(x: ring[0].x + unrolled, y: c.latitude))
             } else {
-                // Start continuous with the center's longitude.
                 ring.append(
                     Position(
-                        x: center.longitude
-                            + Angle.longitudeDifference(from: center.longitude, to: c.longitude),
+                        x: reference + Angle.longitudeDifference(from: reference, to: c.longitude),
                         y: c.latitude))
             }
         }
         if let first = ring.first, let last = ring.last {
             unrolled += Angle.longitudeDifference(from: last.x, to: first.x)
-            // Closing: back to the first vertex, or one turn further round a pole.
             ring.append(Position(x: first.x + unrolled, y: first.y))
         }
         return ring
@@ -127,15 +143,11 @@ public struct GeodesicCircle: Hashable, Sendable {
     /// inequality the distance cannot have fallen to the radius sooner), to a tenth of a
     /// millimeter.
     func holeRing(around antipode: Coordinate, depth: Double, minimumVertices: Int) -> [Position] {
-        let a = geodesic.equatorialRadius
-        let circumference = 2 * Double.pi * a * abs(sin(min(depth / a, Double.pi)))
-        let count = max(minimumVertices, 4, Int((circumference / Self.vertexSpacing).rounded(.up)))
         let farthest = depth + radius
-        var ring = [Position]()
-        ring.reserveCapacity(count + 1)
-        var unrolled = 0.0
-        for k in 0..<count {
-            let azimuth = Double(k) * 360 / Double(count)
+        return Self.closedRing(
+            vertices: vertexCount(around: depth, minimum: minimumVertices),
+            continuingFrom: antipode.longitude
+        ) { azimuth in
             // f(t): the distance from the center at t along the ray, less the radius, with its
             // derivative and the point.
             func evaluate(_ t: Double) -> (f: Double, slope: Double, point: Coordinate) {
@@ -162,24 +174,8 @@ public struct GeodesicCircle: Hashable, Sendable {
                 t = at.slope < -0.05 && newton > low && newton < high ? newton : (low + high) / 2
                 at = evaluate(t)
             }
-            let point = at.point
-            if let previous = ring.last {
-                unrolled += Angle.longitudeDifference(from: previous.x, to: point.longitude)
-                ring.append(Position(x: ring[0].x + unrolled, y: point.latitude))
-            } else {
-                ring.append(
-                    Position(
-                        x: antipode.longitude
-                            + Angle.longitudeDifference(
-                                from: antipode.longitude, to: point.longitude),
-                        y: point.latitude))
-            }
+            return at.point
         }
-        if let first = ring.first, let last = ring.last {
-            unrolled += Angle.longitudeDifference(from: last.x, to: first.x)
-            ring.append(Position(x: first.x + unrolled, y: first.y))
-        }
-        return ring
     }
 
     /// The whole world as a ring, spanning 360° of longitude centered on a longitude.

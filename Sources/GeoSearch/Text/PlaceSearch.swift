@@ -166,6 +166,7 @@ extension PlaceIndex {
                 // The worst listed place of the same class is beaten only by a place no
                 // farther than it; the chord and the inside ball are lower bounds on the
                 // geodesic, so most places are turned away before the geodesic is computed.
+                let position = SIMD3(s.x, s.y, s.z)
                 if n == capacity {
                     let worst = top[n - 1]
                     if outside != worst.outside {
@@ -173,13 +174,12 @@ extension PlaceIndex {
                     } else if quality.rawValue != Int(worst.match) {
                         guard quality.rawValue < Int(worst.match) else { return }
                     } else {
-                        let d = SIMD3(s.x, s.y, s.z) - query
+                        let d = position - query
                         guard (d * d).sum() <= worst.distance * worst.distance,
-                            ball.lowerBound(to: SIMD3(s.x, s.y, s.z)) <= worst.distance
+                            ball.lowerBound(to: position) <= worst.distance
                         else { return }
                     }
                 }
-                let position = SIMD3(s.x, s.y, s.z)
                 let rank = Rank(
                     outside: outside, match: UInt8(quality.rawValue),
                     distance: ChordGeodesic.distance(from: query, to: position)

@@ -82,7 +82,7 @@ enum TransformCommand: Subcommand {
         if !arguments.positional.isEmpty {
             let given = job(arguments.positional.joined(separator: " "))
             // Too few or too many arguments is a mistake in the call, not in data.
-            if case .bad(let error) = given, error.message.hasPrefix("expected 2 to 4 numbers") {
+            if case .bad(let error) = given, error.isFieldCount {
                 throw UsageError(error.message)
             }
             jobs.append((1, given))
@@ -154,7 +154,7 @@ enum TransformCommand: Subcommand {
             let fields = try splitJob(trimmed)
             guard (2...4).contains(fields.count) else {
                 throw GeoError(
-                    .malformedInput, "expected 2 to 4 numbers (x y [z [t]]), found \(fields.count)")
+                    .malformedInput, "expected 2 to 4 values (x y [z [t]]), found \(fields.count)")
             }
             let names = ["x", "y", "z", "t"]
             var values = [Double]()

@@ -191,7 +191,8 @@ func expectFields(_ fields: [String], _ names: [String]) throws(GeoError) {
 }
 
 extension GeoError {
-    /// Whether this is ``expectFields(_:_:)``'s error: a job with too few or too many values.
+    /// Whether this is the error of a job with too few or too many values
+    /// (``expectFields(_:_:)``'s, or a command's own "expected … values (…), found N").
     var isFieldCount: Bool {
         kind == .malformedInput && message.hasPrefix("expected ") && message.contains(" values (")
             && message.contains("), found ")

@@ -53,13 +53,15 @@ extension Geometry {
     /// use ``buffer(meters:style:)``). A negative distance erodes polygons; lines and points then give
     /// an empty polygon.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a non-finite distance or a style out
-    ///   of range (quadrant segments outside 1...1000, non-positive mitre limit), or from GEOS.
     /// A multi-part geometry (or collection) is buffered part by part, equal parts once, and the
     /// buffers joined with a cascaded union (`GEOSUnaryUnion_r`): for valid input the region GEOS
     /// gives for the whole, and piles of overlapping parts stay linear where noding them all
     /// together was quadratic.
     ///
+    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a non-finite distance or a style out
+    ///   of range (quadrant segments outside 1...1000, non-positive mitre limit);
+    ///   ``GeoError/Kind-swift.struct/limitExceeded`` for a part whose own edges cross one another
+    ///   too often (see ``unaryUnion()``); or from GEOS.
     /// - Complexity: O(n log n) for n vertices of parts that do not overlap much. See
     ///   `GEOSBufferWithParams_r`.
     public func buffer(
