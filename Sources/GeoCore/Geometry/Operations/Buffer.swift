@@ -103,7 +103,14 @@ extension Geometry {
             if buffers.count == 1 { return buffers[0] }
             return try Geometry.geometryCollection(buffers).unaryUnion()
         }
-        return try withGEOS { (context, g) throws(GeoError) -> Geometry in
+        return try wholeBuffer(distance: distance, style: style)
+    }
+
+    /// GEOS's buffer of the geometry as one (`GEOSBufferWithParams_r`), for arguments already
+    /// checked: what ``buffer(distance:style:)`` gives a single part, and the reference its
+    /// part-by-part union is tested against.
+    func wholeBuffer(distance: Double, style: BufferStyle) throws(GeoError) -> Geometry {
+        try withGEOS { (context, g) throws(GeoError) -> Geometry in
             guard let params = GEOSBufferParams_create_r(context.raw) else {
                 throw context.error("GEOSBufferParams_create_r")
             }

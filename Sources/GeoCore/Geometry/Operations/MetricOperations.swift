@@ -13,7 +13,9 @@
 /// buffer is exact at any distance up to the antipode: it is the ``GeodesicCircle`` itself.
 /// ``distance(meters:)`` reports the exact geodesic distance between the two points found nearest
 /// in the plane, so it is never below the true minimum and exceeds it only by a second-order
-/// amount; beyond the limit it compares every vertex with every edge exactly instead. Results near
+/// amount; beyond the limit it measures on the ellipsoid instead: 0 where the geometries meet (a part
+/// inside a polygon, crossing edges), else the least distance from a vertex of either to the other's
+/// geodesic edges, pruned by a tree of boxes. Results near
 /// the 180th meridian keep continuous longitudes (they may pass ±180).
 extension Geometry {
     /// Edges longer than this (in meters) are split along their geodesic before they are projected.
@@ -73,8 +75,19 @@ extension Geometry {
     /// The geodesic distance in meters on WGS84 between this geometry and another (both in
     /// longitude/latitude); 0 if they intersect, infinity if either is empty.
     ///
+    /// Within ``metricPlaneLimit`` of their joint center the two are measured in the metric plane
+    /// (see above: the geodesic between the points found nearest there). Beyond it edges are
+    /// geodesics on the ellipsoid: 0 when an edge of one crosses an edge of the other or a part of
+    /// one lies in a polygon of the other (judged by ``GeographicPolygon``, whose edges are straight
+    /// in longitude and latitude), else the least over the vertices of each of the distance to the
+    /// other's edges (``GeodesicLine/closestPoint(to:)``), within a micrometer.
+    ///
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for a latitude outside [-90, 90] or a
     ///   non-finite position, or from GEOS.
+    /// - Complexity: in the plane, that of GEOS's distance. Beyond, O((n + m) log(n + m)) geodesic
+    ///   solutions for n and m vertices when few edges are about equally near (a tree of boxes
+    ///   prunes the rest), up to O(n · m) when many are; and O(p · m) for the containment test
+    ///   of p parts against m polygon vertices.
     public func distance(meters other: Geometry) throws(GeoError) -> Double {
         try validateGeographic()
         try other.validateGeographic()
@@ -131,48 +144,48 @@ extension Geometry {
         return simplified.mapPositions { q in originals[PlanarKey(q)] ?? plane.inverse(q) }
     }
 
-    /// The exact geodesic distance between two geometries too far apart for the plane: every vertex
-    /// of each against every edge of the other (``GeodesicLine/closestPoint(to:)``), 0 when they
-    /// intersect on the globe (a vertex of one inside a polygon of the other).
+    /// The exact geodesic distance between two geometries too large for the plane (see
+    /// ``GlobalDistance``): 0 when a part of one lies in a polygon of the other or their edges
+    /// cross, else the least distance from a vertex of either to the other.
     private func exactDistance(to other: Geometry) -> Double {
-        func edges(_ g: Geometry) -> [(Coordinate, Coordinate)] {
-            var result = [(Coordinate, Coordinate)]()
-            func add(_ ps: [Position]) {
-                for i in 1..<max(1, ps.count) {
-                    result.append((ps[i - 1].coordinate.normalized, ps[i].coordinate.normalized))
-                }
-            }
+        if Self.somePart(of: self, liesIn: other) || Self.somePart(of: other, liesIn: self) {
+            return 0
+        }
+        let a = GlobalDistance(self), b = GlobalDistance(other)
+        var best = a.vertexDistance(to: b, best: .infinity)
+        best = b.vertexDistance(to: a, best: best)
+        return a.edgeDistance(to: b, best: best)
+    }
+
+    /// Whether a vertex of some part of `g` lies in a polygon of `other` (by
+    /// ``GeographicPolygon``). A part whose edges do not cross the polygon's lies wholly in it or
+    /// wholly out of it, so one vertex per part decides; crossings are found apart.
+    /// - Complexity: O(p · m) for p parts of `g` and m vertices of `other`'s polygons.
+    private static func somePart(of g: Geometry, liesIn other: Geometry) -> Bool {
+        func polygons(_ g: Geometry) -> [[[Position]]] {
             switch g {
-            case .lineString(let ps): add(ps)
-            case .multiLineString(let lines): lines.forEach(add)
-            case .polygon(let rings): rings.forEach(add)
-            case .multiPolygon(let polygons): polygons.forEach { $0.forEach(add) }
-            case .geometryCollection(let members): result = members.flatMap(edges)
-            case .point, .multiPoint: break
+            case .polygon(let rings): [rings]
+            case .multiPolygon(let ps): ps
+            case .geometryCollection(let members): members.flatMap(polygons)
+            default: []
             }
-            return result
         }
-        func oneWay(_ a: Geometry, _ b: Geometry) -> Double {
-            let polygon = try? GeographicPolygon(b)
-            let segments = edges(b)
-            var best = Double.infinity
-            for p in a.positions {
-                let c = p.coordinate.normalized
-                if let polygon, polygon.contains(c) { return 0 }
-                for (s, e) in segments {
-                    best = min(
-                        best, Geodesic.wgs84.line(from: s, to: e).closestPoint(to: c).distance)
-                }
-                if segments.isEmpty {
-                    for q in b.positions {
-                        best = min(
-                            best, Geodesic.wgs84.distance(from: c, to: q.coordinate.normalized))
-                    }
-                }
+        func firstVertices(_ g: Geometry) -> [Position] {
+            switch g {
+            case .point(let p): p.map { [$0] } ?? []
+            case .multiPoint(let ps): ps
+            case .lineString(let ps): Array(ps.prefix(1))
+            case .multiLineString(let lines): lines.compactMap(\.first)
+            case .polygon(let rings): Array((rings.first ?? []).prefix(1))
+            case .multiPolygon(let ps): ps.compactMap { $0.first?.first }
+            case .geometryCollection(let members): members.flatMap(firstVertices)
             }
-            return best
         }
-        return min(oneWay(self, other), oneWay(other, self))
+        let areas = polygons(other)
+        guard !areas.isEmpty, let polygon = try? GeographicPolygon(.multiPolygon(areas)) else {
+            return false
+        }
+        return firstVertices(g).contains { polygon.contains($0.coordinate.normalized) }
     }
 
     /// A projected position's x and y as a dictionary key (z is carried separately).

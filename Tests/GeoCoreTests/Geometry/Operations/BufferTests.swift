@@ -1,7 +1,8 @@
 import Foundation
-import GeoCore
 import GeoTestSupport
 import Testing
+
+@testable import GeoCore
 
 @Suite("Planar buffer")
 struct BufferTests {
@@ -59,9 +60,8 @@ struct BufferTests {
         }
     }
 
-    /// A multi-part geometry's buffer is the union of its parts' buffers: the same region as
-    /// GEOS's buffer of the whole for valid input (seeded disjoint and touching parts, both
-    /// signs), found without noding every part's curves together.
+    /// A multi-part geometry's buffer, the union of its parts' buffers, is the region GEOS gives
+    /// for the whole at once (seeded disjoint parts whose buffers overlap or not, both signs).
     @Test func multiPartBufferIsTheUnionOfItsParts() throws {
         var rng = SplitMix64(seed: 12)
         for k in 0..<20 {
@@ -80,11 +80,13 @@ struct BufferTests {
             let whole = Geometry.multiPolygon(polygons)
             for distance in [0.3, 1.2, -0.1] {
                 let ours = try whole.buffer(distance: distance)
-                let unioned = try Geometry.geometryCollection(
-                    try polygons.map { try Geometry.polygon($0).buffer(distance: distance) }
-                ).unaryUnion()
-                #expect(abs(ours.planarArea - unioned.planarArea) < 1e-9, "set \(k) d \(distance)")
-                #expect(try ours.symmetricDifference(unioned).planarArea < 1e-9)
+                // GEOS's buffer of the whole, noding every part's curves together.
+                let reference = try whole.wholeBuffer(distance: distance, style: BufferStyle())
+                #expect(reference.planarArea > 0)
+                #expect(
+                    abs(ours.planarArea - reference.planarArea) < 1e-9 * reference.planarArea,
+                    "set \(k) d \(distance)")
+                #expect(try ours.symmetricDifference(reference).planarArea < 1e-9)
             }
         }
     }

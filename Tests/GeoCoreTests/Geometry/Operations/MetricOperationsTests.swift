@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
 
 @Suite("Buffers and distances in meters")
@@ -86,5 +87,87 @@ struct MetricOperationsTests {
         #expect(throws: GeoError.self) { try Geometry.point(x: 0, y: 100).buffer(meters: 10) }
         #expect(throws: GeoError.self) { try Geometry.point(x: 0, y: 0).buffer(meters: .nan) }
         #expect(try Geometry.point(nil).buffer(meters: 5).isEmpty)
+    }
+
+    /// Beyond the metric plane, edges that cross are 0 apart even when no vertex of either is near
+    /// the other, and a part inside a polygon is 0 from it.
+    @Test func farGeometriesThatMeet() throws {
+        let meridian = Geometry.lineString([Position(x: 0, y: -30), Position(x: 0, y: 30)])
+        let equator = Geometry.lineString([Position(x: -30, y: 0), Position(x: 30, y: 0)])
+        #expect(try meridian.distance(meters: equator) == 0)
+        // A shallow crossing, inside the auxiliary sphere's band: found by the search.
+        let shallow = Geometry.lineString([Position(x: -40, y: -0.001), Position(x: 40, y: 0.001)])
+        #expect(try shallow.distance(meters: equator) < 1e-6)
+        // A line that stops 1.1 cm short of the equator.
+        let short = Geometry.lineString([Position(x: 5, y: 30), Position(x: 5, y: 1e-7)])
+        let gap = Geodesic.wgs84.distance(
+            from: Coordinate(latitude: 1e-7, longitude: 5),
+            to: Coordinate(latitude: 0, longitude: 5))
+        #expect(abs(try short.distance(meters: equator) - gap) < 1e-6)
+        let continent = Geometry.polygon(exterior: [
+            Position(x: -50, y: -40), Position(x: 50, y: -40), Position(x: 50, y: 40),
+            Position(x: -50, y: 40),
+        ])
+        let inside = Geometry.lineString([Position(x: -20, y: 10), Position(x: 20, y: 10)])
+        #expect(try continent.distance(meters: inside) == 0)
+        #expect(try inside.distance(meters: .geometryCollection([meridian, continent])) == 0)
+    }
+
+    /// Beyond the metric plane, against an oracle that samples every edge of one geometry at 400
+    /// points and measures each to the other's edges: never above it, and below it by no more
+    /// than the sampling step (seeded polylines thousands of kilometers long, some crossing).
+    @Test func farDistancesAgainstSampling() throws {
+        var rng = SplitMix64(seed: 31)
+        func polyline() -> [Coordinate] {
+            var c = Coordinate(latitude: rng.uniform(-60, 60), longitude: rng.uniform(-180, 180))
+            var result = [c]
+            for _ in 0..<3 {
+                c =
+                    Geodesic.wgs84.direct(
+                        from: c, azimuth: rng.uniform(0, 360),
+                        distance: rng.uniform(500_000, 3_000_000)
+                    ).coordinate
+                result.append(c)
+            }
+            return result
+        }
+        var crossings = 0
+        for _ in 0..<12 {
+            let a = polyline(), b = polyline()
+            let ours = try Geometry.lineString(coordinates: a).distance(
+                meters: .lineString(coordinates: b))
+            var oracle = Double.infinity, step = 0.0
+            for (from, to) in [(a, b), (b, a)] {
+                let lines = zip(to, to.dropFirst()).map { Geodesic.wgs84.line(from: $0, to: $1) }
+                for (s, e) in zip(from, from.dropFirst()) {
+                    let edge = Geodesic.wgs84.line(from: s, to: e)
+                    step = max(step, edge.length / 400)
+                    for k in 0...400 {
+                        let p = edge.position(atDistance: edge.length * Double(k) / 400).coordinate
+                        for line in lines {
+                            oracle = min(oracle, line.closestPoint(to: p).distance)
+                        }
+                    }
+                }
+            }
+            if ours == 0 { crossings += 1 }
+            #expect(ours <= oracle + 1e-6 && ours >= oracle - step, "\(ours) vs \(oracle)")
+        }
+        #expect(crossings > 0 && crossings < 12)
+    }
+
+    /// Two zigzag lines running parallel 8,900 km apart, every vertex about equally near the
+    /// other line: the least distance is the meridian arc between the vertices at 40° and −40°.
+    @Test func parallelFarLines() throws {
+        let north = Geometry.lineString(
+            (0..<600).map { Position(x: -90 + Double($0) * 0.15, y: 40 + 0.001 * Double($0 % 7)) })
+        let south = Geometry.lineString(
+            (0..<600).map { Position(x: -90 + Double($0) * 0.15, y: -40 - 0.001 * Double($0 % 5)) })
+        let d = try north.distance(meters: south)
+        // The nearest pair has latitudes 40 and −40 on one meridian: a meridian arc.
+        let arc = Geodesic.wgs84.distance(
+            from: Coordinate(latitude: 40, longitude: -90),
+            to: Coordinate(latitude: -40, longitude: -90))
+        #expect(abs(d - arc) < 1e-6, "\(d) vs \(arc)")
     }
 }
