@@ -127,6 +127,10 @@ struct Projector {
         collectPolygons(geometry, into: &polygons)
         var result = [[[ViewPoint]]]()
         for rings in polygons {
+            if let first = rings.first, Self.isWorldBox(first) {
+                result += worldWithHoles(Array(rings.dropFirst()))
+                continue
+            }
             var mapRings = rings.map(unrolled).filter { $0.count >= 3 }
             // An exterior ring that winds around a pole (Antarctica, a polar cap) encloses the
             // cap: drawn as three turns of its path closed along the map's edge at that pole, it
@@ -153,6 +157,37 @@ struct Projector {
             }
         }
         return result
+    }
+
+    /// Whether a ring is the whole world: a box from pole to pole at least 360° wide (as a point's
+    /// buffer round both poles, or a world box, has), every vertex on its edges. Unrolled the short
+    /// way its two sides would fall on one meridian, a line of no area.
+    static func isWorldBox(_ ring: [Position]) -> Bool {
+        guard ring.count >= 4, let low = ring.map(\.x).min(), let high = ring.map(\.x).max()
+        else { return false }
+        return high - low >= 360 && ring.contains { $0.y == 90 } && ring.contains { $0.y == -90 }
+            && ring.allSatisfy { ($0.x == low || $0.x == high || abs($0.y) == 90) }
+    }
+
+    /// The world less some holes: the clip rectangle (which covers the view) with each hole, as
+    /// unrolled and shifted nearest the view's center, and one world either side, so that a view
+    /// wider than the world shows every copy.
+    private func worldWithHoles(_ holes: [[Position]]) -> [[[ViewPoint]]] {
+        var rings = [
+            [
+                MapPoint(x: minX, y: minY), MapPoint(x: maxX, y: minY), MapPoint(x: maxX, y: maxY),
+                MapPoint(x: minX, y: maxY), MapPoint(x: minX, y: minY),
+            ]
+        ]
+        for hole in holes.map(unrolled) where hole.count >= 3 {
+            let dx = shift(for: hole)
+            for k in [-1.0, 0, 1] {
+                let copy = hole.map { MapPoint(x: $0.x + dx + k * Projector.world, y: $0.y) }
+                if !relation([copy]).outside { rings.append(copy) }
+            }
+        }
+        let projected = rings.map { project($0, closed: true) }.filter { !$0.isEmpty }
+        return projected.isEmpty ? [] : [projected]
     }
 
     /// A ring that winds once around a pole, as a planar ring of map points: its unrolled path

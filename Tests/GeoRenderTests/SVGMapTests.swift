@@ -140,6 +140,52 @@ struct SVGMapTests {
         #expect(Projector.polarCap(of: unrolled, square) == nil)
     }
 
+    /// The world less a hole (a point's buffer round both poles, a world box from −351.5° to
+    /// 8.5°) fills the whole view and leaves its hole, in every copy of the world in view, open:
+    /// unrolled the short way the box's sides would fall on one meridian, a line of no area.
+    @Test func worldWithAHoleFillsTheView() throws {
+        let center = Coordinate(latitude: 47.4, longitude: 8.5)
+        let buffer = try Geometry.point(coordinate: center).buffer(meters: 19_000_000)
+        guard case .polygon(let rings) = buffer else {
+            Issue.record("not a polygon")
+            return
+        }
+        #expect(rings.count == 2 && Projector.isWorldBox(rings[0]))
+        #expect(!Projector.isWorldBox(rings[1]))
+        for (longitude, distance) in [(-171.5, 3e7), (8.5, 8e6), (179.0, 4e7)] {
+            let camera = MapCamera(
+                centerCoordinate: Coordinate(latitude: 0, longitude: longitude), distance: distance)
+            let viewport = camera.viewport(size: size)
+            let polygons = try Projector(viewport: viewport).polygons(of: buffer)
+            let drawn = try #require(polygons.first, "\(longitude)")
+            let exterior = drawn[0].map(\.x), top = drawn[0].map(\.y)
+            #expect(
+                (exterior.min() ?? 0) <= 0 && (exterior.max() ?? 0) >= size.width
+                    && (top.min() ?? 1) <= 0 && (top.max() ?? 0) >= size.height, "\(longitude)")
+            // Views that reach the antipode show its 1,000 km hole, a ring of its own; the view
+            // round Zurich does not.
+            let holes = drawn.dropFirst()
+            #expect(holes.isEmpty == (distance < 1e7), "\(longitude)")
+            for hole in holes {
+                let xs = hole.map(\.x)
+                let width = (xs.max() ?? 0) - (xs.min() ?? 0)
+                #expect(width > 0 && width < size.width / 2, "\(longitude)")
+            }
+        }
+        // A world box given as GeoJSON writes it is the world too.
+        let box = [(-180.0, -90.0), (180, -90), (180, 90), (-180, 90), (-180, -90)].map {
+            Position(x: $0.0, y: $0.1)
+        }
+        #expect(Projector.isWorldBox(box))
+        let polygons = try Projector(
+            viewport: MapCamera(
+                centerCoordinate: center, distance: 1e7
+            ).viewport(size: size)
+        ).polygons(
+            of: .polygon([box]))
+        #expect(polygons.count == 1 && polygons.first?.count == 1)
+    }
+
     /// A point with a radius is its geodesic circle: every vertex drawn lies at that distance from
     /// the center, to the drawing's resolution.
     @Test func groundCirclesAreGeodesic() throws {
