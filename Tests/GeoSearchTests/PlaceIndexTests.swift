@@ -143,6 +143,13 @@ struct ChordGeodesicTests {
         }
         let atThousandKilometers = ChordGeodesic.seriesUpperBound(chord: 1_000_000)
         #expect(atThousandKilometers - ChordGeodesic.upperBound(chord: 1_000_000) < 0.02)
+        // The quick form: never below the series, within 10⁻⁵ relative of it up to x = 0.1,
+        // the series itself beyond.
+        for c in chords + [0.1 * diameter, (0.1 * diameter).nextUp] {
+            let quick = ChordGeodesic.quickUpperBound(chord: c)
+            let series = ChordGeodesic.seriesUpperBound(chord: c)
+            #expect(quick >= series && quick <= series * (1 + 1e-5), "chord \(c)")
+        }
     }
 
     /// The inside ball's bound: never above PROJ's geodesic, at every length, latitude and
@@ -225,6 +232,69 @@ struct PlaceIndexTests {
                         \.index))
             if q % 10 == 0 {
                 #expect(index.nearest(to: origin)?.index == expected.first?.index)
+            }
+        }
+    }
+
+    /// The grid of cells a large index starts its nearest queries from gives the tree's answers
+    /// bit for bit (the tree is checked against brute force above): every scatter, points and
+    /// queries on the cube's face edges and corners (where the grid hands over to the tree),
+    /// several k, distance caps and filters. A few answers are checked against brute force too.
+    @Test("the cell grid answers as the tree does", arguments: PlaceScatter.allCases + [nil])
+    func gridEqualsTree(scatter: PlaceScatter?) throws {
+        var rng = SplitMix64(seed: 0x6E1D + UInt64(scatter?.rawValue.count ?? 0))
+        // Without a scatter: directions near the cube's edges and corners (|x| = |y|, and the
+        // corners at latitude ±35.26°), where cells are smallest and balls cross faces.
+        func nearEdge() -> Coordinate {
+            let corner = atan(1 / 2.0.squareRoot()) * 180 / .pi
+            let longitude = 45.0 + 90 * Double(rng.next() % 4) + rng.normal() * 0.3
+            let latitude = rng.next() % 2 == 0 ? rng.uniform(-60, 60) : corner + rng.normal() * 0.3
+            return Coordinate(
+                latitude: max(-90, min(90, latitude)),
+                longitude: Angle.normalizedLongitude(longitude))
+        }
+        let points =
+            scatter?.coordinates(12_000, seed: 0x51 + UInt64(scatter?.rawValue.count ?? 0))
+            ?? (0..<12_000).map { _ in nearEdge() }
+        let tree = PointTree(points)
+        #expect((tree.grid != nil) == (tree.count >= 4_096), "a grid over \(tree.count) positions")
+        var treeOnly = tree
+        treeOnly.grid = nil
+        func answers(
+            _ t: PointTree, _ k: Int, _ q: Coordinate, _ limit: Double, _ keep: ((Int) -> Bool)?
+        )
+            -> [(Double, Int32)]
+        {
+            var out = [(Double, Int32)]()
+            t.nearest(k, to: q, limit: limit, accepts: keep) { found in
+                out = found.map { ($0.distance, $0.element) }
+            }
+            return out
+        }
+        // On spread-out places the grid answers most queries by itself: here those whose ten
+        // nearest (within about 300 km) do not reach a face's edge, some nine in ten (a million
+        // places, 40 km, 98 %).
+        if scatter == .uniform {
+            let answered = (0..<400).filter { _ in
+                tree.gridAnswers(10, to: PlaceScatter.uniform.query(&rng))
+            }.count
+            #expect(answered > 330, "the grid answered \(answered) of 400 queries")
+        }
+        for step in 0..<TestScale.steps(600, minimum: 150) {
+            let q =
+                scatter.map { step % 3 == 0 ? $0.query(&rng) : points[Int(rng.next() % 12_000)] }
+                ?? nearEdge()
+            let k = [1, 3, 10, 40][step % 4]
+            let limit = step % 5 == 4 ? 30_000.0 : .infinity
+            let keep: ((Int) -> Bool)? = step % 7 == 6 ? { $0 % 3 == 0 } : nil
+            let fromGrid = answers(tree, k, q, limit, keep)
+            let fromTree = answers(treeOnly, k, q, limit, keep)
+            #expect(fromGrid.map(\.1) == fromTree.map(\.1), "\(q) k \(k)")
+            #expect(fromGrid.map(\.0) == fromTree.map(\.0), "\(q) k \(k)")
+            if step % 50 == 0 {
+                let expected = bruteForce(points, from: q).filter { $0.distance <= limit }
+                    .filter { keep?($0.index) ?? true }.prefix(k)
+                #expect(fromGrid.map { Int($0.1) } == expected.map(\.index), "\(q) k \(k)")
             }
         }
     }

@@ -82,7 +82,11 @@ package enum HilbertCurve {
 
     /// The index of a point of the unit square [0, 1]² (clamped; NaN counts as 0), on the same grid.
     package static func index(unitX x: Double, unitY y: Double) -> UInt32 {
-        func cell(_ v: Double) -> UInt32 { v > 0 ? UInt32(min(65_535, v * 65_535)) : 0 }
-        return index(x: cell(x), y: cell(y))
+        index(x: cell(x), y: cell(y))
     }
+
+    /// The grid column (or row) of a coordinate of the unit square: ⌊v · 65 535⌋ clamped to
+    /// 0...65 535 (NaN counts as 0), as ``index(unitX:unitY:)`` places points.
+    @inlinable
+    package static func cell(_ v: Double) -> UInt32 { v > 0 ? UInt32(min(65_535, v * 65_535)) : 0 }
 }

@@ -58,8 +58,28 @@ struct BestK {
     mutating func sortAscending() -> Int {
         let n = count
         var part = UnsafeMutableBufferPointer(rebasing: heap[0..<n])
-        part.sort(by: Self.precedes)
+        sortSmall(&part, by: Self.precedes)
         return n
+    }
+}
+
+/// Sorts a buffer: by insertion up to 32 elements (the few candidates and answers of a typical
+/// nearest query, where the library sort's setup costs more than the sorting), by the library
+/// sort beyond.
+@inline(__always)
+func sortSmall<T>(_ items: inout UnsafeMutableBufferPointer<T>, by precedes: (T, T) -> Bool) {
+    guard items.count <= 32 else {
+        items.sort(by: precedes)
+        return
+    }
+    for i in items.indices.dropFirst() {
+        let item = items[i]
+        var j = i
+        while j > 0 && precedes(item, items[j - 1]) {
+            items[j] = items[j - 1]
+            j -= 1
+        }
+        items[j] = item
     }
 }
 
@@ -91,7 +111,7 @@ extension PointTree {
     /// index, at most `limit` meters away, among those `accepts` takes; written sorted into `best`.
     ///
     /// One traversal by chord: its k-th value c bounds the k-th geodesic distance by U(c)
-    /// (``ChordGeodesic/upperBound(chord:)``), so only places with a chord up to U(c) can be in
+    /// (``ChordGeodesic/quickUpperBound(chord:)``), so only places with a chord up to U(c) can be in
     /// the answer; those are kept as candidates on the way and measured by geodesic at the end,
     /// nearest chord first, until the chord passes the k-th geodesic distance. PROJ is asked
     /// only about candidates farther than the chord formula's limit.
@@ -105,14 +125,16 @@ extension PointTree {
         // that ran out of room still ends with the k-th chord, so it is walked again from the
         // final cut, which keeps only the answer's candidates. Only when even those do not fit
         // (many places at nearly one distance) is there room made for every position.
+        // The first walk starts from the cells around the query when there is a grid; if its
+        // block of cells cannot hold the answers' ball, the tree is walked from the cut it found.
         var cut = limit
-        for _ in 0..<2 {
+        for attempt in (grid == nil ? 1 : 0)..<3 {
             let overflowed = withUnsafeTemporaryAllocation(
                 of: (chord: Double, position: Int32).self, capacity: 8 * best.heap.count + 128
             ) { candidates in
                 walk(
                     query, origin, limit: limit, cut: &cut, candidates: candidates, into: &best,
-                    accepts: accepts)
+                    accepts: accepts, fromGrid: attempt == 0)
             }
             if !overflowed {
                 _ = best.sortAscending()
@@ -123,18 +145,39 @@ extension PointTree {
         _ = room.withUnsafeMutableBufferPointer { candidates in
             walk(
                 query, origin, limit: limit, cut: &cut, candidates: candidates, into: &best,
-                accepts: accepts)
+                accepts: accepts, fromGrid: false)
         }
         _ = best.sortAscending()
     }
 
-    /// One chord walk from `cut` (a bound on every answer's chord) and its exact finish into
-    /// `best` (emptied first); returns `true`, with `best` not to be used and `cut` narrowed to
-    /// the walk's final cut, when the candidates did not fit in `candidates`.
+    /// Whether the grid's cells alone answer `nearest(k)` at `origin`, without the tree (how
+    /// often they do is what makes the grid pay; the tests check it).
+    func gridAnswers(_ k: Int, to origin: Coordinate) -> Bool {
+        guard grid != nil, k > 0, levelCount > 0 else { return false }
+        var cut = Double.infinity
+        return withUnsafeTemporaryAllocation(
+            of: (distance: Double, element: Int32).self, capacity: k
+        ) { heap in
+            var best = BestK(heap)
+            return withUnsafeTemporaryAllocation(
+                of: (chord: Double, position: Int32).self, capacity: 8 * k + 128
+            ) { candidates in
+                !walk(
+                    WGS84.earthCentered(origin), origin, limit: .infinity, cut: &cut,
+                    candidates: candidates, into: &best, accepts: nil, fromGrid: true)
+            }
+        }
+    }
+
+    /// One chord walk from `cut` (a bound on every answer's chord), through the tree or
+    /// (`fromGrid`) through the grid's cells around the query, and its exact finish into `best`
+    /// (emptied first); returns `true`, with `best` not to be used and `cut` narrowed to the
+    /// walk's final cut, when the candidates did not fit in `candidates` or the cells read could
+    /// not be shown to hold every answer.
     private func walk(
         _ query: SIMD3<Double>, _ origin: Coordinate, limit: Double, cut: inout Double,
         candidates: UnsafeMutableBufferPointer<(chord: Double, position: Int32)>,
-        into best: inout BestK, accepts: ((Int) -> Bool)?
+        into best: inout BestK, accepts: ((Int) -> Bool)?, fromGrid: Bool
     ) -> Bool {
         best.count = 0
         let levels = levelCount
@@ -148,7 +191,14 @@ extension PointTree {
                             records: records, boxes: boxes, levelStart: levelStart,
                             members: members, candidates: candidates, scratch: scratch,
                             query: query, limit: limit, cut: cut, best: best, accepts: accepts)
-                        walk.visit(level: levels - 1, node: 0)
+                        if fromGrid, let grid {
+                            if !grid.scan(&walk) {
+                                cut = walk.cut
+                                return true
+                            }
+                        } else {
+                            walk.visit(level: levels - 1, node: 0)
+                        }
                         if walk.overflow {
                             cut = walk.cut
                             return true
@@ -163,12 +213,16 @@ extension PointTree {
                         // Nearest chord first: a candidate whose chord exceeds the k-th geodesic
                         // so far cannot get in, nor can any after it.
                         var part = UnsafeMutableBufferPointer(rebasing: candidates[0..<kept])
-                        part.sort { $0.chord < $1.chord }
+                        sortSmall(&part) { $0.chord < $1.chord }
+                        let curvature = ChordGeodesic.NormalCurvature(at: query)
                         for j in 0..<kept {
                             let c = candidates[j].chord
                             if c > walk.cut || c > best.bound { break }
                             let i = Int(candidates[j].position)
-                            let s = geodesicDistance(from: query, origin, to: i)
+                            let s =
+                                ChordGeodesic.distance(
+                                    from: query, curvature: curvature, to: records[i].position)
+                                ?? Geodesic.distance(from: origin, to: coordinates[i])
                             guard s <= limit else { continue }
                             walk.forEachAccepted(records[i]) { best.offer(s, $0) }
                         }
@@ -340,8 +394,15 @@ struct ChordWalk {
 
     @inline(__always)
     mutating func visitLeaf(_ leaf: Int) {
-        let end = min(records.count, leaf * PointTree.fanout + PointTree.fanout)
-        for i in (leaf * PointTree.fanout)..<end {
+        visitRecords(
+            (leaf * PointTree.fanout)..<min(
+                records.count, leaf * PointTree.fanout + PointTree.fanout))
+    }
+
+    /// Offers the positions `range` to the heap and keeps those within the cut as candidates.
+    @inline(__always)
+    mutating func visitRecords(_ range: Range<Int>) {
+        for i in range {
             let r = records[i]
             let dx = r.x - query.x, dy = r.y - query.y, dz = r.z - query.z
             let cc = dx * dx + dy * dy + dz * dz
@@ -354,7 +415,7 @@ struct ChordWalk {
             let took = forEachAccepted(r) { heap.offer(chord, $0) }
             best = heap
             if took && best.isFull {
-                cut = min(cut, ChordGeodesic.upperBound(chord: best.bound))
+                cut = min(cut, ChordGeodesic.quickUpperBound(chord: best.bound))
             }
         }
     }

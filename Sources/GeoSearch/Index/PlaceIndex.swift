@@ -161,12 +161,22 @@ public struct PlaceIndex<Element: Sendable>: Sendable {
         let limit = maxDistance.isNaN ? Double.infinity : maxDistance
         let elements = self.elements
         let accepts: ((Int) -> Bool)? = filter.map { filter in { filter(elements[$0]) } }
-        // Inlined, so the results are written specialized for the caller's element type.
+        // Inlined, so the results are written specialized for the caller's element type. The
+        // elements are gathered first, in reads that do not wait on one another (they are
+        // scattered through the input), then appended.
         tree.nearest(k, to: origin, limit: limit, accepts: accepts) { answers in
-            for answer in answers {
-                let e = Int(answer.element)
-                results.append(
-                    PlaceMatch(index: e, element: elements[e], distance: answer.distance))
+            withUnsafeTemporaryAllocation(of: Element.self, capacity: answers.count) { gathered in
+                guard let base = gathered.baseAddress else { return }
+                for (i, answer) in answers.enumerated() {
+                    (base + i).initialize(to: elements[Int(answer.element)])
+                }
+                results.reserveCapacity(answers.count)
+                for (i, answer) in answers.enumerated() {
+                    results.append(
+                        PlaceMatch(
+                            index: Int(answer.element), element: (base + i).move(),
+                            distance: answer.distance))
+                }
             }
         }
     }

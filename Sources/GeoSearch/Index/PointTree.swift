@@ -43,6 +43,9 @@ struct PointTree: Sendable {
     var boxes: [Box] = []
     /// Where each level starts in `boxes`, plus the end.
     var levelStart: [Int] = [0]
+    /// The positions of each cell of the cube faces, for nearest queries that start where they
+    /// are (`nil` for small sets).
+    var grid: CellGrid?
 
     /// An axis-aligned box in Earth-centered meters, its corners rounded outwards to `Float`, so
     /// it holds the exact positions of its members.
@@ -162,6 +165,7 @@ struct PointTree: Sendable {
         (records, coordinates) = Self.gather(unsorted, input, keys, indexBits: indexBits)
         groupEqualCoordinates(keys, indexBits: indexBits)
         buildBoxes()
+        grid = CellGrid(records)
     }
 
     /// The parts a pass over n elements is split into for the threads: two from 65,536 elements.
@@ -305,22 +309,25 @@ struct PointTree: Sendable {
     /// The cube face (0–5) of a direction and the Hilbert index of where it meets the face, as a
     /// 35-bit key.
     static func curveKey(_ p: SIMD3<Double>) -> UInt64 {
-        let a = SIMD3(Swift.abs(p.x), Swift.abs(p.y), Swift.abs(p.z))
-        let face: UInt64
-        let u: Double, v: Double, major: Double
-        if a.x >= a.y && a.x >= a.z {
-            face = p.x >= 0 ? 0 : 1
-            (u, v, major) = (p.y, p.z, a.x)
-        } else if a.y >= a.z {
-            face = p.y >= 0 ? 2 : 3
-            (u, v, major) = (p.z, p.x, a.y)
-        } else {
-            face = p.z >= 0 ? 4 : 5
-            (u, v, major) = (p.x, p.y, a.z)
-        }
+        let (face, u, v, major) = faceCoordinates(p)
         guard major > 0 else { return 0 }
         let h = HilbertCurve.index(unitX: (u / major + 1) / 2, unitY: (v / major + 1) / 2)
-        return face << 32 | UInt64(h)
+        return UInt64(face) << 32 | UInt64(h)
+    }
+
+    /// The cube face (0–5) a direction hits (+x, −x, +y, −y, +z, −z; ties to the earlier axis),
+    /// and its two other coordinates u, v and the absolute value of its own, `major`: it meets the
+    /// face at (u / major, v / major) ∈ [−1, 1]².
+    @inline(__always)
+    static func faceCoordinates(
+        _ p: SIMD3<Double>
+    ) -> (
+        face: Int, u: Double, v: Double, major: Double
+    ) {
+        let a = SIMD3(Swift.abs(p.x), Swift.abs(p.y), Swift.abs(p.z))
+        if a.x >= a.y && a.x >= a.z { return (p.x >= 0 ? 0 : 1, p.y, p.z, a.x) }
+        if a.y >= a.z { return (p.y >= 0 ? 2 : 3, p.z, p.x, a.y) }
+        return (p.z >= 0 ? 4 : 5, p.x, p.y, a.z)
     }
 
 }
