@@ -47,8 +47,11 @@ extension PlaceMatch: Hashable where Element: Hashable {}
 /// (distance, index).
 ///
 /// **Structure**: the distinct positions, sorted along a Hilbert curve on the faces of a cube
-/// around the Earth, under a static tree of Earth-centered boxes (32 children each). Places at the
-/// same coordinate share one entry, so piles of duplicates cost nothing extra.
+/// around the Earth, under a static tree of Earth-centered boxes (32 children each), with a grid
+/// of cells on each face (about 8 positions each, from 4,096 positions on) where nearest queries
+/// start: the cells around the query are read until the ball that must hold the answers lies
+/// inside them, and only a ball that reaches a face's edge walks the tree. Places at the same
+/// coordinate share one entry, so piles of duplicates cost nothing extra.
 ///
 /// The index is a value (`Sendable` when its elements are), safe to share between threads.
 public struct PlaceIndex<Element: Sendable>: Sendable {
@@ -136,8 +139,9 @@ public struct PlaceIndex<Element: Sendable>: Sendable {
     /// to the lower index), at most `maxDistance` meters away, among those `filter` accepts.
     ///
     /// Returns fewer than `k` when fewer qualify; none for `k` ≤ 0 or an invalid origin.
-    /// - Complexity: O(log n + k log k) for well-spread places and a cheap filter; a filter that
-    ///   turns most places down makes the search visit them. Allocates only the result.
+    /// - Complexity: O(k log k) for well-spread places and a cheap filter (the cells around the
+    ///   query; O(log n + k log k) through the tree at a face's edge); a filter that turns most
+    ///   places down makes the search visit them. Allocates only the result.
     @inlinable
     public func nearest(
         _ k: Int, to origin: Coordinate, within maxDistance: Double = .infinity,
