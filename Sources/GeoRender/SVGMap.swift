@@ -25,7 +25,11 @@ import GeoCore
 ///
 /// Geometry is unrolled across the 180th meridian (each edge the short way, each feature drawn
 /// once, on the copy of the world nearest the view's center) and clipped to the view with GEOS's
-/// rectangle clipper, so a world dataset gives a file the size of what is visible.
+/// rectangle clipper, so a world dataset gives a file the size of what is visible. A ring that
+/// winds once round a pole (Antarctica, a polar cap) is filled out to the map's edge at that pole;
+/// a polygon whose exterior is the whole world (a box from pole to pole at least 360° wide, as a
+/// point's buffer round both poles has) fills the view, with its holes open in every copy of the
+/// world in view.
 ///
 /// The output is SVG 1.1 (one `<svg>` element, no scripts), opened by browsers, Inkscape and
 /// `rsvg-convert`.

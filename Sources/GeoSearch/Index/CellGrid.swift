@@ -26,6 +26,9 @@ struct CellGrid: Sendable {
     /// 1/√(1 + edge²), which turns a difference in u into the sine of an angle to the edge's plane.
     let edges: [Double]
     let edgeScale: [Double]
+    /// The most positions a cell may hold for a query to read it: four times the mean plus 16
+    /// (cells at a face's center, the largest, hold about twice the mean of uniform places).
+    let crowded: Int32
 
     /// The grid over curve-ordered records, or `nil` for fewer than 4,096 (the tree alone is as
     /// fast there) or if a cell's records are not one run (never, as the records are sorted by
@@ -57,6 +60,7 @@ struct CellGrid: Sendable {
         edges = (0...side).map { 2 * Swift.min(1, Double($0) * width) - 1 }
         edgeScale = edges.map { 1 / (1 + $0 * $0).squareRoot() }
         (self.level, self.side, self.ranges) = (level, side, ranges)
+        crowded = Int32(4 * n / ranges.count + 16)
     }
 
     /// A cell and its eight neighbours, nearest first: the cell, those across its sides, then
@@ -77,7 +81,10 @@ struct CellGrid: Sendable {
 
     /// Offers `walk` the positions of the cells around its query, widening the block until the
     /// ball of its cut lies inside; `false` when the ball reaches the face's edge or the block
-    /// grows past 19 × 19 cells (the walk's cut is then still a bound on every answer's chord).
+    /// grows past 19 × 19 cells, or a cell it would read holds more than ``crowded`` positions
+    /// (the walk's cut is then still a bound on every answer's chord).
+    /// - Complexity: O(1) cells of at most ``crowded`` positions each; O(1) for a query sent to
+    ///   the tree.
     func scan(_ walk: inout ChordWalk) -> Bool {
         let q = walk.query
         let (face, qu, qv, major) = PointTree.faceCoordinates(q)
@@ -108,12 +115,14 @@ struct CellGrid: Sendable {
             // The first block's ranges are read before any of their records, and each cell's
             // lines are touched a fixed number of times (its first eight positions and its
             // last), so that no branch waits on memory; the scan reads any rest.
+            var largest: Int32 = 0
             withUnsafeTemporaryAllocation(of: SIMD2<Int32>.self, capacity: 9) { block in
                 var n = 0
                 for r in bottom...top {
                     let base = (face * side + r) * side
                     for c in left...right {
                         block[n] = ranges[base + c]
+                        largest = Swift.max(largest, block[n].y - block[n].x)
                         n += 1
                     }
                 }
@@ -126,7 +135,9 @@ struct CellGrid: Sendable {
                     touched += records[last].x
                 }
             }
-            if touched.isNaN { return false }
+            // A crowded cell (places far denser than the grid assumed) is left to the tree, which
+            // stays logarithmic there: no cell of more than `crowded` positions is read.
+            if touched.isNaN || largest > crowded { return false }
             // The first block from the query's own cell outwards, so that the heap fills with
             // near positions first; a neighbour beyond a plane of the query's cell that the ball
             // of the cut does not reach is skipped.
@@ -170,7 +181,9 @@ struct CellGrid: Sendable {
                             !((oldBottom...oldTop).contains(r) && (oldLeft...oldRight).contains(c))
                         {
                             if pass == 0 {
-                                touch(ranges[base + c], into: &touched)
+                                let range = ranges[base + c]
+                                if range.y - range.x > crowded { return false }
+                                touch(range, into: &touched)
                             } else {
                                 walk.visitRecords(Int(ranges[base + c].x)..<Int(ranges[base + c].y))
                             }
