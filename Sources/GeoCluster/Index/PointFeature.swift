@@ -97,7 +97,9 @@ public struct PointFeature: Hashable, Sendable {
     /// a feature with a `null` geometry is kept without a coordinate, as supercluster keeps it.
     ///
     /// - Throws: `GeoError.Kind.malformedInput` for invalid JSON or a feature that is
-    ///   not a point, naming the feature's index.
+    ///   not a point, `GeoError.Kind.invalidCoordinate` for a point whose longitude is outside
+    ///   [-180, 180] or latitude outside [-90, 90] (as CSV records), each naming the feature's
+    ///   index.
     public static func readGeoJSON(
         _ data: Data, limits: InputLimits = .standard
     ) throws(GeoError) -> [PointFeature] {
@@ -125,7 +127,13 @@ public struct PointFeature: Hashable, Sendable {
                         .malformedInput,
                         "feature \(index) is not a Point with [lon, lat] coordinates")
                 }
-                coordinate = Coordinate(latitude: lat, longitude: lon)
+                // Checked as CSV records are: a longitude outside [-180, 180] or a latitude
+                // outside [-90, 90] is a mistake, not a place to clamp.
+                do {
+                    coordinate = try Coordinate(validatingLatitude: lat, longitude: lon)
+                } catch {
+                    throw GeoError(error.kind, "feature \(index): \(error.message)")
+                }
             }
             result.append(
                 PointFeature(

@@ -105,9 +105,11 @@ extension GPX {
         }
     }
 
-    /// Text with the five XML special characters escaped, and the characters XML 1.0 does not
-    /// allow at all (control characters other than tab, line feed and carriage return; U+FFFE and
-    /// U+FFFF) replaced by U+FFFD, so that the document stays well-formed.
+    /// Text with the five XML special characters escaped, a carriage return written as `&#13;`
+    /// (a reader turns a literal one into a line feed, XML 1.0 § 2.11), and the characters XML
+    /// 1.0 does not allow at all (control characters other than tab, line feed and carriage
+    /// return; U+FFFE and U+FFFF) replaced by U+FFFD, so that the document stays well-formed and
+    /// reads back as written.
     static func escape(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -117,7 +119,8 @@ extension GPX {
             case ">": out += "&gt;".unicodeScalars
             case "\"": out += "&quot;".unicodeScalars
             case "'": out += "&apos;".unicodeScalars
-            case "\t", "\n", "\r": out.append(scalar)
+            case "\r": out += "&#13;".unicodeScalars
+            case "\t", "\n": out.append(scalar)
             default:
                 let forbidden =
                     scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF

@@ -48,6 +48,24 @@ struct PointFeatureTests {
                         .utf8))
         }
         #expect(throws: GeoError.self) { try PointFeature.read(Data("{not json".utf8)) }
+        // Out-of-range coordinates are refused as the CSV reader refuses them, naming the feature.
+        for (position, words) in [
+            ("[10, 95]", "latitude 95.0 is outside"), ("[190, 10]", "longitude 190.0 is outside"),
+        ] {
+            let bad =
+                #"[{"type":"Feature","geometry":{"type":"Point","coordinates":[0,0]}},"#
+                + #"{"type":"Feature","geometry":{"type":"Point","coordinates":"# + position + "}}]"
+            do {
+                _ = try PointFeature.read(Data(bad.utf8))
+                Issue.record("\(position) accepted")
+            } catch {
+                #expect(error.kind == .invalidCoordinate && error.message.contains("feature 1"))
+                #expect(error.message.contains(words), "\(error.message)")
+            }
+            #expect(throws: GeoError.self) {
+                try PointFeature.read(Data(position.dropFirst().dropLast().utf8))
+            }
+        }
     }
 
     /// supercluster's fixture reads as 163 features, one without geometry.

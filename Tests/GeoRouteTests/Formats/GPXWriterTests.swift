@@ -71,15 +71,18 @@ struct GPXWriterTests {
     }
 
     /// Characters XML 1.0 does not allow (here ESC, BEL, U+FFFF) become U+FFFD, so the document
-    /// reads back; the five special characters, tab and line feed survive as written.
+    /// reads back; the five special characters, tab, line feed and carriage return (alone or
+    /// before a line feed, which a reader would turn into one line feed) survive as written.
     @Test func namesWithControlCharactersStayWellFormed() throws {
-        let name = "a\u{1B}[31m<b> & \"c\"\u{07}\u{FFFF}\td\ne"
+        let name = "a\u{1B}[31m<b> & \"c\"\u{07}\u{FFFF}\td\ne\rf\r\ng"
         let track = Track(
             name: name,
             points: [TrackPoint(coordinate: Coordinate(latitude: 47.3, longitude: 8.5))])
         let text = try GPX.write([track])
         #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
         let back = try GPX.read(Data(text.utf8))
-        #expect(back.tracks.first?.name == "a\u{FFFD}[31m<b> & \"c\"\u{FFFD}\u{FFFD}\td\ne")
+        #expect(
+            back.tracks.first?.name
+                == "a\u{FFFD}[31m<b> & \"c\"\u{FFFD}\u{FFFD}\td\ne\rf\r\ng")
     }
 }
