@@ -43,10 +43,8 @@ struct CellGrid: Sendable {
         let shift = UInt32(16 - level)
         var last = -1
         for (r, record) in records.enumerated() {
-            let (face, u, v, major) = PointTree.faceCoordinates(record.position)
-            guard major > 0 else { return nil }
-            let column = Int(HilbertCurve.cell((u / major + 1) / 2) >> shift)
-            let row = Int(HilbertCurve.cell((v / major + 1) / 2) >> shift)
+            guard let (face, _, _, column, row) = Self.locate(record.position, shift: shift)
+            else { return nil }
             let cell = (face * side + row) * side + column
             if cell != last {
                 guard ranges[cell] == .zero else { return nil }
@@ -61,6 +59,24 @@ struct CellGrid: Sendable {
         edgeScale = edges.map { 1 / (1 + $0 * $0).squareRoot() }
         (self.level, self.side, self.ranges) = (level, side, ranges)
         crowded = Int32(4 * n / ranges.count + 16)
+    }
+
+    /// Where a direction meets its cube face, (u, v) ∈ [−1, 1]², and the column and row of the
+    /// cell there, placed as the curve key places it (`shift` = 16 − level); `nil` for the
+    /// origin.
+    @inline(__always)
+    static func locate(
+        _ p: SIMD3<Double>, shift: UInt32
+    ) -> (
+        face: Int, u: Double, v: Double, column: Int, row: Int
+    )? {
+        let (face, pu, pv, major) = PointTree.faceCoordinates(p)
+        guard major > 0 else { return nil }
+        let u = pu / major, v = pv / major
+        return (
+            face, u, v, Int(HilbertCurve.cell((u + 1) / 2) >> shift),
+            Int(HilbertCurve.cell((v + 1) / 2) >> shift)
+        )
     }
 
     /// A cell and its eight neighbours, nearest first: the cell, those across its sides, then
@@ -87,15 +103,13 @@ struct CellGrid: Sendable {
     ///   the tree.
     func scan(_ walk: inout ChordWalk) -> Bool {
         let q = walk.query
-        let (face, qu, qv, major) = PointTree.faceCoordinates(q)
-        guard major > 0 else { return false }
-        let u = qu / major, v = qv / major
-        let shift = UInt32(16 - level)
-        let column = Int(HilbertCurve.cell((u + 1) / 2) >> shift)
-        let row = Int(HilbertCurve.cell((v + 1) / 2) >> shift)
+        guard let (face, u, v, column, row) = Self.locate(q, shift: UInt32(16 - level)) else {
+            return false
+        }
         var (left, right) = (Swift.max(column - 1, 0), Swift.min(column + 1, side - 1))
         var (bottom, top) = (Swift.max(row - 1, 0), Swift.min(row + 1, side - 1))
         // |q_major| / |q|: the sine of the angle to the plane u = U is (u − U) · scale / √(1 + U²).
+        let major = Swift.max(Swift.abs(q.x), Swift.abs(q.y), Swift.abs(q.z))
         let scale = major / (q * q).sum().squareRoot()
         func clearance(from edge: Int, _ t: Double, below: Bool) -> Double {
             (below ? t - edges[edge] : edges[edge] - t) * scale * edgeScale[edge]

@@ -100,10 +100,16 @@ extension PointTree {
     }
 
     /// The geodesic distance (meters) from a query to position `i`: ``ChordGeodesic`` up to its
-    /// limit, PROJ's `geod_inverse` beyond.
+    /// limit, PROJ's `geod_inverse` beyond. A caller measuring many positions from one query
+    /// passes the query's `curvature` terms, computed once (the same value, bit for bit).
     @inline(__always)
-    func geodesicDistance(from query: SIMD3<Double>, _ origin: Coordinate, to i: Int) -> Double {
-        ChordGeodesic.distance(from: query, to: records[i].position)
+    func geodesicDistance(
+        from query: SIMD3<Double>, _ origin: Coordinate, to i: Int,
+        curvature: ChordGeodesic.NormalCurvature? = nil
+    ) -> Double {
+        ChordGeodesic.distance(
+            from: query, curvature: curvature ?? ChordGeodesic.NormalCurvature(at: query),
+            to: records[i].position)
             ?? Geodesic.distance(from: origin, to: coordinates[i])
     }
 
@@ -219,10 +225,8 @@ extension PointTree {
                             let c = candidates[j].chord
                             if c > walk.cut || c > best.bound { break }
                             let i = Int(candidates[j].position)
-                            let s =
-                                ChordGeodesic.distance(
-                                    from: query, curvature: curvature, to: records[i].position)
-                                ?? Geodesic.distance(from: origin, to: coordinates[i])
+                            let s = geodesicDistance(
+                                from: query, origin, to: i, curvature: curvature)
                             guard s <= limit else { continue }
                             walk.forEachAccepted(records[i]) { best.offer(s, $0) }
                         }
@@ -239,11 +243,12 @@ extension PointTree {
         var found = [(distance: Double, element: Int32)]()
         guard count > 0 else { return found }
         let query = WGS84.earthCentered(origin)
+        let curvature = ChordGeodesic.NormalCurvature(at: query)
         let rr = radius * radius
         forEachPosition(where: { $0.distanceSquared(to: query) <= rr }) { i in
             let d = records[i].position - query
             guard (d * d).sum() <= rr else { return }
-            let s = geodesicDistance(from: query, origin, to: i)
+            let s = geodesicDistance(from: query, origin, to: i, curvature: curvature)
             guard s <= radius else { return }
             forEachMember(of: records[i]) { element in
                 found.append((s, element))

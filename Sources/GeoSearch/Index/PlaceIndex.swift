@@ -259,9 +259,10 @@ public struct PlaceIndex<Element: Sendable>: Sendable {
         -> [PlaceMatch<Element>]
     {
         let query = WGS84.earthCentered(origin)
+        let curvature = ChordGeodesic.NormalCurvature(at: query)
         var pairs = [(distance: Double, element: Int32)]()
         for i in positions {
-            let s = tree.geodesicDistance(from: query, origin, to: i)
+            let s = tree.geodesicDistance(from: query, origin, to: i, curvature: curvature)
             tree.forEachMember(of: tree.records[i]) { element in
                 pairs.append((s, element))
                 return true

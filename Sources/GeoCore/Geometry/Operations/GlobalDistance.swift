@@ -286,8 +286,9 @@ struct GlobalDistance {
             // A chain's inner vertices end one edge and start the next: measured once.
             let chainEnds =
                 piece.line != nil && (i + 1 == pieces.count || pieces[i + 1].start != piece.end)
-            for c in chainEnds ? [piece.start, piece.end] : [piece.start] {
+            for end in 0..<(chainEnds ? 2 : 1) {
                 if best == 0 { return 0 }
+                let c = end == 0 ? piece.start : piece.end
                 let p = WGS84.earthCentered(c)
                 other.forEachPiece(
                     near: { Self.lowerBound(chord: Self.distanceSquared(p, $0, $1).squareRoot()) },
