@@ -23,6 +23,16 @@ public enum LiveClusterCommand: Hashable, Sendable {
     /// The end of a batch.
     case commit
 
+    /// Whether a line ends its batch even when it cannot be read: a blank line, or one whose
+    /// command word is `view` or `commit` (case-insensitive). A reader keeps its batches where
+    /// the writer meant them although such a line is malformed.
+    /// - Complexity: O(length of the command word).
+    public static func endsBatch(_ line: some StringProtocol) -> Bool {
+        let text = line.trimmingWhitespace
+        let word = text.prefix { $0 != " " && $0 != "\t" && $0 != "," && $0 != ";" }.lowercased()
+        return text.isEmpty || word == "view" || word == "commit"
+    }
+
     /// Reads one line; `nil` for a comment.
     ///
     /// - Throws: `GeoError.Kind.malformedInput` for an unknown command, a wrong number of fields,

@@ -8,7 +8,8 @@ import GeoCore
 /// Output, one JSON object per line:
 /// - a bad line: `{"line": N, "error": "...", "kind": "..."}` (also on standard error), written
 ///   when its batch ends, in line order with the batch's other errors; it changes nothing, the
-///   rest of its batch is applied;
+///   rest of its batch is applied; a bad `view` or `commit` line still ends the batch, its
+///   error written after the batch's record, and the view stays as it was;
 /// - a `view` line: `{"line": N, "view": [W, S, E, N], "zoom": Z, "features": [...]}`, everything
 ///   in the new view;
 /// - the end of a batch (a blank or `commit` line, a `view` line, the end of input) that had
@@ -110,7 +111,13 @@ enum LiveClusterMode {
             do {
                 command = try LiveClusterCommand(line: text)
             } catch {
-                pending.append((number, .failure(error)))
+                if LiveClusterCommand.endsBatch(text) {
+                    // A malformed view or commit still ends the batch; the view stays.
+                    commit(at: number)
+                    report(number, error)
+                } else {
+                    pending.append((number, .failure(error)))
+                }
                 continue
             }
             switch command {

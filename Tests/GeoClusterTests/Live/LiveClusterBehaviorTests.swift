@@ -427,6 +427,16 @@ struct LiveClusterCommandTests {
         #expect(try LiveClusterCommand(line: "# a comment") == nil)
     }
 
+    @Test("a view or commit line ends its batch even when it cannot be read")
+    func endsBatch() {
+        for line in ["", " \t", "view 1 2", "VIEW,a,b,c,d,e", "commit now", "Commit;x", "view"] {
+            #expect(LiveClusterCommand.endsBatch(line), "\(line)")
+        }
+        for line in ["insert k 1", "viewer 1 2 3 4 5", "# commit", "move k 1 2", "commits"] {
+            #expect(!LiveClusterCommand.endsBatch(line), "\(line)")
+        }
+    }
+
     @Test(
         "bad lines name what is wrong and where",
         arguments: [

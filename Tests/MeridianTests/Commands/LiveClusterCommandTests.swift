@@ -64,6 +64,20 @@ struct LiveClusterCommandLineTests {
         let unreadable = try run("insert a 1 2\ncommit\nfly\ninsert b nan 0\ncommit\n")
         #expect(unreadable.lines.map { $0["line"]?.intValue } == [2, 3, 4, 5])
         #expect(unreadable.lines.last?["batch"] == 2 && unreadable.lines.last?["applied"] == 0)
+        // A malformed view or commit ends its batch as a good one would, opens none, and keeps
+        // the view: the error follows the batch's record, and the next batch has the old view.
+        let input2 =
+            "view 8.4 47.3 8.7 47.5 14\ninsert a 47.4 8.5\nview 8.4 47.3 8.7\ninsert b 47.41 8.51\nCOMMIT now\n"
+        let malformed = try run(input2)
+        #expect(malformed.code == 2)
+        #expect(malformed.lines.map { $0["line"]?.intValue } == [1, 3, 3, 5, 5])
+        #expect(malformed.lines[1]["batch"] == 1 && malformed.lines[1]["applied"] == 1)
+        #expect(malformed.lines[1]["appeared"]?[0]?["id"] == "a")
+        #expect(malformed.lines[2]["kind"] == "malformedInput")
+        #expect(
+            malformed.lines[3]["batch"] == 2 && malformed.lines[3]["appeared"]?[0]?["id"] == "b")
+        #expect(malformed.lines[4]["error"] != nil)
+        #expect(try run("view 1 2\n").lines.map { $0["line"]?.intValue } == [1])
     }
 
     @Test("options a live index cannot keep are usage errors")
