@@ -118,13 +118,19 @@ final class LineReader {
         return true
     }
 
+    /// Drops a byte-order mark at the very start of the stream, reading until there are three
+    /// bytes to look at (or the end), so that no later line loses one.
+    private func dropMark() {
+        guard first else { return }
+        while buffer.count - start < 3 && more() {}
+        first = false
+        if buffer[start...].starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
+    }
+
     /// The next line, or `nil` at the end.
     func next() -> String? {
         while true {
-            if first, buffer.count - start >= 3 || atEnd {
-                first = false
-                if buffer[start...].starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
-            }
+            dropMark()
             let from = max(start, scanned)
             guard let end = buffer[from...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else {
                 scanned = buffer.count
@@ -149,6 +155,7 @@ final class LineReader {
 
     /// Everything not read yet.
     func rest() -> Data {
+        dropMark()
         while more() {}
         defer { start = buffer.count }
         return Data(buffer[start...])
