@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Where a command reads its input and writes its output; tests substitute buffers.
@@ -18,15 +20,26 @@ struct Console {
     /// The process's standard streams. Lines end at LF, CR LF or a lone CR, and a byte-order mark
     /// at the start is dropped, so input from any system reads the same.
     static var standard: Console {
+        #if canImport(Glibc) || canImport(Darwin)
         let reader = LineReader { buffer in
-            #if canImport(Glibc)
-            return buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            #else
-            let data = FileHandle.standardInput.availableData
-            data.copyBytes(to: &buffer, count: data.count)
-            return data.count
-            #endif
+            // A read interrupted by a signal is read again; any other failure ends the input.
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+                if n >= 0 || errno != EINTR { return max(n, 0) }
+            }
         }
+        #else
+        // FileHandle hands out what is available, which may be more than one buffer holds: the
+        // rest waits for the next read.
+        var waiting = Data()
+        let reader = LineReader { buffer in
+            if waiting.isEmpty { waiting = FileHandle.standardInput.availableData }
+            let n = min(buffer.count, waiting.count)
+            buffer.replaceSubrange(0..<n, with: waiting.prefix(n))
+            waiting = Data(waiting.dropFirst(n))
+            return n
+        }
+        #endif
         return Console(
             readLine: { reader.next() },
             readAll: { reader.rest() },
