@@ -689,7 +689,9 @@ struct NearestCells: Sendable {
     func compactDecision(_ node: Node, _ query: SIMD3<Double>, limit: Double) -> ChordDecision {
         compact.withUnsafeBufferPointer { all in
             var first = Double.infinity, second = Double.infinity
-            var lane: Float = 0
+            // The nearest's slot, its element's bits read at the end: the bits never pass
+            // through a floating-point operation.
+            var nearestSlot = 0
             for j in Int(node.start)..<(Int(node.start) + Int(node.count)) {
                 let c = all[j]
                 let dx = Double(c.x) - query.x, dy = Double(c.y) - query.y
@@ -698,7 +700,7 @@ struct NearestCells: Sendable {
                 if cc < first {
                     second = first
                     first = cc
-                    lane = c.w
+                    nearestSlot = j
                 } else if cc < second {
                     second = cc
                 }
@@ -711,7 +713,7 @@ struct NearestCells: Sendable {
                 + Self.decisionMargin
             let apart = bound + Self.compactError
             guard bound <= limit, apart * apart < second else { return .undecided }
-            return .nearest(Int32(bitPattern: lane.bitPattern))
+            return .nearest(Int32(bitPattern: all[nearestSlot].w.bitPattern))
         }
     }
 
