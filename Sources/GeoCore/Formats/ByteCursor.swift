@@ -59,12 +59,14 @@ package struct ByteCursor {
     }
 
     /// A ``GeoError/Kind-swift.struct/malformedInput`` error at an offset (the cursor by default),
-    /// with the offset, line and column in the message and in the error. Text of one line has no
-    /// line number (so a line of a batch, which names its own line, is not given two).
+    /// with the offset, line and column in the message and in the error. Text of one line (line
+    /// breaks and white space after it allowed) has no line number (so a line of a batch, which
+    /// names its own line, is not given two).
     func error(_ message: String, at offset: Int? = nil) -> GeoError {
         let at = min(offset ?? index, bytes.count)
         let (line, column) = ByteCursor.lineAndColumn(of: at, in: bytes)
-        guard bytes.contains(where: { $0 == 0x0A || $0 == 0x0D }) else {
+        let firstBreak = bytes.firstIndex { $0 == 0x0A || $0 == 0x0D } ?? bytes.count
+        guard bytes[firstBreak...].contains(where: { !ByteCursor.isSpace($0) }) else {
             return GeoError(
                 .malformedInput, "\(format): \(message) (column \(column), byte \(at))",
                 offset: at, column: column)

@@ -96,6 +96,23 @@ struct WKTTests {
         }
     }
 
+    /// Text of one line, a final line break included, is named by column; text of several lines
+    /// by line and column.
+    @Test func oneLineHasNoLineNumber() {
+        for (text, line) in [
+            ("POINT (1 x)", nil), ("POINT (1 x)\n", nil), ("POINT (1 x)\r\n \n", nil),
+            ("POINT\n(1 x)", 2), ("\nPOINT (1 x)\n", 2),
+        ] as [(String, Int?)] {
+            do {
+                _ = try Geometry(wkt: text)
+                Issue.record("\(text) parsed")
+            } catch {
+                #expect(error.line == line, "\(error.message)")
+                #expect(error.message.contains("line") == (line != nil), "\(error.message)")
+            }
+        }
+    }
+
     @Test func deepNestingIsRejectedNotAStackOverflow() {
         let text =
             String(repeating: "GEOMETRYCOLLECTION (", count: 10_000) + "POINT (1 2)"
