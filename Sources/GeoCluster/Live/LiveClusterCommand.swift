@@ -38,8 +38,7 @@ public enum LiveClusterCommand: Hashable, Sendable {
     /// - Throws: `GeoError.Kind.malformedInput` for an unknown command, a wrong number of fields,
     ///   a field that is not a number or a quote that does not close, and
     ///   `GeoError.Kind.invalidCoordinate` for a latitude or longitude off the globe; the error's
-    ///   column is the bad field's number (the command word is 1), or for a quote the character's
-    ///   position in the line.
+    ///   column is the bad field's number (the command word is 1).
     /// - Complexity: O(length of the line).
     public init?(line: some StringProtocol) throws(GeoError) {
         let text = line.trimmingWhitespace
@@ -64,10 +63,6 @@ public enum LiveClusterCommand: Hashable, Sendable {
             ? .tab
             : unquoted.contains(";") ? .semicolon : unquoted.contains(",") ? .comma : .whitespace
         let trimmed = rest.trimmingWhitespace
-        // Where the fields start in the line, so that a split error names the line's column.
-        let start =
-            text.distance(from: text.startIndex, to: rest.startIndex)
-            + rest.prefix { $0 == " " || $0 == "\t" }.count
         var split = [String]()
         if !trimmed.isEmpty {
             do {
@@ -75,8 +70,9 @@ public enum LiveClusterCommand: Hashable, Sendable {
                     $0.trimmingWhitespace
                 }
             } catch {
+                // The fields' columns count from the command word, column 1.
                 var message = error.message
-                let column = error.column.map { $0 + start }
+                let column = error.column.map { $0 + 1 }
                 if let inner = error.column, let column {
                     message = message.replacingOccurrences(
                         of: "column \(inner)", with: "column \(column)")

@@ -153,7 +153,7 @@ public struct DelimitedText: Sendable {
     /// Splits one record's text into fields.
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` for a quote that does not close or
-    ///   text after a closing quote, with the column (one-based, in characters).
+    ///   text after a closing quote, with the column (the one-based number of the field).
     /// - Complexity: O(length).
     public static func split(
         _ text: some StringProtocol, separator: Separator
@@ -178,7 +178,7 @@ public struct DelimitedText: Sendable {
             }
             var field = String.UnicodeScalarView()
             if i < n && scalars[i] == "\"" {
-                field = try quotedField(scalars, &i, endsAt: isSeparator)
+                field = try quotedField(scalars, &i, column: fields.count + 1, endsAt: isSeparator)
             } else {
                 let start = i
                 while i < n && !isSeparator(scalars[i]) { i += 1 }
@@ -202,12 +202,13 @@ public struct DelimitedText: Sendable {
     /// `i` moved past it and the blanks after it, onto the end or a separator.
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` for a quote that does not close or
-    ///   text after the closing quote.
+    ///   text after the closing quote, naming the field's `column` (its one-based number), as
+    ///   every other error of a record does.
     private static func quotedField(
-        _ scalars: [Unicode.Scalar], _ i: inout Int, endsAt isSeparator: (Unicode.Scalar) -> Bool
+        _ scalars: [Unicode.Scalar], _ i: inout Int, column: Int,
+        endsAt isSeparator: (Unicode.Scalar) -> Bool
     ) throws(GeoError) -> String.UnicodeScalarView {
         let n = scalars.count
-        let open = i
         var field = String.UnicodeScalarView()
         i += 1
         var closed = false
@@ -227,8 +228,8 @@ public struct DelimitedText: Sendable {
         }
         guard closed else {
             throw GeoError(
-                .malformedInput, "the quote at column \(open + 1) is never closed",
-                column: open + 1)
+                .malformedInput, "the quote opening column \(column) is never closed",
+                column: column)
         }
         while i < n && (scalars[i] == " " || scalars[i] == "\t") && !isSeparator(scalars[i]) {
             i += 1
@@ -236,8 +237,8 @@ public struct DelimitedText: Sendable {
         guard i == n || isSeparator(scalars[i]) else {
             throw GeoError(
                 .malformedInput,
-                "unexpected \(GeoError.quoted(String(scalars[i]))) after the quoted field at column \(open + 1)",
-                column: i + 1)
+                "unexpected \(GeoError.quoted(String(scalars[i]))) after the quoted value in column \(column)",
+                column: column)
         }
         return field
     }
@@ -284,7 +285,10 @@ public struct DelimitedText: Sendable {
                 throw emptyField()
             }
             if scalars[i] == "\"" {
-                fields.append(String(try quotedField(scalars, &i, endsAt: isSeparator)))
+                fields.append(
+                    String(
+                        try quotedField(scalars, &i, column: fields.count + 1, endsAt: isSeparator))
+                )
             } else {
                 let start = i
                 while i < n && !isSeparator(scalars[i]) { i += 1 }

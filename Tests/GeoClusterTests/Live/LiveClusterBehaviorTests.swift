@@ -417,7 +417,7 @@ struct LiveClusterCommandTests {
         do {
             _ = try LiveClusterCommand(line: "insert \"k 1 2")
         } catch {
-            #expect(error.column == 8 && error.message.contains("column 8"))  // the quote
+            #expect(error.column == 2 && error.message.contains("column 2"))  // the quoted key
         }
         #expect(
             try LiveClusterCommand(line: "view -10 40 20 60 5.5")

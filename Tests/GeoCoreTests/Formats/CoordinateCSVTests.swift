@@ -55,7 +55,7 @@ struct CoordinateCSVTests {
                 "4:1 latitude 91.0 is outside [-90, 90]",
                 "5:2 expected a latitude and a longitude, found 1 field",
                 "7: 3.0 4.0",
-                "8:3 the quote at column 3 is never closed",
+                "8:2 the quote opening column 2 is never closed",
             ])
         // A control character in a field is escaped in the message.
         let escape = try CoordinateCSV.read(Data("1,\u{1B}[31m\n".utf8)).records

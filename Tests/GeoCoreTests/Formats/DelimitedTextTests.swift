@@ -77,8 +77,8 @@ struct DelimitedTextTests {
         #expect(try DelimitedText.split(#" "a" , b"#, separator: .comma) == ["a", "b"])
     }
 
-    /// A quote that never closes fails its own record, at its line and column, and reading goes
-    /// on with the next line.
+    /// A quote that never closes fails its own record, at its line and column (the field's
+    /// number), and reading goes on with the next line.
     @Test func unterminatedQuoteFailsOneRecord() {
         let text = DelimitedText(Data("1,2\n3,\"open\n5,6\n7,8\n".utf8))
         let lines = text.records.map { record -> String in
@@ -87,12 +87,12 @@ struct DelimitedTextTests {
             case .failure(let e): "\(e.line ?? -1) col \(e.column ?? -1): error"
             }
         }
-        #expect(lines == ["1: 1|2", "2 col 3: error", "3: 5|6", "4: 7|8"])
+        #expect(lines == ["1: 1|2", "2 col 2: error", "3: 5|6", "4: 7|8"])
         do {
             _ = try DelimitedText.split("\"a\"b", separator: .comma)
             Issue.record("text after a closing quote accepted")
         } catch {
-            #expect(error.column == 4)
+            #expect(error.column == 1)
         }
     }
 
@@ -152,6 +152,24 @@ struct DelimitedTextTests {
         }
         #expect(throws: GeoError.self) { try DelimitedText.splitValues(#"1 "2"#) }
         #expect(throws: GeoError.self) { try DelimitedText.splitValues(#""1"2 3"#) }
+        // A quote's errors name its field's number, as every other error of a record does.
+        for (text, column) in [
+            (#"1 "2"#, 2), (#""1"2 3"#, 1), (#"1,2,"é"x"#, 3), (#"a;"b;c"#, 2),
+        ] {
+            do {
+                _ = try DelimitedText.splitValues(text)
+                Issue.record("\(text) split")
+            } catch {
+                #expect(error.column == column, "\(text)")
+                #expect(error.message.contains("column \(column)"), "\(error.message)")
+            }
+        }
+        do {
+            _ = try DelimitedText.split(#"1,"x"y,3"#, separator: .comma)
+            Issue.record("text after a closing quote split")
+        } catch {
+            #expect(error.column == 2 && error.message.contains("\"y\" after"), "\(error.message)")
+        }
         // Linear on a million values and on a million marks.
         let wide = Array(repeating: "1", count: 1_000_000).joined(separator: ", ")
         #expect(try DelimitedText.splitValues(wide).count == 1_000_000)
