@@ -57,6 +57,16 @@ struct Projector {
         return result
     }
 
+    /// Whether the edge from `p` to `q` is where a dataset cut its polygon rather than a border:
+    /// a piece of the 180th meridian (Russia, Fiji and Antarctica in Natural Earth end there on
+    /// either side) or of a pole's line, beyond the map's top or bottom edge. Within 10⁻⁹° (0.1
+    /// mm): datasets write 180 as 180.00000000000006 too.
+    static func isCut(_ p: Position, _ q: Position) -> Bool {
+        let pole = WebMercator.maximumLatitude
+        return (abs(abs(p.x) - 180) < 1e-9 && abs(p.x - q.x) < 1e-9)
+            || (p.y >= pole && q.y >= pole) || (p.y <= -pole && q.y <= -pole)
+    }
+
     /// The shift (a whole number of worlds) that puts a path's middle nearest the view's center.
     private func shift(for points: [MapPoint]) -> Double {
         guard let low = points.map(\.x).min(), let high = points.map(\.x).max() else { return 0 }
@@ -159,6 +169,47 @@ struct Projector {
         return result
     }
 
+    /// The outlines to stroke of a polygonal geometry's rings where they differ from the rings:
+    /// without their cuts (``isCut(_:_:)``), which the fill still closes, so a country split at
+    /// the 180th meridian shows no line down it; `nil` when no ring has a cut, so that the rings
+    /// themselves are stroked. A world box's holes are outlined whole (its exterior lies outside
+    /// the view).
+    func outlines(of geometry: Geometry) -> [[ViewPoint]]? {
+        var polygons = [[[Position]]]()
+        collectPolygons(geometry, into: &polygons)
+        var anyCut = false
+        var runs = [[MapPoint]]()
+        for rings in polygons {
+            if let first = rings.first, Self.isWorldBox(first) { continue }
+            let finite = rings.map { $0.filter { $0.x.isFinite && $0.y.isFinite } }
+            var mapRings = finite.map(unrolled)
+            guard let exterior = mapRings.first, exterior.count >= 3 else { continue }
+            // A ring round a pole is outlined over the same three turns as it is filled (each
+            // turn's points are the ring's, in order), without the fill's closure at the pole.
+            if let cap = Self.polarCap(of: exterior, rings[0]) {
+                mapRings[0] = Array(cap.dropLast(2))
+            }
+            let dx = shift(for: mapRings[0])
+            for (i, ring) in mapRings.enumerated() where ring.count >= 3 {
+                let positions = finite[i]
+                let n = positions.count
+                var run = [MapPoint]()
+                for j in ring.indices {
+                    let m = MapPoint(x: ring[j].x + dx, y: ring[j].y)
+                    if j > 0, Self.isCut(positions[(j - 1) % n], positions[j % n]) {
+                        anyCut = true
+                        if run.count >= 2 { runs.append(run) }
+                        run = []
+                    }
+                    run.append(m)
+                }
+                if run.count >= 2 { runs.append(run) }
+            }
+        }
+        guard anyCut else { return nil }
+        return runs.flatMap(clippedPaths)
+    }
+
     /// Whether a ring is the whole world: a box from pole to pole at least 360° wide (as a point's
     /// buffer round both poles, or a world box, has), every vertex on its edges. Unrolled the short
     /// way its two sides would fall on one meridian, a line of no area.
@@ -242,20 +293,23 @@ struct Projector {
             guard points.count >= 2 else { continue }
             let dx = shift(for: points)
             for j in points.indices { points[j].x += dx }
-            let (isInside, isOutside) = relation([points])
-            if isOutside { continue }
-            var parts = [points]
-            if !isInside, let clip = clipped(.lineString(Projector.positions(points))) {
-                var clippedLines = [[Position]]()
-                collectLines(clip, into: &clippedLines)
-                parts = clippedLines.map(Projector.mapPoints)
-            }
-            for part in parts {
-                let path = project(part, closed: false)
-                if path.count >= 2 { result.append(path) }
-            }
+            result += clippedPaths(points)
         }
         return result
+    }
+
+    /// A path of map points (placed in x already) clipped to the view and projected: its pieces
+    /// of at least two view points.
+    private func clippedPaths(_ points: [MapPoint]) -> [[ViewPoint]] {
+        let (isInside, isOutside) = relation([points])
+        if isOutside { return [] }
+        var parts = [points]
+        if !isInside, let clip = clipped(.lineString(Projector.positions(points))) {
+            var clippedLines = [[Position]]()
+            collectLines(clip, into: &clippedLines)
+            parts = clippedLines.map(Projector.mapPoints)
+        }
+        return parts.map { project($0, closed: false) }.filter { $0.count >= 2 }
     }
 
     private func collectLines(_ geometry: Geometry, into lines: inout [[Position]]) {

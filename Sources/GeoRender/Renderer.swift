@@ -63,10 +63,20 @@ struct Renderer {
         out.raw(" stroke-linejoin=\"round\">\n")
         for country in try Basemap.countries() {
             guard let geometry = country.geometry else { continue }
+            let outlines = projector.outlines(of: geometry)
             for polygon in try projector.polygons(of: geometry) {
                 out.raw("<path d=\"")
                 writePath(polygon, closed: true)
-                out.raw("\" fill-rule=\"evenodd\"/>\n")
+                out.raw("\" fill-rule=\"evenodd\"")
+                // Cut polygons meet along the cut: stroked in their fill's color, so that no
+                // seam of background shows through where the two edges' antialiasing meets.
+                if outlines != nil { out.attribute("stroke", style.fill) }
+                out.raw("/>\n")
+            }
+            if let outlines, !outlines.isEmpty {
+                out.raw("<path d=\"")
+                writePath(outlines, closed: false)
+                out.raw("\" fill=\"none\"/>\n")
             }
         }
         out.raw("</g>\n")
@@ -188,6 +198,40 @@ struct Renderer {
     ) throws(GeoError) {
         let polygons = try projector.polygons(of: geometry)
         guard !polygons.isEmpty else { return }
+        if let outlines = projector.outlines(of: geometry) {
+            // Cut at the 180th meridian: filled whole, outlined without the cut, in one group.
+            openElement("g", feature: feature)
+            out.raw("><path d=\"")
+            for polygon in polygons { writePath(polygon, closed: true) }
+            out.raw("\" fill-rule=\"evenodd\"")
+            out.attribute("fill", style.fill)
+            out.attribute("fill-opacity", style.fillOpacity)
+            // An opaque fill is stroked in its own color, so that no seam of what lies beneath
+            // shows along the cut; a translucent one would show the overlap.
+            if style.fillOpacity >= 1 {
+                out.attribute("stroke", style.fill)
+                out.attribute("stroke-width", style.strokeWidth)
+            } else {
+                out.raw(" stroke=\"none\"")
+            }
+            out.raw("/>")
+            if !outlines.isEmpty {
+                out.raw("<path d=\"")
+                writePath(outlines, closed: false)
+                out.raw("\" fill=\"none\"")
+                out.attribute("stroke", style.stroke)
+                out.attribute("stroke-width", style.strokeWidth)
+                out.attribute("stroke-opacity", style.strokeOpacity)
+                out.raw(" stroke-linejoin=\"round\"/>")
+            }
+            if case .object(let p) = feature.properties, let title = p["title"]?.stringValue {
+                out.raw("<title>")
+                out.text(title)
+                out.raw("</title>")
+            }
+            out.raw("</g>\n")
+            return
+        }
         openElement("path", feature: feature)
         out.raw(" d=\"")
         for polygon in polygons { writePath(polygon, closed: true) }

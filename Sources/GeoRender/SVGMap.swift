@@ -29,7 +29,9 @@ import GeoCore
 /// winds once round a pole (Antarctica, a polar cap) is filled out to the map's edge at that pole;
 /// a polygon whose exterior is the whole world (a box from pole to pole at least 360° wide, as a
 /// point's buffer round both poles has) fills the view, with its holes open in every copy of the
-/// world in view.
+/// world in view. Edges along the 180th meridian or a pole's line are where a dataset cut its
+/// polygon (Russia, Fiji and Antarctica in Natural Earth): they close the fill but are not
+/// stroked, so no line runs down the meridian.
 ///
 /// The output is SVG 1.1 (one `<svg>` element, no scripts), opened by browsers, Inkscape and
 /// `rsvg-convert`.

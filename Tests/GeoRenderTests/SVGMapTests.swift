@@ -186,6 +186,68 @@ struct SVGMapTests {
         #expect(polygons.count == 1 && polygons.first?.count == 1)
     }
 
+    /// A country cut at the 180th meridian (two parts meeting there, one written at
+    /// 180.00000000000006 as Natural Earth has it) and a cap round the south pole cut there too
+    /// are outlined without the cut: no stroked segment runs along the meridian, while every
+    /// coast is stroked; a polygon without a cut has no separate outline.
+    @Test func cutsAtTheAntimeridianAreNotStroked() throws {
+        let east = 180.00000000000006
+        func ring(_ pairs: [(Double, Double)]) -> [Position] {
+            pairs.map { Position(x: $0.0, y: $0.1) }
+        }
+        let island = Geometry.multiPolygon([
+            [ring([(175.0, 60.0), (east, 60), (east, 65), (175, 65), (175, 60)])],
+            [ring([(-180.0, 60.0), (-175, 60), (-175, 65), (-180, 65), (-180, 60)])],
+        ])
+        let cap = Geometry.polygon([
+            ring([(-180.0, -70.0), (0, -72), (180, -70), (180, -90), (-180, -90), (-180, -70)])
+        ])
+        for (geometry, latitude) in [(island, 62.5), (cap, -75)] {
+            let camera = MapCamera(
+                centerCoordinate: Coordinate(latitude: latitude, longitude: 180), distance: 3e6)
+            let viewport = camera.viewport(size: size)
+            let projector = Projector(viewport: viewport)
+            let outlines = try #require(projector.outlines(of: geometry))
+            let meridian = MapPoint(Coordinate(latitude: latitude, longitude: 180))
+            let x = try #require(
+                viewport.point(
+                    east: meridian.x - viewport.center.x, north: viewport.center.y - meridian.y)
+            ).0
+            var alongMeridian = 0, strokedLength = 0.0
+            for path in outlines {
+                for (a, b) in zip(path, path.dropFirst()) {
+                    if abs(a.x - x) < 0.5 && abs(b.x - x) < 0.5 && abs(a.y - b.y) > 1 {
+                        alongMeridian += 1
+                    }
+                    strokedLength += ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y))
+                        .squareRoot()
+                }
+            }
+            #expect(alongMeridian == 0, "\(latitude)")
+            #expect(strokedLength > 100, "\(latitude)")
+            // The fill still closes along the cut.
+            #expect(!(try projector.polygons(of: geometry)).isEmpty)
+        }
+        let square = Geometry.polygon([
+            ring([(170.0, 60.0), (175, 60), (175, 65), (170, 65), (170, 60)])
+        ])
+        #expect(
+            Projector(
+                viewport: MapCamera(
+                    centerCoordinate: Coordinate(latitude: 62, longitude: 172), distance: 3e6
+                ).viewport(size: size)
+            ).outlines(of: square) == nil)
+        // The rendered map: one group per cut feature, its fill unstroked in another color.
+        var map = SVGMap(
+            size: size,
+            camera: MapCamera(
+                centerCoordinate: Coordinate(latitude: 62.5, longitude: 180), distance: 3e6))
+        map.addLayer([Feature(id: nil, geometry: island, properties: ["stroke": "#123456"])])
+        let parsed = try #require(SVGElements.parse(try map.render()))
+        let strokes = parsed.all("path").filter { $0["stroke"] == "#123456" }
+        #expect(strokes.count == 1 && strokes.first?["fill"] == "none")
+    }
+
     /// A point with a radius is its geodesic circle: every vertex drawn lies at that distance from
     /// the center, to the drawing's resolution.
     @Test func groundCirclesAreGeodesic() throws {
