@@ -172,15 +172,25 @@ struct Projector {
     /// The outlines to stroke of a polygonal geometry's rings where they differ from the rings:
     /// without their cuts (``isCut(_:_:)``), which the fill still closes, so a country split at
     /// the 180th meridian shows no line down it; `nil` when no ring has a cut, so that the rings
-    /// themselves are stroked. A world box's holes are outlined whole (its exterior lies outside
-    /// the view).
+    /// themselves are stroked. A world box's holes are outlined whole, in every copy it fills
+    /// (its exterior lies outside the view).
     func outlines(of geometry: Geometry) -> [[ViewPoint]]? {
         var polygons = [[[Position]]]()
         collectPolygons(geometry, into: &polygons)
         var anyCut = false
         var runs = [[MapPoint]]()
         for rings in polygons {
-            if let first = rings.first, Self.isWorldBox(first) { continue }
+            if let first = rings.first, Self.isWorldBox(first) {
+                // Its exterior lies outside the view; each hole is outlined where it is filled.
+                for hole in rings.dropFirst().map(unrolled) where hole.count >= 3 {
+                    let dx = shift(for: hole)
+                    for k in [-1.0, 0, 1] {
+                        runs.append(
+                            hole.map { MapPoint(x: $0.x + dx + k * Projector.world, y: $0.y) })
+                    }
+                }
+                continue
+            }
             let finite = rings.map { $0.filter { $0.x.isFinite && $0.y.isFinite } }
             var mapRings = finite.map(unrolled)
             guard let exterior = mapRings.first, exterior.count >= 3 else { continue }
