@@ -123,6 +123,8 @@ public final class CoordinateTransformer: Sendable {
     /// Whether this transformer runs its definition backwards (see ``inverted()``).
     public let isInverted: Bool
     private let degrees: (input: (Bool, Bool), output: (Bool, Bool))
+    /// Whether PROJ's operation runs backwards (in PROJ's direction, not this transformer's).
+    private let projHasInverse: Bool
     /// The configuration it was made with.
     public let configuration: Configuration
     private let pool: SlotPool<ProjState>
@@ -174,6 +176,7 @@ public final class CoordinateTransformer: Sendable {
         // Create the first context now so that a bad definition fails here.
         let info = try pool.with { (state) throws(GeoError) -> OperationInfo in
             OperationInfo(
+                hasInverse: state.hasInverse,
                 sourceAxes: state.sourceAxes, targetAxes: state.targetAxes,
                 degreesIn: [state.degreesIn.0, state.degreesIn.1],
                 degreesOut: [state.degreesOut.0, state.degreesOut.1])
@@ -181,6 +184,7 @@ public final class CoordinateTransformer: Sendable {
         sourceAxes = info.sourceAxes
         targetAxes = info.targetAxes
         degrees = ((info.degreesIn[0], info.degreesIn[1]), (info.degreesOut[0], info.degreesOut[1]))
+        projHasInverse = info.hasInverse
         isInverted = false
     }
 
@@ -192,6 +196,7 @@ public final class CoordinateTransformer: Sendable {
         sourceAxes = original.targetAxes
         targetAxes = original.sourceAxes
         degrees = original.degrees  // indexed by PROJ's direction, see takesAngles(_:)
+        projHasInverse = original.projHasInverse
         isInverted = !original.isInverted
     }
 
@@ -201,10 +206,18 @@ public final class CoordinateTransformer: Sendable {
     }
 
     private struct OperationInfo: Sendable {
+        var hasInverse: Bool
         var sourceAxes: [CRSAxis]?
         var targetAxes: [CRSAxis]?
         var degreesIn: [Bool]
         var degreesOut: [Bool]
+    }
+
+    /// Whether PROJ can run the operation in a direction: always forward; backwards only when
+    /// the operation has an inverse (`+proj=august` has none, and every point of an inverse run
+    /// would fail).
+    public func canTransform(_ direction: Direction) -> Bool {
+        proj(direction) == .forward || projHasInverse
     }
 
     /// Whether the first two input coordinates in a direction are angles (degrees); false for

@@ -34,6 +34,8 @@ final class ProjState {
     /// Whether the caller's input and output are angles in degrees, per direction.
     let degreesIn: (Bool, Bool)
     let degreesOut: (Bool, Bool)
+    /// Whether PROJ can run the operation backwards (`proj_pj_info`'s `has_inverse`).
+    let hasInverse: Bool
     /// The axes of the source and target CRS in the authority's order (before normalization).
     let sourceAxes: [CRSAxis]?
     let targetAxes: [CRSAxis]?
@@ -111,6 +113,7 @@ final class ProjState {
             angularOutput.0 || proj_degree_output(pj, PJ_FWD) != 0,
             angularOutput.1 || proj_degree_output(pj, PJ_INV) != 0
         )
+        hasInverse = proj_pj_info(pj).has_inverse != 0
         sourceAxes = axes.0
         targetAxes = axes.1
     }
@@ -161,14 +164,18 @@ final class ProjState {
         {
             return true
         }
-        // AUTHORITY:CODE, such as EPSG:4326, ESRI:54009, IGNF:LAMB93 or OGC:CRS84.
+        // AUTHORITY:CODE, such as EPSG:4326, ESRI:54009, IGNF:LAMB93 or OGC:CRS84, and a
+        // compound of a horizontal and a vertical CRS, EPSG:4326+5773 (PROJ's own shorthand).
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         if parts.count == 2, let first = parts[0].first, first.isLetter,
-            parts[0].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }),
-            !parts[1].isEmpty,
-            parts[1].allSatisfy({ $0.isLetter || $0.isNumber || "_.-".contains($0) })
+            parts[0].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
         {
-            return true
+            let codes = parts[1].split(separator: "+", omittingEmptySubsequences: false)
+            return codes.count <= 2
+                && codes.allSatisfy { code in
+                    !code.isEmpty
+                        && code.allSatisfy { $0.isLetter || $0.isNumber || "_.-".contains($0) }
+                }
         }
         return false
     }
@@ -207,10 +214,32 @@ final class ProjState {
         return result
     }
 
-    /// The axes of a CRS (which this call destroys), or `nil` if it has no single coordinate system.
+    /// The axes of a CRS (which this call destroys): its coordinate system's; a compound CRS's
+    /// horizontal axes then its vertical one (EPSG:4326+5773: longitude, latitude, height); a
+    /// bound CRS's base CRS's. `nil` when they cannot be told.
     private static func axes(_ context: OpaquePointer, _ crs: OpaquePointer?) -> [CRSAxis]? {
         guard let crs else { return nil }
         defer { proj_destroy(crs) }
+        switch proj_get_type(crs) {
+        case PJ_TYPE_COMPOUND_CRS:
+            var result = [CRSAxis]()
+            for index in 0..<2 {
+                guard let part = axes(context, proj_crs_get_sub_crs(context, crs, Int32(index)))
+                else { return nil }
+                result += part
+            }
+            return result
+        case PJ_TYPE_BOUND_CRS:
+            return axes(context, proj_get_source_crs(context, crs))
+        default:
+            return coordinateSystemAxes(context, crs)
+        }
+    }
+
+    /// The axes of a single CRS's coordinate system (the CRS stays the caller's).
+    private static func coordinateSystemAxes(
+        _ context: OpaquePointer, _ crs: OpaquePointer
+    ) -> [CRSAxis]? {
         guard let cs = proj_crs_get_coordinate_system(context, crs) else { return nil }
         defer { proj_destroy(cs) }
         let count = proj_cs_get_axis_count(context, cs)

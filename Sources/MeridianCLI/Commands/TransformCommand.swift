@@ -11,7 +11,8 @@ enum TransformCommand: Subcommand {
                meridian transform --pipeline STRING [--inverse] [--decimals N] [--json] [X Y [Z [T]]]
 
         Transforms coordinates with PROJ. A CRS is an AUTHORITY:CODE (EPSG:4326, ESRI:54009), an
-        OGC URN, WKT, PROJJSON, a PROJ string, or the exact name or alias of a CRS ("WGS 84 / UTM
+        OGC URN, a compound AUTHORITY:CODE+CODE (EPSG:4326+5773: a horizontal CRS with heights
+        in a vertical one), WKT, PROJJSON, a PROJ string, or the exact name or alias of a CRS ("WGS 84 / UTM
         zone 33N", "wgs84", any case); anything else is refused with the closest names, never
         guessed. Between two CRSs, geographic coordinates are always longitude first ("x y" =
         "lon lat"), whatever the CRS's official axis order. A --pipeline is a PROJ operation or
@@ -22,7 +23,9 @@ enum TransformCommand: Subcommand {
         operations such as plate-motion models, as cct reads it); z is 0 when missing. Output
         has as many decimals as the axis unit needs (9 for degrees, about 0.1 mm; 4 for meters
         and feet, as cct prints them) unless --decimals says otherwise, and z whenever the input
-        had one or the target CRS has three axes (EPSG:4978, EPSG:4979), t when the input had one.
+        had one or the target CRS has three axes (EPSG:4978, EPSG:4979, a compound CRS such as
+        EPSG:4326+5773), t when the input had one. A --pipeline has no target CRS to tell: its z
+        is written when the input had one, so give z (0) for a 3D result such as +proj=cart.
 
         \(batchHelp(fields: "two to four numbers"))
 
@@ -76,6 +79,11 @@ enum TransformCommand: Subcommand {
             return ExitCode.failure
         }
         let direction: CoordinateTransformer.Direction = inverse ? .inverse : .forward
+        // An operation that cannot run backwards fails the setup, not every line.
+        guard transformer.canTransform(direction) else {
+            console.printError("meridian transform: \(definition) has no inverse operation")
+            return ExitCode.failure
+        }
 
         // Read every point first, so that PROJ transforms them in one batch.
         var jobs = [(line: Int, job: Job)]()

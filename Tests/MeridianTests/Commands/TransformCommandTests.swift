@@ -73,5 +73,32 @@ struct TransformCommandTests {
         let crs = run(["--pipeline", "EPSG:32633"], input: "15 55\n16 56\n")
         #expect(crs.code == 1 && crs.output.isEmpty, "\(crs.output)")
         #expect(crs.errors.contains("is a CRS, not a coordinate operation"), "\(crs.errors)")
+        // An operation with no inverse run backwards: refused at setup too.
+        let august = run(["--pipeline", "+proj=august", "--inverse"], input: "1 2\n3 4\n")
+        #expect(august.code == 1 && august.output.isEmpty, "\(august.output)")
+        #expect(august.errors.contains("has no inverse"), "\(august.errors)")
+        #expect(run(["--pipeline", "+proj=august"], input: "1 2\n").code == 0)
+    }
+
+    /// A compound CRS (horizontal plus vertical) prints its degrees with nine decimals and its
+    /// height, whether named by its own code (EPSG:9518, WGS 84 + EGM2008 height) or as
+    /// AUTHORITY:CODE+CODE; its axes are the horizontal CRS's, then the vertical one's.
+    @Test func compoundTargets() throws {
+        let named = run(
+            ["--from", "EPSG:4326", "--to", "EPSG:9518", "12.123456789", "55.123456789", "100"])
+        #expect(named.code == 0)
+        #expect(named.output == "12.123456789 55.123456789 100.0000\n", "\(named.output)")
+        let shorthand = run(["--from", "EPSG:4326", "--to", "EPSG:4326+3855"], input: "12 55\n")
+        #expect(shorthand.code == 0, "\(shorthand.errors)")
+        #expect(shorthand.output.hasPrefix("12.000000000 55.000000000 "), "\(shorthand.output)")
+        let transformer = try CoordinateTransformer(source: "EPSG:4326", target: "EPSG:4326+3855")
+        let axes = try #require(transformer.outputAxes())
+        #expect(axes.map(\.direction) == ["east", "north", "up"], "\(axes)")
+        #expect(axes[0].unitName == "degree" && axes[2].unitName == "metre", "\(axes)")
+        // Malformed shorthands are names to look up, and no CRS is named so.
+        for text in ["EPSG:4326+", "EPSG:+3855", "EPSG:4326+3855+1"] {
+            let refused = run(["--from", "EPSG:4326", "--to", text, "12", "55"])
+            #expect(refused.code == 1 && refused.errors.contains("unknown target CRS"), "\(text)")
+        }
     }
 }
