@@ -63,7 +63,15 @@ enum MeridianCommand {
         }
         do {
             var arguments = try Arguments(rest, valueOptions: command.valueOptions)
-            return try command.run(&arguments, console: console)
+            let code = try command.run(&arguments, console: console)
+            // Input that could not be read is not input that ended: what was read was answered,
+            // and the failure is reported.
+            if let failure = console.readFailure() {
+                console.printError(
+                    "meridian \(command.name): cannot read standard input: \(failure)")
+                return ExitCode.failure
+            }
+            return code
         } catch {
             console.printError("meridian \(command.name): \(error.message)")
             console.writeError(command.help)

@@ -34,6 +34,48 @@ struct CommandLineTests {
         #expect(geodesic.output.hasPrefix("111319.491 m"))
         #expect(haversine.output.hasPrefix("111195.080 m"))
         #expect(meridian("distance", "0", "0", "0", "1", "--model", "flat").code == 64)
+        // Both models give azimuths in (−180, 180]: south-west is −135°, not 225°
+        // (GeographicLib 2.1 Inverse(0, 0, −10, −10): azi1 −135.2527°, azi2 −134.4988°; on the
+        // sphere −135.4385° and −134.5615°).
+        let southWest = meridian("distance", "0", "0", "-10", "-10", "--model", "haversine")
+        #expect(
+            southWest.output
+                == "1568522.723 m, initial azimuth -135.43854859°, final azimuth -134.56145141°\n",
+            "\(southWest.output)")
+    }
+
+    /// A number too large for a double is named as it was typed, not as the infinity it reads
+    /// as; a zoom out of range names its column.
+    @Test func messagesNameTheValueAsTyped() {
+        let huge = meridian("distance", input: "1e400 0 1 1\n")
+        #expect(huge.output == #"error: line 1: latitude "1e400" is not finite (column 1)"# + "\n")
+        let zoom = meridian("tile", input: "0 0 31\n")
+        #expect(zoom.output == "error: line 1: zoom 31 is outside 0...30 (column 3)\n")
+    }
+
+    /// Standard input that fails part way (a directory, a device error) is not input that ended:
+    /// the lines read before are answered, the failure is reported, and the exit code is 1.
+    @Test func aFailedReadIsReported() {
+        let bytes = Array("0 0 0 1\n".utf8)
+        var served = false
+        let reader = LineReader { buffer in
+            guard !served else { return -Int(EISDIR) }
+            served = true
+            buffer.replaceSubrange(0..<bytes.count, with: bytes)
+            return bytes.count
+        }
+        var output = "", errors = ""
+        let console = Console(
+            readLine: { reader.next() }, readAll: { reader.rest() }, write: { output += $0 },
+            writeError: { errors += $0 },
+            readFailure: { reader.failure.map { "error number \($0)" } })
+        let code = MeridianCommand.run(["distance"], console: console)
+        #expect(code == 1)
+        #expect(output.hasPrefix("111319.491 m") && output.split(separator: "\n").count == 1)
+        #expect(
+            errors == "meridian distance: cannot read standard input: error number \(EISDIR)\n",
+            "\(errors)")
+        #expect(reader.next() == nil && reader.failure == EISDIR)
     }
 
     /// Standard input: every input line gets exactly one output line, in order: the answer, an

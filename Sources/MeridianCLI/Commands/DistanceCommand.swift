@@ -9,7 +9,7 @@ enum DistanceCommand: Subcommand {
         Usage: meridian distance LAT1 LON1 LAT2 LON2 [--model geodesic|haversine] [--json]
 
         Prints the distance in meters between two points and the azimuths (degrees clockwise from
-        north) at the start and at the end, on the WGS84 ellipsoid (Karney's geodesic, accurate to
+        north, −180 to 180) at the start and at the end, on the WGS84 ellipsoid (Karney's geodesic, accurate to
         15 nm) or, with --model haversine, on a sphere of radius 6 371 008.8 m (within 0.57 %).
 
         \(batchHelp(fields: "four numbers"))
@@ -40,8 +40,9 @@ enum DistanceCommand: Subcommand {
             let distance: Double, initial: Double, final: Double
             if model == "haversine" {
                 distance = Haversine.distance(from: a, to: b)
-                initial = Haversine.initialBearing(from: a, to: b)
-                final = Haversine.finalBearing(from: a, to: b)
+                // In the geodesic's range, (−180, 180], so a field means the same in both models.
+                initial = Self.signedAzimuth(Haversine.initialBearing(from: a, to: b))
+                final = Self.signedAzimuth(Haversine.finalBearing(from: a, to: b))
             } else {
                 let line = Geodesic.wgs84.inverse(from: a, to: b)
                 (distance, initial, final) = (line.distance, line.initialAzimuth, line.finalAzimuth)
@@ -54,6 +55,13 @@ enum DistanceCommand: Subcommand {
                     "finalAzimuth": .number(final), "model": .string(model),
                 ])
         }
+    }
+}
+
+extension DistanceCommand {
+    /// A bearing in [0, 360) as an azimuth in (−180, 180].
+    static func signedAzimuth(_ bearing: Double) -> Double {
+        bearing > 180 ? bearing - 360 : bearing
     }
 }
 

@@ -31,8 +31,16 @@ enum TileCommand: Subcommand {
             (fields) throws(GeoError) in
             try expectFields(fields, ["LAT", "LON", "ZOOM"])
             let coordinate = try parseCoordinate(fields[0], fields[1])
-            let tile = try TileID(
-                containing: coordinate, zoom: try parseInteger(fields[2], name: "zoom", column: 3))
+            let zoom = try parseInteger(fields[2], name: "zoom", column: 3)
+            let tile: TileID
+            do throws(GeoError) {
+                tile = try TileID(containing: coordinate, zoom: zoom)
+            } catch {
+                // The only thing left to refuse is the zoom: say where it was.
+                var located = error
+                located.column = 3
+                throw located
+            }
             let b = tile.bounds
             return Answer(
                 text:

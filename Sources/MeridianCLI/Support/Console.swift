@@ -16,16 +16,21 @@ struct Console {
     var write: (String) -> Void
     /// Writes text to standard error.
     var writeError: (String) -> Void
+    /// Why reading standard input failed (a directory, a device error), or `nil` while it has
+    /// not: a failed read ends the input like its end does, and the caller reports it.
+    var readFailure: () -> String? = { nil }
 
     /// The process's standard streams. Lines end at LF, CR LF or a lone CR, and a byte-order mark
     /// at the start is dropped, so input from any system reads the same.
     static var standard: Console {
         #if canImport(Glibc) || canImport(Darwin)
         let reader = LineReader { buffer in
-            // A read interrupted by a signal is read again; any other failure ends the input.
+            // A read interrupted by a signal is read again; any other failure ends the input
+            // and is kept for the command to report.
             while true {
                 let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-                if n >= 0 || errno != EINTR { return max(n, 0) }
+                if n >= 0 { return n }
+                if errno != EINTR { return -Int(errno) }
             }
         }
         #else
@@ -44,7 +49,16 @@ struct Console {
             readLine: { reader.next() },
             readAll: { reader.rest() },
             write: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-            writeError: { text in FileHandle.standardError.write(Data(text.utf8)) })
+            writeError: { text in FileHandle.standardError.write(Data(text.utf8)) },
+            readFailure: {
+                reader.failure.map { code in
+                    #if canImport(Glibc) || canImport(Darwin)
+                    return String(cString: strerror(code))
+                    #else
+                    return "error \(code)"
+                    #endif
+                }
+            })
     }
 
     /// Writes a line to standard output, its control characters escaped (see ``visible(_:)``).
@@ -98,8 +112,11 @@ final class LineReader {
     private var scanned = 0
     private var atEnd = false
     private var first = true
+    /// The error number of a failed read (the source returned −errno), which ended the input.
+    private(set) var failure: Int32?
 
-    /// A reader over a source that fills a buffer and returns how many bytes it read (0 at the end).
+    /// A reader over a source that fills a buffer and returns how many bytes it read: 0 at the
+    /// end, −errno when reading failed (which ends the input too; see ``failure``).
     init(fill: @escaping (inout [UInt8]) -> Int) {
         self.fill = fill
     }
@@ -119,6 +136,7 @@ final class LineReader {
         guard !atEnd else { return false }
         let n = fill(&chunk)
         guard n > 0 else {
+            if n < 0 { failure = Int32(clamping: -n) }
             atEnd = true
             return false
         }

@@ -20,7 +20,8 @@ enum ExitCode {
     /// Everything was answered.
     static let success: Int32 = 0
     /// The command could not run: a file could not be read, or PROJ or GEOS could not set up what
-    /// was asked (an unknown CRS); nothing was answered.
+    /// was asked (an unknown CRS, an operation with no inverse); nothing was answered. Also when
+    /// reading standard input failed part way: the lines read before were answered.
     static let failure: Int32 = 1
     /// Some input was bad: each bad line or record got an error record in its place (or a whole
     /// input file was malformed); everything else was answered.
@@ -33,7 +34,8 @@ enum ExitCode {
     static let table = """
         Exit codes (all commands):
           0   everything was answered
-          1   the command could not run (a file could not be read, PROJ or GEOS refused the setup)
+          1   the command could not run (a file could not be read, PROJ or GEOS refused the
+              setup), or standard input could not be read to its end
           2   some input was bad: each bad line got an error record in its place, the rest was
               answered (or an input file was malformed)
           64  the command was called wrongly (unknown option, missing argument); usage is printed
@@ -208,7 +210,9 @@ func parseNumber(_ text: String, name: String, column: Int? = nil) throws(GeoErr
             .malformedInput, "\(name) \(GeoError.quoted(text)) is not a number", column: column)
     }
     guard value.isFinite else {
-        throw GeoError(.malformedInput, "\(name) \(value) is not finite", column: column)
+        // The text as typed: 1e400 reads as infinity, which is not what was written.
+        throw GeoError(
+            .malformedInput, "\(name) \(GeoError.quoted(text)) is not finite", column: column)
     }
     return value
 }
