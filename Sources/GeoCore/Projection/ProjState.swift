@@ -83,7 +83,13 @@ final class ProjState {
                 made = nil
             }
         case .pipeline(let text):
-            made = proj_create(context, text)
+            // PROJ 9.1 reads AUTHORITY:CODE as a CRS only; an operation's code (EPSG:1314) is
+            // found through its URN.
+            let operationURN = Self.operationURN(text)
+            made =
+                operationURN.flatMap { urn in
+                    Self.quietly(log) { proj_create(context, urn) }
+                } ?? proj_create(context, text)
             // A CRS (EPSG:32633, "+proj=utm +zone=33 +type=crs") is not an operation: PROJ
             // accepts it here and then fails every point, so it is refused now.
             if let pj = made, proj_is_crs(pj) != 0 {
@@ -116,6 +122,25 @@ final class ProjState {
         hasInverse = proj_pj_info(pj).has_inverse != 0
         sourceAxes = axes.0
         targetAxes = axes.1
+    }
+
+    /// The OGC URN of a coordinate operation given as AUTHORITY:CODE (`EPSG:1314` →
+    /// `urn:ogc:def:coordinateOperation:EPSG::1314`), or `nil` for any other text.
+    static func operationURN(_ text: String) -> String? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let first = parts[0].first, first.isLetter,
+            parts[0].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), !parts[1].isEmpty,
+            parts[1].allSatisfy({ $0.isLetter || $0.isNumber || "_.-".contains($0) })
+        else { return nil }
+        return "urn:ogc:def:coordinateOperation:\(parts[0])::\(parts[1])"
+    }
+
+    /// Runs an attempt whose failure is not the caller's error: PROJ's messages from it are
+    /// dropped, so a later failure reports its own.
+    private static func quietly<R>(_ log: ProjLog, _ body: () -> R?) -> R? {
+        let result = body()
+        if result == nil { log.lastMessage = nil }
+        return result
     }
 
     /// A CRS as `proj_create_crs_to_crs` should see it, refusing what PROJ 9.1 would match loosely.

@@ -80,6 +80,18 @@ struct TransformCommandTests {
         #expect(run(["--pipeline", "+proj=august"], input: "1 2\n").code == 0)
     }
 
+    /// An operation named by its code (EPSG:1314, OSGB 1936 to WGS 84, a Helmert transformation
+    /// in EPSG's latitude-first order) runs as its URN does; a CRS code is still refused.
+    @Test func operationCodes() {
+        let byCode = run(["--pipeline", "EPSG:1314"], input: "52 -1\n")
+        let byURN = run(
+            ["--pipeline", "urn:ogc:def:coordinateOperation:EPSG::1314"], input: "52 -1\n")
+        #expect(byCode.code == 0 && byCode.output == byURN.output, "\(byCode.errors)")
+        // About 49 m north and 105 m west at 52° N, 1° W.
+        #expect(byCode.output == "52.000439574 -1.001526226\n", "\(byCode.output)")
+        #expect(run(["--pipeline", "EPSG:32633"], input: "15 55\n").code == 1)
+    }
+
     /// A compound CRS (horizontal plus vertical) prints its degrees with nine decimals and its
     /// height, whether named by its own code (EPSG:9518, WGS 84 + EGM2008 height) or as
     /// AUTHORITY:CODE+CODE; its axes are the horizontal CRS's, then the vertical one's.
