@@ -85,22 +85,54 @@ enum TransformCommand: Subcommand {
             return ExitCode.failure
         }
 
-        // Read every point first, so that PROJ transforms them in one batch.
-        var jobs = [(line: Int, job: Job)]()
+        let places = Self.decimals(transformer, direction: direction, override: decimals)
+        let threeAxes = (transformer.outputAxes(direction)?.count ?? 2) >= 3
+        var batch = Batch(command: name, json: json, console: console)
         if !arguments.positional.isEmpty {
             let given = job(arguments.positional.joined(separator: " "))
             // Too few or too many arguments is a mistake in the call, not in data.
             if case .bad(let error) = given, error.isFieldCount {
                 throw UsageError(error.message)
             }
-            jobs.append((1, given))
-        } else {
-            var number = 0
-            while let line = console.readLine() {
-                number += 1
-                jobs.append((number, job(line)))
-            }
+            guard
+                Self.answer(
+                    [(1, given)], transformer, direction, places: places, threeAxes: threeAxes,
+                    into: &batch)
+            else { return ExitCode.failure }
+            return batch.exitCode
         }
+        // The lines that have arrived go through PROJ together, and are answered before the
+        // tool waits for more: a pipe of many lines is transformed in large batches, a live
+        // stream (tail -f) line by line.
+        var jobs = [(line: Int, job: Job)]()
+        var number = 0
+        while true {
+            if !jobs.isEmpty && !console.lineReady() {
+                guard
+                    Self.answer(
+                        jobs, transformer, direction, places: places, threeAxes: threeAxes,
+                        into: &batch)
+                else { return ExitCode.failure }
+                jobs.removeAll(keepingCapacity: true)
+            }
+            guard let line = console.readLine() else { break }
+            number += 1
+            jobs.append((number, job(line)))
+        }
+        guard
+            Self.answer(
+                jobs, transformer, direction, places: places, threeAxes: threeAxes, into: &batch)
+        else { return ExitCode.failure }
+        return batch.exitCode
+    }
+
+    /// Transforms a batch of jobs in one call to PROJ and writes each one's answer or error
+    /// record, in order; `false` (after reporting it) when PROJ could not run at all.
+    private static func answer(
+        _ jobs: [(line: Int, job: Job)], _ transformer: CoordinateTransformer,
+        _ direction: CoordinateTransformer.Direction, places: (x: Int, y: Int, z: Int, t: Int),
+        threeAxes: Bool, into batch: inout Batch
+    ) -> Bool {
         var xs = [Double](), ys = [Double](), zs = [Double](), ts = [Double]()
         var slot = [Int?](repeating: nil, count: jobs.count)
         for (i, entry) in jobs.enumerated() {
@@ -118,13 +150,10 @@ enum TransformCommand: Subcommand {
             failures = try transformer.transform(
                 x: &xs, y: &ys, z: &heights, t: &ts, direction: direction)
         } catch {
-            console.printError("meridian transform: \(error.message)")
-            return ExitCode.failure
+            batch.console.printError("meridian transform: \(error.message)")
+            return false
         }
         let failed = Dictionary(failures.map { ($0.index, $0.error) }) { first, _ in first }
-        let places = Self.decimals(transformer, direction: direction, override: decimals)
-        let threeAxes = (transformer.outputAxes(direction)?.count ?? 2) >= 3
-        var batch = Batch(command: name, json: json, console: console)
         for (i, entry) in jobs.enumerated() {
             switch entry.job {
             case .skip:
@@ -151,7 +180,7 @@ enum TransformCommand: Subcommand {
                 batch.emit(line: entry.line, .success(Answer(text: text, json: object)))
             }
         }
-        return batch.exitCode
+        return true
     }
 
     /// One line as a job.

@@ -19,6 +19,9 @@ struct Console {
     /// Why reading standard input failed (a directory, a device error), or `nil` while it has
     /// not: a failed read ends the input like its end does, and the caller reports it.
     var readFailure: () -> String? = { nil }
+    /// Whether ``readLine`` has a whole line to give without waiting for more input; a command
+    /// that answers in batches answers what it has before it waits.
+    var lineReady: () -> Bool = { true }
 
     /// The process's standard streams. Lines end at LF, CR LF or a lone CR, and a byte-order mark
     /// at the start is dropped, so input from any system reads the same.
@@ -58,7 +61,8 @@ struct Console {
                     return "error \(code)"
                     #endif
                 }
-            })
+            },
+            lineReady: { reader.hasLine })
     }
 
     /// Writes a line to standard output, its control characters escaped (see ``visible(_:)``).
@@ -184,6 +188,19 @@ final class LineReader {
         }
     }
 
+    /// Whether ``next()`` can answer from what has been read, without reading more: a line
+    /// break is buffered (other than a CR that may be the first half of CR LF), or the input
+    /// has ended.
+    var hasLine: Bool {
+        if atEnd { return true }
+        guard !first else { return false }
+        let from = max(start, scanned)
+        guard let end = buffer[from...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else {
+            return false
+        }
+        return buffer[end] == 0x0A || end + 1 < buffer.count
+    }
+
     /// Everything not read yet.
     func rest() -> Data {
         dropMark()
@@ -214,6 +231,7 @@ final class BufferedConsole {
             readLine: { [unowned self] in reader.next() },
             readAll: { [unowned self] in reader.rest() },
             write: { [unowned self] in output += $0 },
-            writeError: { [unowned self] in errorOutput += $0 })
+            writeError: { [unowned self] in errorOutput += $0 },
+            lineReady: { [unowned self] in reader.hasLine })
     }
 }

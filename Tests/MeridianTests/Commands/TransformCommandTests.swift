@@ -80,6 +80,38 @@ struct TransformCommandTests {
         #expect(run(["--pipeline", "+proj=august"], input: "1 2\n").code == 0)
     }
 
+    /// Lines are answered before the tool waits for more input (a live stream is transformed
+    /// line by line), and a pipe's lines that arrive together go through PROJ together; the
+    /// output is the same either way.
+    @Test func answersWhatHasArrivedBeforeWaiting() {
+        let parts = ["0 0\n", "1 1\n# note\n2 2\n", "3 3"]
+        var output = ""
+        var outputLinesAtEachRead = [Int]()
+        var served = 0
+        let reader = LineReader { buffer in
+            outputLinesAtEachRead.append(output.split(separator: "\n").count)
+            guard served < parts.count else { return 0 }
+            let bytes = Array(parts[served].utf8)
+            served += 1
+            buffer.replaceSubrange(0..<bytes.count, with: bytes)
+            return bytes.count
+        }
+        let console = Console(
+            readLine: { reader.next() }, readAll: { reader.rest() }, write: { output += $0 },
+            writeError: { _ in }, lineReady: { reader.hasLine })
+        let code = MeridianCommand.run(
+            ["transform", "--from", "EPSG:4326", "--to", "EPSG:3857", "--decimals", "0"],
+            console: console)
+        #expect(code == 0)
+        #expect(output == "0 0\n111319 111325\n\n222639 222684\n333958 334111\n", "\(output)")
+        // Before the second read, line 1 was answered; before the third, lines 2 to 4.
+        #expect(outputLinesAtEachRead.prefix(3) == [0, 1, 3], "\(outputLinesAtEachRead)")
+        let piped = run(
+            ["--from", "EPSG:4326", "--to", "EPSG:3857", "--decimals", "0"],
+            input: parts.joined())
+        #expect(piped.output == output)
+    }
+
     /// An operation named by its code (EPSG:1314, OSGB 1936 to WGS 84, a Helmert transformation
     /// in EPSG's latitude-first order) runs as its URN does; a CRS code is still refused.
     @Test func operationCodes() {
