@@ -8,7 +8,9 @@ import GeoTestSupport
 /// data in the same run when `Benchmarks/python-peers.sh` can provide them.
 ///
 /// Options: `--n` points (1,000,000), `--queries` nearest queries (100,000), `--k` (10),
-/// `--reverse` reverse-geocoding queries (1,000,000), `--runs` (5), `--peers 0` to skip the peers.
+/// `--reverse` reverse-geocoding queries (1,000,000), `--runs` (5), `--peers 0` to skip the peers,
+/// `--points clustered` for places in Gaussian clusters queried where they are, `--points cities`
+/// for places all in 200 towns queried near places (default: uniform on the sphere).
 enum PlacesBenchmark {
     static func run(_ options: [String: String]) {
         let n = Int(options["n"] ?? "") ?? 1_000_000
@@ -18,13 +20,43 @@ enum PlacesBenchmark {
         let runs = max(1, Int(options["runs"] ?? "") ?? 5)
         var rng = SplitMix64(seed: 42)
         // Uniform on the sphere.
-        let points = (0..<n).map { _ in
+        var points = (0..<n).map { _ in
             Coordinate(
                 latitude: asin(rng.uniform(-1, 1)) * 180 / .pi, longitude: rng.uniform(-180, 180))
         }
-        let queries = (0..<queryCount).map { _ in
+        var queries = (0..<queryCount).map { _ in
             Coordinate(
                 latitude: asin(rng.uniform(-1, 1)) * 180 / .pi, longitude: rng.uniform(-180, 180))
+        }
+        // Places as people have them: Gaussian clusters of Zipf sizes over 5 % noise (the
+        // clustering benchmark's `clustered` set), queried where the places are (the same
+        // distribution, another seed). The uniform draws above still advance `rng`, so the
+        // reverse-geocoding queries are the same for every workload.
+        let workload = options["points"] ?? "uniform"
+        if workload == "clustered" {
+            points = SyntheticPoints.coordinates(.clustered(), count: n, seed: 42)
+            queries = SyntheticPoints.coordinates(.clustered(), count: queryCount, seed: 43)
+        }
+        // Cities: every place in one of 200 towns (Gaussian, σ 0.05°, about 5 km), each query
+        // a few hundred meters from a place: dense everywhere a query goes.
+        if workload == "cities" {
+            var cityRng = SplitMix64(seed: 7)
+            let towns = (0..<200).map { _ in
+                Coordinate(
+                    latitude: cityRng.uniform(-60, 60), longitude: cityRng.uniform(-179, 179))
+            }
+            points = (0..<n).map { _ in
+                let town = towns[Int(cityRng.next() % 200)]
+                return Coordinate(
+                    latitude: town.latitude + cityRng.normal() * 0.05,
+                    longitude: town.longitude + cityRng.normal() * 0.05)
+            }
+            queries = (0..<queryCount).map { _ in
+                let place = points[Int(cityRng.next() % UInt64(n))]
+                return Coordinate(
+                    latitude: place.latitude + cityRng.normal() * 0.001,
+                    longitude: place.longitude + cityRng.normal() * 0.001)
+            }
         }
 
         // Build.
@@ -141,8 +173,16 @@ enum PlacesBenchmark {
             "schema": "meridian-bench/1", "name": "places", "n": .integer(n),
             "iterations": .integer(runs),
             "workload": .string(
-                "\(n) points uniform on the sphere (seed 42); \(queryCount) nearest(\(k)) queries on "
-                    + "one thread; \(reverseCount) reverse geocodes (lat -60...75) on all cores"),
+                (workload == "cities"
+                    ? "\(n) points in 200 towns (Gaussian, sigma 0.05 deg, seed 7); "
+                        + "\(queryCount) nearest(\(k)) queries near places"
+                    : workload == "clustered"
+                        ? "\(n) points in Gaussian clusters (gen_points.py clustered, seed 42); "
+                            + "\(queryCount) nearest(\(k)) queries from the same distribution (seed 43)"
+                        : "\(n) points uniform on the sphere (seed 42); \(queryCount) nearest(\(k)) "
+                            + "queries uniform on the sphere")
+                    + " on one thread; \(reverseCount) reverse geocodes (lat -60...75) on all cores"
+            ),
             "build": Bench.summary(builds),
             "nearest": Bench.summary(nearest, per: queryCount),
             "median_ns": .number(Bench.median(nearest) / Double(queryCount)),

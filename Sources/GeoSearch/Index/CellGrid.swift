@@ -7,7 +7,10 @@ import GeoCore
 ///
 /// The cells are those of the curve keys' grid at a coarser level (`side` × `side` per face,
 /// about 8 positions each), so each cell's positions are one run of the curve-ordered records,
-/// and a row of cells is one run of ``ranges``.
+/// and a row of cells is one run of ``ranges``. Where places are far denser than that (cities
+/// in a worldwide set), a crowded cell is cut into quarters, and each quarter again while it
+/// holds more than ``splitAbove``: a query works at the level of the quarter it falls in, so
+/// the cells it reads hold about as many places in a city as in the countryside.
 ///
 /// A block of cells is the part of its face between four planes through the Earth's center
 /// (u = const and v = const). Every point of the ellipsoid within chord c of the query is within
@@ -20,19 +23,40 @@ struct CellGrid: Sendable {
     let level: Int
     let side: Int
     /// The records of each cell, [start, end), row-major per face: cell (face, row, column) at
-    /// (face · side + row) · side + column.
+    /// (face · side + row) · side + column; for a cell cut into quarters, (start, −1 − root) with
+    /// its quarters under `nodes[root]`.
     let ranges: [SIMD2<Int32>]
+    /// The quarters of the crowded cells: each node's records, and its four quarters at
+    /// `nodes[children ..< children + 4]` (south-west, south-east, north-west, north-east in face
+    /// coordinates), or `children` −1 for a node that is not cut.
+    let nodes: [Node]
     /// The face coordinate (u or v, in [−1, 1]) of each of the `side + 1` cell edges, and
     /// 1/√(1 + edge²), which turns a difference in u into the sine of an angle to the edge's plane.
     let edges: [Double]
     let edgeScale: [Double]
     /// The most positions a cell may hold for a query to read it: four times the mean plus 16
     /// (cells at a face's center, the largest, hold about twice the mean of uniform places).
+    /// A cell holding more is cut into quarters.
     let crowded: Int32
+    /// A quarter holding more than this (twice the mean plus 8) is cut again, down to the curve
+    /// keys' own cells (level 16, about 150 m).
+    let splitAbove: Int32
+
+    struct Node: Sendable {
+        var start: Int32
+        var end: Int32
+        var children: Int32
+    }
+
+    /// The level of the curve keys' own cells.
+    static let finest = 16
 
     /// The grid over curve-ordered records, or `nil` for fewer than 4,096 (the tree alone is as
     /// fast there) or if a cell's records are not one run (never, as the records are sorted by
     /// the curve key whose leading bits name the cell).
+    /// - Complexity: O(n) time and memory: each record is looked at once per level of the
+    ///   quarters it lies in (at most 16 − `level`), and only a cell or quarter of more than
+    ///   ``splitAbove`` records is cut.
     init?(_ records: [PointTree.Record]) {
         let n = records.count
         guard n >= 4_096, n < Int(Int32.max) else { return nil }
@@ -40,12 +64,14 @@ struct CellGrid: Sendable {
         while level < 10 && 6 * (1 << (2 * (level + 1))) * 8 <= n { level += 1 }
         let side = 1 << level
         var ranges = [SIMD2<Int32>](repeating: .zero, count: 6 * side * side)
-        let shift = UInt32(16 - level)
+        // Each record's column and row among the curve keys' own cells.
+        var finestCells = [SIMD2<UInt16>](repeating: .zero, count: n)
+        let shift = Self.finest - level
         var last = -1
         for (r, record) in records.enumerated() {
-            guard let (face, _, _, column, row) = Self.locate(record.position, shift: shift)
-            else { return nil }
-            let cell = (face * side + row) * side + column
+            guard let (face, _, _, column, row) = Self.locate(record.position) else { return nil }
+            finestCells[r] = SIMD2(UInt16(column), UInt16(row))
+            let cell = (face * side + row >> shift) * side + column >> shift
             if cell != last {
                 guard ranges[cell] == .zero else { return nil }
                 ranges[cell] = SIMD2(Int32(r), Int32(r))
@@ -54,19 +80,70 @@ struct CellGrid: Sendable {
             ranges[cell].y = Int32(r + 1)
         }
         // Column i holds the unit coordinates t with ⌊t · 65 535⌋ >> shift = i.
-        let width = Double(1 << shift) / 65_535
-        edges = (0...side).map { 2 * Swift.min(1, Double($0) * width) - 1 }
+        edges = (0...side).map { Self.edge($0, level: level) }
         edgeScale = edges.map { 1 / (1 + $0 * $0).squareRoot() }
-        (self.level, self.side, self.ranges) = (level, side, ranges)
         crowded = Int32(4 * n / ranges.count + 16)
+        splitAbove = Int32(2 * n / ranges.count + 8)
+
+        // Crowded cells cut into quarters, depth first.
+        var nodes = [Node]()
+        for cell in ranges.indices where ranges[cell].y - ranges[cell].x > crowded {
+            let root = nodes.count
+            nodes.append(Node(start: ranges[cell].x, end: ranges[cell].y, children: -1))
+            var pending = [(node: root, level: level)]
+            while let (id, nodeLevel) = pending.popLast() {
+                let node = nodes[id]
+                guard node.end - node.start > splitAbove, nodeLevel < Self.finest else { continue }
+                // The quarters' records are runs of the node's, in the curve's order of the
+                // quarters; a node whose quarters are not runs (keys cut short for billions of
+                // places) stays whole.
+                let bit = Self.finest - nodeLevel - 1
+                var quarters = [Node](repeating: Node(start: 0, end: 0, children: -1), count: 4)
+                var seen = [false, false, false, false]
+                var previous = -1
+                var runs = true
+                for r in Int(node.start)..<Int(node.end) {
+                    let c = finestCells[r]
+                    let q = Int((c.y >> bit) & 1) << 1 | Int((c.x >> bit) & 1)
+                    if q != previous {
+                        if seen[q] {
+                            runs = false
+                            break
+                        }
+                        seen[q] = true
+                        quarters[q].start = Int32(r)
+                        previous = q
+                    }
+                    quarters[q].end = Int32(r + 1)
+                }
+                guard runs else { continue }
+                nodes[id].children = Int32(nodes.count)
+                for q in 0..<4 {
+                    if !seen[q] {
+                        quarters[q] = Node(start: node.start, end: node.start, children: -1)
+                    }
+                    nodes.append(quarters[q])
+                    pending.append((nodes.count - 1, nodeLevel + 1))
+                }
+            }
+            ranges[cell].y = -1 - Int32(root)
+        }
+        (self.level, self.side, self.ranges, self.nodes) = (level, side, ranges, nodes)
+    }
+
+    /// The face coordinate of the edge before column (or row) `i` of a level: the unit
+    /// coordinates t of column i are those with ⌊t · 65 535⌋ >> (16 − level) = i.
+    @inline(__always)
+    static func edge(_ i: Int, level: Int) -> Double {
+        2 * Swift.min(1, Double(i) * (Double(1 << (finest - level)) / 65_535)) - 1
     }
 
     /// Where a direction meets its cube face, (u, v) ∈ [−1, 1]², and the column and row of the
-    /// cell there, placed as the curve key places it (`shift` = 16 − level); `nil` for the
+    /// curve keys' own cell there (level 16), placed as the curve key places it; `nil` for the
     /// origin.
     @inline(__always)
     static func locate(
-        _ p: SIMD3<Double>, shift: UInt32
+        _ p: SIMD3<Double>
     ) -> (
         face: Int, u: Double, v: Double, column: Int, row: Int
     )? {
@@ -74,9 +151,33 @@ struct CellGrid: Sendable {
         guard major > 0 else { return nil }
         let u = pu / major, v = pv / major
         return (
-            face, u, v, Int(HilbertCurve.cell((u + 1) / 2) >> shift),
-            Int(HilbertCurve.cell((v + 1) / 2) >> shift)
+            face, u, v, Int(HilbertCurve.cell((u + 1) / 2)), Int(HilbertCurve.cell((v + 1) / 2))
         )
+    }
+
+    /// The records of cell (column, row) of level `cellLevel` ≥ ``level`` on a face: the run of
+    /// that cell, or of the larger cell or quarter it lies in when that is not cut down to
+    /// `cellLevel`; `shared` names such a larger one (it answers for several cells), −1
+    /// otherwise.
+    @inline(__always)
+    func records(
+        face: Int, column: Int, row: Int, level cellLevel: Int,
+        ranges: UnsafeBufferPointer<SIMD2<Int32>>, nodes: UnsafeBufferPointer<Node>
+    ) -> (start: Int32, end: Int32, shared: Int) {
+        let below = cellLevel - level
+        let cell = (face * side + row >> below) * side + column >> below
+        let range = ranges[cell]
+        if range.y >= 0 { return (range.x, range.y, below == 0 ? -1 : nodes.count + cell) }
+        var id = Int(-1 - range.y)
+        var nodeLevel = level
+        while nodeLevel < cellLevel {
+            let node = nodes[id]
+            if node.children < 0 { return (node.start, node.end, id) }
+            nodeLevel += 1
+            let bit = cellLevel - nodeLevel
+            id = Int(node.children) + (((row >> bit) & 1) << 1 | ((column >> bit) & 1))
+        }
+        return (nodes[id].start, nodes[id].end, -1)
     }
 
     /// A cell and its eight neighbours, nearest first: the cell, those across its sides, then
@@ -99,114 +200,194 @@ struct CellGrid: Sendable {
     /// ball of its cut lies inside; `false` when the ball reaches the face's edge or the block
     /// grows past 19 × 19 cells, or a cell it would read holds more than ``crowded`` positions
     /// (the walk's cut is then still a bound on every answer's chord).
-    /// - Complexity: O(1) cells of at most ``crowded`` positions each; O(1) for a query sent to
-    ///   the tree.
+    ///
+    /// The cells are those of the level of the quarter the query falls in (``level`` where its
+    /// cell is not cut); a neighbour not cut that far is read whole, once.
+    /// - Complexity: O(1) cells of at most ``crowded`` positions each, and O(16 − ``level``) to
+    ///   find each; O(1) for a query sent to the tree.
     func scan(_ walk: inout ChordWalk) -> Bool {
         let q = walk.query
-        guard let (face, u, v, column, row) = Self.locate(q, shift: UInt32(16 - level)) else {
-            return false
+        guard let (face, u, v, finestColumn, finestRow) = Self.locate(q) else { return false }
+        return ranges.withUnsafeBufferPointer { ranges in
+            nodes.withUnsafeBufferPointer { nodes in
+                // The query's level: that of the quarter it falls in.
+                var cellLevel = level
+                let own = ranges[
+                    (face * side + finestRow >> (Self.finest - level)) * side + finestColumn
+                        >> (Self.finest - level)]
+                if own.y < 0 {
+                    var id = Int(-1 - own.y)
+                    while nodes[id].children >= 0 {
+                        cellLevel += 1
+                        let bit = Self.finest - cellLevel
+                        id =
+                            Int(nodes[id].children)
+                            + (((finestRow >> bit) & 1) << 1 | ((finestColumn >> bit) & 1))
+                    }
+                }
+                // A first block with a cell denser than the query's (a city's edge) is taken
+                // again a level finer, where that cell is four.
+                return withUnsafeTemporaryAllocation(of: Int.self, capacity: 400) { visited in
+                    while true {
+                        let outcome = scan(
+                            &walk, face: face, u: u, v: v,
+                            column: finestColumn >> (Self.finest - cellLevel),
+                            row: finestRow >> (Self.finest - cellLevel), level: cellLevel,
+                            ranges: ranges, nodes: nodes, visited: visited)
+                        switch outcome {
+                        case .answered: return true
+                        case .unanswered: return false
+                        case .crowded:
+                            guard cellLevel < Self.finest else { return false }
+                            cellLevel += 1
+                        }
+                    }
+                }
+            }
         }
-        var (left, right) = (Swift.max(column - 1, 0), Swift.min(column + 1, side - 1))
-        var (bottom, top) = (Swift.max(row - 1, 0), Swift.min(row + 1, side - 1))
+    }
+
+    /// How a scan of one level ended.
+    private enum Outcome {
+        /// The ball of the walk's cut is inside the cells read.
+        case answered
+        /// The ball reaches the face's edge, the block grew too large, or a cell beyond the
+        /// first block is crowded: the walk's cut still bounds every answer's chord.
+        case unanswered
+        /// A cell of the first block is crowded; nothing was offered to the walk.
+        case crowded
+    }
+
+    /// ``scan(_:)`` on the cells of one level around the query's cell (column, row).
+    private func scan(
+        _ walk: inout ChordWalk, face: Int, u: Double, v: Double, column: Int, row: Int,
+        level cellLevel: Int, ranges: UnsafeBufferPointer<SIMD2<Int32>>,
+        nodes: UnsafeBufferPointer<Node>, visited: UnsafeMutableBufferPointer<Int>
+    ) -> Outcome {
+        let q = walk.query
+        let cellSide = 1 << cellLevel
+        var (left, right) = (Swift.max(column - 1, 0), Swift.min(column + 1, cellSide - 1))
+        var (bottom, top) = (Swift.max(row - 1, 0), Swift.min(row + 1, cellSide - 1))
         // |q_major| / |q|: the sine of the angle to the plane u = U is (u − U) · scale / √(1 + U²).
         let major = Swift.max(Swift.abs(q.x), Swift.abs(q.y), Swift.abs(q.z))
         let scale = major / (q * q).sum().squareRoot()
+        let tabled = cellLevel == level
         func clearance(from edge: Int, _ t: Double, below: Bool) -> Double {
-            (below ? t - edges[edge] : edges[edge] - t) * scale * edgeScale[edge]
+            let (value, edgeFactor): (Double, Double)
+            if tabled {
+                (value, edgeFactor) = (edges[edge], edgeScale[edge])
+            } else {
+                value = Self.edge(edge, level: cellLevel)
+                edgeFactor = 1 / (1 + value * value).squareRoot()
+            }
+            return (below ? t - value : value - t) * scale * edgeFactor
         }
-        return ranges.withUnsafeBufferPointer { ranges in
-            let records = walk.records
-            // Cells are read in two passes: first one value of every cache line, in loads that
-            // do not wait on one another, so that their misses overlap (the scan's comparisons
-            // and heap would otherwise take them one cell at a time); then the scan. A NaN,
-            // which no position has, would only send the query to the tree.
-            func touch(_ range: SIMD2<Int32>, into touched: inout Double) {
-                for i in stride(from: Int(range.x), to: Int(range.y), by: 2) {
-                    touched += records[i].x
-                }
+        func cell(_ c: Int, _ r: Int) -> (start: Int32, end: Int32, shared: Int) {
+            self.records(
+                face: face, column: c, row: r, level: cellLevel, ranges: ranges, nodes: nodes)
+        }
+        // A larger cell or quarter that answers for several cells is read once.
+        var visitedCount = 0
+        func firstVisit(_ shared: Int) -> Bool {
+            guard shared >= 0 else { return true }
+            for i in 0..<visitedCount where visited[i] == shared { return false }
+            guard visitedCount < visited.count else { return false }
+            visited[visitedCount] = shared
+            visitedCount += 1
+            return true
+        }
+        let records = walk.records
+        // Cells are read in two passes: first one value of every cache line, in loads that
+        // do not wait on one another, so that their misses overlap (the scan's comparisons
+        // and heap would otherwise take them one cell at a time); then the scan. A NaN,
+        // which no position has, would only send the query to the tree.
+        func touch(_ start: Int32, _ end: Int32, into touched: inout Double) {
+            for i in stride(from: Int(start), to: Int(end), by: 2) {
+                touched += records[i].x
             }
-            var touched = 0.0
-            // The first block's ranges are read before any of their records, and each cell's
-            // lines are touched a fixed number of times (its first eight positions and its
-            // last), so that no branch waits on memory; the scan reads any rest.
-            var largest: Int32 = 0
-            withUnsafeTemporaryAllocation(of: SIMD2<Int32>.self, capacity: 9) { block in
-                var n = 0
+        }
+        var touched = 0.0
+        // The first block's cells are found before any of their records are read, and each
+        // cell's lines are touched a fixed number of times (its first eight positions and its
+        // last), so that no branch waits on memory; the scan reads any rest.
+        var largest: Int32 = 0
+        let lastRecord = records.count - 1
+        for (dr, dc) in CellGrid.neighbourhood {
+            let (r, c) = (row + dr, column + dc)
+            guard (bottom...top).contains(r), (left...right).contains(c) else { continue }
+            let found = cell(c, r)
+            largest = Swift.max(largest, found.end - found.start)
+            let start = Int(found.start)
+            // An empty cell touches its neighbour's first position (or the last one).
+            let last = Swift.min(Swift.max(Int(found.end) - 1, start), lastRecord)
+            for line in 0..<4 { touched += records[Swift.min(start + 2 * line, last)].x }
+            touched += records[last].x
+        }
+        // A crowded cell (places far denser than the grid assumed) is left to the tree, which
+        // stays logarithmic there: no cell of more than `crowded` positions is read.
+        if touched.isNaN { return .unanswered }
+        if largest > crowded { return .crowded }
+        // The first block from the query's own cell outwards, so that the heap fills with
+        // near positions first; a neighbour beyond a plane of the query's cell that the ball
+        // of the cut does not reach is skipped.
+        let ownLeft = clearance(from: column, u, below: true)
+        let ownRight = clearance(from: column + 1, u, below: false)
+        let ownBottom = clearance(from: row, v, below: true)
+        let ownTop = clearance(from: row + 1, v, below: false)
+        for (dr, dc) in CellGrid.neighbourhood {
+            let (r, c) = (row + dr, column + dc)
+            guard (bottom...top).contains(r), (left...right).contains(c) else { continue }
+            let reach = Self.reach(walk.cut)
+            if (dc < 0 && ownLeft > reach) || (dc > 0 && ownRight > reach)
+                || (dr < 0 && ownBottom > reach) || (dr > 0 && ownTop > reach)
+            {
+                continue
+            }
+            let found = cell(c, r)
+            guard firstVisit(found.shared) else {
+                if visitedCount == visited.count { return .unanswered }
+                continue
+            }
+            walk.visitRecords(Int(found.start)..<Int(found.end))
+        }
+        for _ in 0..<8 {
+            if walk.overflow { return .unanswered }
+            let reach = Self.reach(walk.cut)
+            let leftClear = clearance(from: left, u, below: true) > reach
+            let rightClear = clearance(from: right + 1, u, below: false) > reach
+            let bottomClear = clearance(from: bottom, v, below: true) > reach
+            let topClear = clearance(from: top + 1, v, below: false) > reach
+            if leftClear && rightClear && bottomClear && topClear { return .answered }
+            // Each side the ball reaches moves out by a cell, unless it is the face's edge;
+            // the new cells are touched, then scanned.
+            let (oldLeft, oldRight, oldBottom, oldTop) = (left, right, bottom, top)
+            if !leftClear { left -= 1 }
+            if !rightClear { right += 1 }
+            if !bottomClear { bottom -= 1 }
+            if !topClear { top += 1 }
+            guard left >= 0, right < cellSide, bottom >= 0, top < cellSide else {
+                return .unanswered
+            }
+            for pass in 0..<2 {
                 for r in bottom...top {
-                    let base = (face * side + r) * side
-                    for c in left...right {
-                        block[n] = ranges[base + c]
-                        largest = Swift.max(largest, block[n].y - block[n].x)
-                        n += 1
-                    }
-                }
-                let lastRecord = records.count - 1
-                for range in block[0..<n] {
-                    // An empty cell touches its neighbour's first position (or the last one).
-                    let start = Int(range.x)
-                    let last = Swift.min(Swift.max(Int(range.y) - 1, start), lastRecord)
-                    for line in 0..<4 { touched += records[Swift.min(start + 2 * line, last)].x }
-                    touched += records[last].x
-                }
-            }
-            // A crowded cell (places far denser than the grid assumed) is left to the tree, which
-            // stays logarithmic there: no cell of more than `crowded` positions is read.
-            if touched.isNaN || largest > crowded { return false }
-            // The first block from the query's own cell outwards, so that the heap fills with
-            // near positions first; a neighbour beyond a plane of the query's cell that the ball
-            // of the cut does not reach is skipped.
-            let ownLeft = clearance(from: column, u, below: true)
-            let ownRight = clearance(from: column + 1, u, below: false)
-            let ownBottom = clearance(from: row, v, below: true)
-            let ownTop = clearance(from: row + 1, v, below: false)
-            for (dr, dc) in CellGrid.neighbourhood {
-                let (r, c) = (row + dr, column + dc)
-                guard (bottom...top).contains(r), (left...right).contains(c) else { continue }
-                let reach = Self.reach(walk.cut)
-                if (dc < 0 && ownLeft > reach) || (dc > 0 && ownRight > reach)
-                    || (dr < 0 && ownBottom > reach) || (dr > 0 && ownTop > reach)
-                {
-                    continue
-                }
-                let range = ranges[(face * side + r) * side + c]
-                walk.visitRecords(Int(range.x)..<Int(range.y))
-            }
-            for _ in 0..<8 {
-                if walk.overflow { return false }
-                let reach = Self.reach(walk.cut)
-                let leftClear = clearance(from: left, u, below: true) > reach
-                let rightClear = clearance(from: right + 1, u, below: false) > reach
-                let bottomClear = clearance(from: bottom, v, below: true) > reach
-                let topClear = clearance(from: top + 1, v, below: false) > reach
-                if leftClear && rightClear && bottomClear && topClear { return true }
-                // Each side the ball reaches moves out by a cell, unless it is the face's edge;
-                // the new cells are touched, then scanned.
-                let (oldLeft, oldRight, oldBottom, oldTop) = (left, right, bottom, top)
-                if !leftClear { left -= 1 }
-                if !rightClear { right += 1 }
-                if !bottomClear { bottom -= 1 }
-                if !topClear { top += 1 }
-                guard left >= 0, right < side, bottom >= 0, top < side else { return false }
-                for pass in 0..<2 {
-                    for r in bottom...top {
-                        let base = (face * side + r) * side
-                        for c in left...right
-                        where
-                            !((oldBottom...oldTop).contains(r) && (oldLeft...oldRight).contains(c))
-                        {
-                            if pass == 0 {
-                                let range = ranges[base + c]
-                                if range.y - range.x > crowded { return false }
-                                touch(range, into: &touched)
-                            } else {
-                                walk.visitRecords(Int(ranges[base + c].x)..<Int(ranges[base + c].y))
+                    for c in left...right
+                    where !((oldBottom...oldTop).contains(r) && (oldLeft...oldRight).contains(c)) {
+                        let found = cell(c, r)
+                        if pass == 0 {
+                            if found.end - found.start > crowded { return .unanswered }
+                            touch(found.start, found.end, into: &touched)
+                        } else {
+                            guard firstVisit(found.shared) else {
+                                if visitedCount == visited.count { return .unanswered }
+                                continue
                             }
+                            walk.visitRecords(Int(found.start)..<Int(found.end))
                         }
                     }
-                    if touched.isNaN { return false }
                 }
+                if touched.isNaN { return .unanswered }
             }
-            return false
         }
+        return .unanswered
     }
 }
