@@ -130,6 +130,24 @@ struct BadInputTableTests {
             _ = try prepared.contains(Position(Self.nan))
         }
         #expect(try prepared.contains(Position(Self.lat91)) == false)
+        // A buffer far beyond the metric plane is refused with its reach in kilometers, however
+        // large (the kilometers once went through an integer, which 1e22 m overflows).
+        expectFailure(.invalidArgument, "reaches 10000000000000000000 km") {
+            _ = try Geometry(wkt: "POLYGON ((0 0, 1 0, 1 1, 0 1, 0 0))").buffer(meters: 1e22)
+        }
+        // Longitudes whose difference overflows a double are followed modulo 360, not trapped
+        // on: the ring below is a thin triangle near (±1e308 reduced, 0).
+        for wkt in [
+            "POLYGON ((9e307 0, -9e307 1, 0 1, 9e307 0))",
+            "POLYGON ((1e308 0, -1.7e308 0, 0 1, 1e308 0))",
+        ] {
+            let globe = thrownGeoError {
+                _ = try GeographicPolygon(Geometry(wkt: wkt)).contains(Self.ok)
+            }
+            #expect(
+                globe == nil || globe?.kind == .invalidArgument,
+                "\(wkt): \(String(describing: globe))")
+        }
     }
 
     @Test func polylines() throws {
