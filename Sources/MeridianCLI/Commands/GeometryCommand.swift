@@ -173,7 +173,8 @@ enum GeometryCommand: Subcommand {
             }
         case "make-valid":
             apply = { (g) throws(GeoError) in
-                .geometry(try g.makeValid(method: .linework, keepCollapsed: !dropCollapsed))
+                let repaired = try g.makeValid(method: .linework, keepCollapsed: !dropCollapsed)
+                return .geometry(dropCollapsed ? repaired.keepingParts(ofDimensionOf: g) : repaired)
             }
         case "contains":
             if let pointText {

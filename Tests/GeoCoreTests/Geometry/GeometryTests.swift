@@ -46,6 +46,24 @@ struct GeometryTests {
         let sliver = try Geometry(wkt: "POLYGON ((0 0, 1 1, 0 0))")
         #expect(try sliver.validity().reason?.hasPrefix("Too few points") == true)
         #expect(try sliver.makeValid(keepCollapsed: true).wkt == "LINESTRING (0 0, 1 1)")
+        // The linework repair keeps what collapsed (as GEOS and shapely do); leaving it out keeps
+        // the input's own dimension, collections flattened, and an empty one of its kind.
+        #expect(try sliver.makeValid().keepingParts(ofDimensionOf: sliver).wkt == "POLYGON EMPTY")
+        let flat = try Geometry(wkt: "POLYGON ((0 0, 10 0, 5 0, 0 0))")
+        #expect(try flat.makeValid().wkt == "MULTILINESTRING ((0 0, 5 0), (5 0, 10 0))")
+        #expect(try flat.makeValid().keepingParts(ofDimensionOf: flat).wkt == "POLYGON EMPTY")
+        let pinHole = try Geometry(
+            wkt: "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (1 1, 1 1, 1 1, 1 1))")
+        #expect(try pinHole.makeValid().type == .geometryCollection)
+        #expect(
+            try pinHole.makeValid().keepingParts(ofDimensionOf: pinHole).wkt
+                == "POLYGON ((0 10, 10 10, 10 0, 0 0, 0 10))")
+        let bowtie = try Geometry(wkt: "POLYGON ((0 0, 10 10, 10 0, 0 10, 0 0))")
+        #expect(try bowtie.makeValid().keepingParts(ofDimensionOf: bowtie) == bowtie.makeValid())
+        let dot = try Geometry(wkt: "LINESTRING (1 1, 1 1)")
+        #expect(try dot.makeValid().keepingParts(ofDimensionOf: dot).wkt == "LINESTRING EMPTY")
+        let mixed = try Geometry(wkt: "GEOMETRYCOLLECTION (LINESTRING (0 0, 1 1), POINT (5 5))")
+        #expect(mixed.keepingParts(ofDimensionOf: mixed).wkt == "LINESTRING (0 0, 1 1)")
         #expect(try sliver.convexHull().wkt == "LINESTRING (0 0, 1 1)")
         let open = Geometry.polygon([
             [

@@ -35,6 +35,17 @@ struct GeometryCommandTests {
         let fixed = run(
             ["make-valid", "--format", "geojson"], input: "POLYGON ((0 0, 10 10, 10 0, 0 10, 0 0))")
         #expect(fixed.output.hasPrefix(#"{"type":"MultiPolygon""#))
+        // --drop-collapsed leaves out the lines and points that collapsed parts became.
+        let pinHole = "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (1 1, 1 1, 1 1, 1 1))"
+        #expect(
+            run(["make-valid"], input: pinHole).output
+                == "GEOMETRYCOLLECTION (POLYGON ((0 10, 10 10, 10 0, 0 0, 0 10)), POINT (1 1))\n")
+        #expect(
+            run(["make-valid", "--drop-collapsed"], input: pinHole).output
+                == "POLYGON ((0 10, 10 10, 10 0, 0 0, 0 10))\n")
+        #expect(
+            run(["make-valid", "--drop-collapsed"], input: "POLYGON ((0 0, 10 0, 5 0, 0 0))").output
+                == "POLYGON EMPTY\n")
         let feature =
             #"{"type":"Feature","id":"a","geometry":{"type":"LineString","coordinates":[[0,0],[1,0.01],[2,0]]},"properties":{"name":"x"}}"#
         // The middle vertex is 1 106 m off the chord: kept within 1 000 m, dropped within 2 000 m.

@@ -70,7 +70,8 @@ extension Geometry {
     /// - Parameters:
     ///   - method: The repair algorithm; ``MakeValidMethod/linework`` by default (as `GEOSMakeValid_r`).
     ///   - keepCollapsed: With ``MakeValidMethod/structure``, whether parts that collapse to lines or
-    ///     points are kept.
+    ///     points are kept (``MakeValidMethod/linework`` keeps them always; see
+    ///     ``keepingParts(ofDimensionOf:)`` to leave them out).
     /// A repair reads its input leniently: a ring that is not closed is closed, and a ring or line
     /// with too few positions (which ``validity()`` reports as "Too few points") is padded by
     /// repeating its last position, so GEOS can collapse it as it collapses any degenerate part:
@@ -103,6 +104,46 @@ extension Geometry {
             return .polygon(parts[0])
         }
         return repaired
+    }
+
+    /// This geometry with only its parts of the highest dimension `original` has (polygons if it
+    /// has any, else lines, else points), collections flattened: after
+    /// ``makeValid(method:keepCollapsed:)`` with ``MakeValidMethod/linework``, which keeps the
+    /// lines and points that collapsed parts became whatever `keepCollapsed` says (as GEOS does),
+    /// this leaves them out. `POLYGON ((0 0, 10 0, 5 0, 0 0))` repairs to two lines, and to
+    /// `POLYGON EMPTY` without them.
+    /// - Complexity: O(n) in the positions.
+    public func keepingParts(ofDimensionOf original: Geometry) -> Geometry {
+        var points = [Position](), lines = [[Position]](), polygons = [[[Position]]]()
+        func collect(_ g: Geometry) {
+            switch g {
+            case .point(let p): if let p { points.append(p) }
+            case .multiPoint(let ps): points += ps
+            case .lineString(let ps): if !ps.isEmpty { lines.append(ps) }
+            case .multiLineString(let ls): lines += ls.filter { !$0.isEmpty }
+            case .polygon(let rings): if !rings.isEmpty { polygons.append(rings) }
+            case .multiPolygon(let ps): polygons += ps.filter { !$0.isEmpty }
+            case .geometryCollection(let members): members.forEach(collect)
+            }
+        }
+        func highestDimension(_ g: Geometry) -> Int {
+            switch g {
+            case .geometryCollection(let members): members.map(highestDimension).max() ?? 0
+            default: g.type.dimension
+            }
+        }
+        collect(self)
+        switch highestDimension(original) {
+        case 2:
+            return polygons.count == 1
+                ? .polygon(polygons[0]) : polygons.isEmpty ? .polygon([]) : .multiPolygon(polygons)
+        case 1:
+            return lines.count == 1
+                ? .lineString(lines[0]) : lines.isEmpty ? .lineString([]) : .multiLineString(lines)
+        default:
+            return points.count == 1
+                ? .point(points[0]) : points.isEmpty ? .point(nil) : .multiPoint(points)
+        }
     }
 
     private func repairedByGEOS(
