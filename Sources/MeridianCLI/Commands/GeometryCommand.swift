@@ -38,12 +38,15 @@ enum GeometryCommand: Subcommand {
           contains FILE        the same for many points: one "LAT LON" per line of standard input
 
         Geometries are written as the input was (WKT or GeoJSON; a Feature keeps its properties)
-        unless --format says otherwise.
+        unless --format says otherwise. In a FeatureCollection, a feature whose geometry could not
+        be made gets a null geometry (as WKT, "error: FEATURE: ..." in its place), its error goes
+        to standard error and the exit code is 2.
 
-        In batch mode every input line gets exactly one output line, in order: the answer; for a
-        bad line an error record in its place ("error: line N: ..." as text,
-        {"line":N,"error":...,"kind":...} as JSON) with the same message on standard error; for a
-        blank or # line an empty line. Errors give the line and column.
+        In batch mode (one WKT or GeoJSON geometry per line) every input line gets exactly one
+        output line, in order: the answer; for a bad line an error record in its place ("error:
+        line N: ..." as text, {"line":N,"error":...,"kind":...} as JSON) with the same message on
+        standard error; for a blank or # line an empty line ({"line":N,"skipped":true} as JSON).
+        Errors give the line, and the column where the reader knows it.
 
         Options:
           --format wkt|geojson   output format for geometries
@@ -75,15 +78,20 @@ enum GeometryCommand: Subcommand {
         var decimals: Int?
 
         func write(_ g: Geometry) -> String {
-            if geoJSON {
-                guard let decimals else { return g.geoJSON }
-                return g.mapPositions { p in
-                    Position(
-                        x: rounded(p.x, decimals), y: rounded(p.y, decimals),
-                        z: p.z.map { rounded($0, decimals) })
-                }.geoJSON
-            }
+            if geoJSON { return rounded(g).geoJSON }
             return decimals.map { g.wkt(decimals: $0) } ?? g.wkt
+        }
+
+        /// The geometry with its coordinates rounded to `decimals`, for GeoJSON (WKT rounds as
+        /// it writes).
+        func rounded(_ g: Geometry) -> Geometry {
+            guard let decimals else { return g }
+            return g.mapPositions { p in
+                Position(
+                    x: GeometryCommand.rounded(p.x, decimals),
+                    y: GeometryCommand.rounded(p.y, decimals),
+                    z: p.z.map { GeometryCommand.rounded($0, decimals) })
+            }
         }
 
         func answer(_ outcome: Outcome) -> Answer {
@@ -94,7 +102,8 @@ enum GeometryCommand: Subcommand {
                     text: write(g),
                     json: [
                         "geometry":
-                            (try? JSONDecoder().decode(JSONValue.self, from: Data(g.geoJSON.utf8)))
+                            (try? JSONDecoder().decode(
+                                JSONValue.self, from: Data(rounded(g).geoJSON.utf8)))
                             ?? .null
                     ])
             }
@@ -257,7 +266,7 @@ enum GeometryCommand: Subcommand {
                 }
                 let outcome = try apply(g)
                 if case .geometry(let out) = outcome, output.geoJSON {
-                    feature.geometry = out
+                    feature.geometry = output.rounded(out)
                     console.print(feature.jsonText)
                 } else {
                     emit(outcome, label: nil)
@@ -273,7 +282,7 @@ enum GeometryCommand: Subcommand {
                         switch try apply(g) {
                         case .geometry(let out):
                             producesGeometry = true
-                            collection.features[i].geometry = out
+                            collection.features[i].geometry = output.rounded(out)
                             if !output.geoJSON { texts.append(output.write(out)) }
                         case let other:
                             emit(other, label: label)
@@ -282,6 +291,11 @@ enum GeometryCommand: Subcommand {
                         console.printError(
                             "meridian geometry: \(label): \(error.message)")
                         failed = true
+                        // A feature whose geometry could not be made keeps no geometry rather
+                        // than its input's, which would pass for an answer; as text, its error
+                        // takes its line.
+                        collection.features[i].geometry = nil
+                        texts.append("error: \(label): \(error.message)")
                     }
                 }
                 if producesGeometry {
@@ -392,7 +406,7 @@ enum GeometryCommand: Subcommand {
         }
     }
 
-    private static func rounded(_ value: Double, _ decimals: Int) -> Double {
+    static func rounded(_ value: Double, _ decimals: Int) -> Double {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         return (value * scale).rounded() / scale
@@ -414,8 +428,8 @@ enum Input {
     /// Text that starts with `{` and parses as one GeoJSON document is that document; anything else
     /// is one geometry per line, each line read on its own: GeoJSON when it starts with `{`, WKT
     /// otherwise (blank and `#` lines are skipped). Text that starts with `{` but is neither one
-    /// document nor lines that each start with `{` or a letter (a document broken across lines)
-    /// is malformed.
+    /// document, nor lines whose first is a whole object, nor lines that each start with `{` or a
+    /// letter (a document broken across lines) is malformed.
     static func read(_ data: Data) -> Input {
         let text = DelimitedText.decode(data)
         let start = Self.leading(text)
@@ -429,7 +443,13 @@ enum Input {
                 // Lines of a document broken across lines start with `"`, `}` or `]`; lines of
                 // objects or WKT start with `{` or a letter, and each gets its own answer or
                 // error (a single bad line too, and comment lines are skipped).
-                guard content.allSatisfy({ $0.hasPrefix("{") || $0.first?.isLetter == true })
+                // A stream of objects, one per line, starts with a whole object: then a bad
+                // line is that line's error, whatever it starts with.
+                let firstLineIsObject =
+                    content.first.map { (try? GeoJSON(parsing: String($0))) != nil } ?? false
+                guard
+                    firstLineIsObject
+                        || content.allSatisfy({ $0.hasPrefix("{") || $0.first?.isLetter == true })
                 else { return .malformed(error) }
             }
         }

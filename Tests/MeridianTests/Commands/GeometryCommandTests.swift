@@ -35,6 +35,39 @@ struct GeometryCommandTests {
         let fixed = run(
             ["make-valid", "--format", "geojson"], input: "POLYGON ((0 0, 10 10, 10 0, 0 10, 0 0))")
         #expect(fixed.output.hasPrefix(#"{"type":"MultiPolygon""#))
+        // --decimals rounds every geometry written: JSON answers, a Feature's, a collection's.
+        #expect(
+            run(["hull", "--json", "--decimals", "1"], input: "POINT (1.23456 2.34567)").output
+                == #"{"geometry":{"coordinates":[1.2,2.3],"type":"Point"},"line":1}"# + "\n")
+        let point = #"{"type":"Point","coordinates":[1.23456,2.34567]}"#
+        let one = #"{"type":"Feature","properties":{},"geometry":"# + point + "}"
+        #expect(
+            run(["hull", "--decimals", "1"], input: one).output
+                == #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1.2,2.3]},"properties":{}}"#
+                + "\n")
+        let bad =
+            #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,95]}}"#
+        let mixed = #"{"type":"FeatureCollection","features":["# + one + "," + bad + "]}"
+        let both = run(["simplify", "--tolerance", "1", "--decimals", "1"], input: mixed)
+        // The feature that failed keeps no geometry (not its input's), and the exit code says so.
+        #expect(both.code == 2)
+        #expect(
+            both.output
+                == #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1.2,2.3]},"properties":{}},{"type":"Feature","geometry":null,"properties":{}}]}"#
+                + "\n", "\(both.output)")
+        let asText = run(["simplify", "--tolerance", "1", "--format", "wkt"], input: mixed)
+        #expect(
+            asText.output
+                == "POINT (1.23456 2.34567)\nerror: feature 1: latitude 95.0 of position (1.0, 95.0) is outside [-90, 90]\n",
+            "\(asText.output)")
+        // Objects one per line: a bad line is that line's error, whatever it starts with; a
+        // document broken across lines is malformed as a whole.
+        let stream = run(["area"], input: point + "\n[]\n" + point + "\n")
+        #expect(stream.code == 2)
+        let lines = stream.output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 4 && lines[0] == "0.000 m²" && lines[1].hasPrefix("error: line 2:"))
+        let broken = run(["area"], input: "{\n\"type\": \"Point\",\n\"coordinates\": [1, 2\n")
+        #expect(broken.code == 2 && broken.output.isEmpty)
         // --drop-collapsed leaves out the lines and points that collapsed parts became.
         let pinHole = "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (1 1, 1 1, 1 1, 1 1))"
         #expect(
