@@ -69,17 +69,19 @@ public struct GeographicPolygon: Sendable, Hashable {
     static let cutProbe = 1e-9
 
     /// Prepares the polygonal parts of a geometry (a polygon, a multipolygon, or a collection of
-    /// them).
+    /// them, whose points and lines have no inside and add nothing). An empty geometry contains
+    /// nothing.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a geometry without polygons or
-    ///   with other kinds of parts, a ring with fewer than three distinct vertices, an edge that
+    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a point or line geometry or a
+    ///   collection without polygons, a ring with fewer than three distinct vertices, an edge that
     ///   spans exactly 180° of longitude, or a ring that winds around a pole more than once;
     ///   ``GeoError/Kind-swift.struct/invalidCoordinate`` for a vertex whose latitude is outside
     ///   [-90, 90] or that is not finite. Messages name the polygon, ring and vertex.
     public init(_ geometry: Geometry) throws(GeoError) {
         var polygons = [[[Position]]]()
-        try Self.collectPolygons(geometry, into: &polygons)
-        guard !polygons.isEmpty else {
+        try Self.collectPolygons(geometry, into: &polygons, inCollection: false)
+        // An empty polygonal geometry contains nothing; anything else needs a polygon.
+        guard !polygons.isEmpty || geometry.isEmpty else {
             throw GeoError(
                 .invalidArgument, "a \(geometry.type) has no polygon to contain points")
         }
@@ -186,16 +188,20 @@ public struct GeographicPolygon: Sendable, Hashable {
 
     // MARK: - Preparation
 
+    /// The polygons of a geometry; points and lines inside a collection have no inside and add
+    /// nothing, but a point or line given alone is refused.
     private static func collectPolygons(
-        _ geometry: Geometry, into polygons: inout [[[Position]]]
+        _ geometry: Geometry, into polygons: inout [[[Position]]], inCollection: Bool
     ) throws(GeoError) {
         switch geometry {
         case .polygon(let rings): polygons.append(rings)
         case .multiPolygon(let list): polygons += list
         case .geometryCollection(let members):
-            for member in members { try collectPolygons(member, into: &polygons) }
+            for member in members {
+                try collectPolygons(member, into: &polygons, inCollection: true)
+            }
         default:
-            if geometry.isEmpty { return }
+            if geometry.isEmpty || inCollection { return }
             throw GeoError(
                 .invalidArgument,
                 "geographic containment needs polygons; a \(geometry.type) has no inside")

@@ -93,6 +93,18 @@ struct GeographicPolygonTests {
             #expect(error.kind == .invalidCoordinate && error.message.contains("vertex 1"))
         }
         #expect(throws: GeoError.self) { try polygon("POLYGON ((0 0, 1 1, 0 0, 1 1))") }
+        // A point or line alone has no inside; in a collection beside polygons it adds nothing,
+        // and every empty geometry contains nothing.
+        #expect(throws: GeoError.self) { try polygon("POINT (0 0)") }
+        #expect(throws: GeoError.self) { try polygon("GEOMETRYCOLLECTION (POINT (5 5))") }
+        let middle = Coordinate(latitude: 0.5, longitude: 0.5)
+        let mixed = try polygon(
+            "GEOMETRYCOLLECTION (POLYGON ((0 0, 1 0, 1 1, 0 1, 0 0)), POINT (5 5))")
+        #expect(mixed.contains(middle))
+        #expect(!mixed.contains(Coordinate(latitude: 5, longitude: 5)))
+        for empty in ["POLYGON EMPTY", "MULTIPOLYGON EMPTY", "GEOMETRYCOLLECTION EMPTY"] {
+            #expect(try !polygon(empty).contains(middle), "\(empty)")
+        }
     }
 
     /// Seeded circles worldwide (a third round the poles, a third across the 180th meridian),
