@@ -174,7 +174,10 @@ public enum CoordinateCSV {
                 column: column)
         }
         guard value.isFinite else {
-            throw GeoError(.invalidCoordinate, "\(name) \(value) is not finite", column: column)
+            // The text as written: 1e400 reads as infinity, which is not what the file says.
+            throw GeoError(
+                .invalidCoordinate, "\(name) \(GeoError.quoted(field)) is not finite",
+                column: column)
         }
         return value
     }

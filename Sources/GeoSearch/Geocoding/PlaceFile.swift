@@ -3,6 +3,12 @@ import GeoCore
 
 /// Reading a list of places as people have them: a GeoNames file, or GeoJSON points with names.
 public enum PlaceFile {
+    /// The error of a file that holds no place (empty, a header alone, or features without
+    /// named points): a search over it could only ever answer nothing.
+    public static let noPlaces = GeoError(
+        .malformedInput,
+        "the file holds no places (no GeoNames rows, and no point features with a name)")
+
     /// Reads places from GeoNames data (any ``GeoNamesFormat``) or from GeoJSON (a
     /// FeatureCollection, a Feature or one document per line) whose point features carry a
     /// `name` (or `title`) property; `country_code`, `admin1` and `population` properties are

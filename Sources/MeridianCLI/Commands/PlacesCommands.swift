@@ -12,6 +12,7 @@ private func loadPlaces(
     guard let path else { throw UsageError("--places FILE is required") }
     do throws(GeoError) {
         let places = try PlaceFile.read(try readInput(path, console: console))
+        guard !places.isEmpty else { throw PlaceFile.noPlaces }
         return .success(try PlaceIndex(places, coordinate: \.coordinate, name: \.name))
     } catch {
         return .failure(error)
@@ -98,7 +99,8 @@ enum NearestCommand: Subcommand {
 
         Prints the K places (default 5) of FILE nearest to the point by geodesic distance on WGS84
         (exact: within 0.1 µm up to 60 km, Karney's algorithm beyond), nearest first, ties to the
-        place listed first; with --within only those at most METERS away. FILE is a GeoNames file
+        place listed first; with --within only those at most METERS away ("no place within M m"
+        when there is none). A file without places is refused (exit 2). FILE is a GeoNames file
         (cities1000.txt and the like, 19 tab-separated columns; or a header lat, lon, name, ...)
         or GeoJSON points with a name property.
 
@@ -111,7 +113,8 @@ enum NearestCommand: Subcommand {
           --json           one JSON object per line: places [{name, latitude, longitude,
                            distance, index}], line
           --geojson        one GeoJSON FeatureCollection per line (the query and its places),
-                           which `meridian render` draws
+                           which `meridian render` draws; error records and skipped lines are
+                           JSON objects as with --json, so every line parses
 
         Example:
           meridian nearest --places cities1000.txt -k 3 47.3769 8.5417
@@ -135,7 +138,10 @@ enum NearestCommand: Subcommand {
             return placesFailure(name, error, path: placesPath, console: console)
         }
         var matches = [PlaceMatch<GeoNamesPlace>]()
-        return try Batch.run(name, positional: arguments.positional, json: json, console: console) {
+        return try Batch.run(
+            name, positional: arguments.positional, json: json, jsonRecords: json || geojson,
+            console: console
+        ) {
             (fields) throws(GeoError) in
             try expectFields(fields, ["LAT", "LON"])
             let query = try parseCoordinate(fields[0], fields[1])
@@ -144,7 +150,10 @@ enum NearestCommand: Subcommand {
             return Answer(
                 text: geojson
                     ? placesGeoJSON(query: query, found.map { ($0.0, $0.1, $0.2) })
-                    : found.map { placeText($0.0, distance: $0.1) }.joined(separator: "; "),
+                    : found.isEmpty
+                        ? (within.isFinite
+                            ? "no place within \(format(within, decimals: 0)) m" : "no place")
+                        : found.map { placeText($0.0, distance: $0.1) }.joined(separator: "; "),
                 json: ["places": .array(found.map { placeJSON($0.0, distance: $0.1, index: $0.2) })]
             )
         }
@@ -172,7 +181,8 @@ enum ReverseCommand: Subcommand {
           --within M      no place farther than M meters
           --json          one JSON object per line: name, admin1, admin2, countryCode, latitude,
                           longitude, distance, country, source, line
-          --geojson       one GeoJSON FeatureCollection per line (the point and its place)
+          --geojson       one GeoJSON FeatureCollection per line (the point and its place);
+                          error records and skipped lines as with --json
 
         Example:
           meridian reverse 47.3769 8.5417
@@ -191,8 +201,9 @@ enum ReverseCommand: Subcommand {
         let countries: CountryLookup
         do throws(GeoError) {
             if let placesPath {
-                geocoder = try ReverseGeocoder(
-                    places: try PlaceFile.read(try readInput(placesPath, console: console)))
+                let places = try PlaceFile.read(try readInput(placesPath, console: console))
+                guard !places.isEmpty else { throw PlaceFile.noPlaces }
+                geocoder = try ReverseGeocoder(places: places)
             } else {
                 geocoder = try ReverseGeocoder.bundled()
             }
@@ -200,7 +211,10 @@ enum ReverseCommand: Subcommand {
         } catch {
             return placesFailure(name, error, path: placesPath, console: console)
         }
-        return try Batch.run(name, positional: arguments.positional, json: json, console: console) {
+        return try Batch.run(
+            name, positional: arguments.positional, json: json, jsonRecords: json || geojson,
+            console: console
+        ) {
             (fields) throws(GeoError) in
             try expectFields(fields, ["LAT", "LON"])
             let query = try parseCoordinate(fields[0], fields[1])
@@ -264,7 +278,8 @@ enum SearchCommand: Subcommand {
           --region S,W,N,E   the visible region (west > east crosses the 180th meridian)
           --limit N          the most results (default 10)
           --json             one JSON object per line: places [...], line
-          --geojson          one GeoJSON FeatureCollection per line
+          --geojson          one GeoJSON FeatureCollection per line; error records and
+                             skipped lines as with --json
 
         Example:
           meridian search "san fr" --places cities1000.txt --near 37.77,-122.42
@@ -339,7 +354,8 @@ enum SearchCommand: Subcommand {
                         })
                 ])
         }
-        var batch = Batch(command: name, json: json, console: console)
+        var batch = Batch(
+            command: name, json: json, jsonRecords: json || geojson, console: console)
         if !arguments.positional.isEmpty {
             batch.emit(line: 1, .success(answer(arguments.positional.joined(separator: " "))))
             return batch.exitCode

@@ -58,12 +58,16 @@ struct Answer {
 struct Batch {
     let command: String
     let json: Bool
+    /// Whether error records and skipped lines are written as JSON objects: with `json`, and
+    /// for answers that are JSON of their own (GeoJSON lines), so every line parses.
+    let jsonRecords: Bool
     let console: Console
     private(set) var failed = false
 
-    init(command: String, json: Bool, console: Console) {
+    init(command: String, json: Bool, jsonRecords: Bool? = nil, console: Console) {
         self.command = command
         self.json = json
+        self.jsonRecords = jsonRecords ?? json
         self.console = console
     }
 
@@ -82,7 +86,7 @@ struct Batch {
             failed = true
             let message = describe(error)
             console.printError("meridian \(command): line \(line): \(message)")
-            if json {
+            if jsonRecords {
                 console.print(
                     jsonLine([
                         "line": .integer(line), "error": .string(message),
@@ -96,7 +100,7 @@ struct Batch {
 
     /// Writes the placeholder of a blank or comment line.
     func skip(line: Int) {
-        console.print(json ? jsonLine(["line": .integer(line), "skipped": true]) : "")
+        console.print(jsonRecords ? jsonLine(["line": .integer(line), "skipped": true]) : "")
     }
 
     /// The exit code: 2 if any line was bad.
@@ -109,10 +113,11 @@ struct Batch {
     ///   takes (a mistake in the call, exit 64 with the usage); the same count on a line of
     ///   standard input is that line's error record.
     static func run(
-        _ command: String, positional: [String], json: Bool, console: Console,
-        answer: (_ fields: [String]) throws(GeoError) -> Answer
+        _ command: String, positional: [String], json: Bool, jsonRecords: Bool? = nil,
+        console: Console, answer: (_ fields: [String]) throws(GeoError) -> Answer
     ) throws(UsageError) -> Int32 {
-        var batch = Batch(command: command, json: json, console: console)
+        var batch = Batch(
+            command: command, json: json, jsonRecords: jsonRecords, console: console)
         if !positional.isEmpty {
             let outcome = result(answer, jobFields(positional.joined(separator: " ")))
             if case .failure(let error) = outcome, error.isFieldCount {
@@ -121,15 +126,17 @@ struct Batch {
             batch.emit(line: 1, outcome)
             return batch.exitCode
         }
-        return runLines(command, json: json, console: console, answer: answer)
+        return runLines(
+            command, json: json, jsonRecords: jsonRecords, console: console, answer: answer)
     }
 
     /// Runs a job per line of standard input.
     static func runLines(
-        _ command: String, json: Bool, console: Console,
+        _ command: String, json: Bool, jsonRecords: Bool? = nil, console: Console,
         answer: (_ fields: [String]) throws(GeoError) -> Answer
     ) -> Int32 {
-        var batch = Batch(command: command, json: json, console: console)
+        var batch = Batch(
+            command: command, json: json, jsonRecords: jsonRecords, console: console)
         var number = 0
         while let line = console.readLine() {
             number += 1

@@ -51,7 +51,7 @@ struct CoordinateCSVTests {
             describe(records) == [
                 "1: 1.0 2.0",
                 "2:1 latitude \"abc\" is not a number",
-                "3:2 longitude nan is not finite",
+                "3:2 longitude \"nan\" is not finite",
                 "4:1 latitude 91.0 is outside [-90, 90]",
                 "5:2 expected a latitude and a longitude, found 1 field",
                 "7: 3.0 4.0",

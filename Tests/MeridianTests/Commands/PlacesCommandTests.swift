@@ -34,7 +34,27 @@ struct PlacesCommandTests {
         #expect(batch.code == 2)
         #expect(lines.count == 5 && lines[0].hasPrefix("Zürich"))
         #expect(lines[1].hasPrefix("error: line 2: latitude \"north\" is not a number"))
-        #expect(lines[2].isEmpty && lines[3].isEmpty)
+        // A blank line's placeholder is empty; a query with nothing in reach says so.
+        #expect(lines[2].isEmpty && lines[3] == "no place within 5000 m", "\(batch.output)")
+    }
+
+    /// With --geojson every line parses as JSON: error records and skipped lines are objects, as
+    /// with --json.
+    @Test func geoJSONBatchesParseLineByLine() throws {
+        for command in [["nearest", "--places", Self.places], ["reverse"]] {
+            let console = BufferedConsole(input: "47.37 8.54\nfoo\n\n")
+            let code = MeridianCommand.run(command + ["--geojson"], console: console.console)
+            let batch = (code: code, output: console.output)
+            #expect(batch.code == 2)
+            let lines = batch.output.split(separator: "\n")
+            #expect(lines.count == 3, "\(command)")
+            for line in lines {
+                #expect(
+                    (try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))) != nil,
+                    "\(command): \(line)")
+            }
+            #expect(lines[1].contains(#""line":2"#) && lines[2] == #"{"line":3,"skipped":true}"#)
+        }
     }
 
     @Test func nearestAsGeoJSONForRender() throws {
@@ -107,6 +127,15 @@ struct PlacesCommandTests {
             #expect(
                 malformed.code == 2 && malformed.error.contains("(line 3)")
                     && !malformed.error.contains("Usage"), "\(command): \(malformed.error)")
+        }
+        // A file without places (a header alone) is refused, not searched for nothing.
+        let empty = directory.appendingPathComponent("empty.tsv")
+        try Data("lat\tlon\tname\n".utf8).write(to: empty)
+        for command in [["nearest", "1", "2"], ["search", "a"], ["reverse", "1", "2"]] {
+            let refused = meridian([command[0], "--places", empty.path] + command.dropFirst())
+            #expect(
+                refused.code == 2 && refused.output.isEmpty
+                    && refused.error.contains("holds no places"), "\(command): \(refused.error)")
         }
     }
 
