@@ -46,7 +46,8 @@ enum GeometryCommand: Subcommand {
         output line, in order: the answer; for a bad line an error record in its place ("error:
         line N: ..." as text, {"line":N,"error":...,"kind":...} as JSON) with the same message on
         standard error; for a blank or # line an empty line ({"line":N,"skipped":true} as JSON).
-        Errors give the line, and the column where the reader knows it.
+        Where the answers are GeoJSON geometries, error records and skipped lines are JSON objects
+        too, so every line parses. Errors give the line, and the column where the reader knows it.
 
         Options:
           --format wkt|geojson   output format for geometries
@@ -219,7 +220,13 @@ enum GeometryCommand: Subcommand {
             return runDocument(document, apply: apply, output: output, console: console)
         case .lines(let lines, let geoJSON):
             output.geoJSON = outputFormat.map { $0 == "geojson" } ?? geoJSON
-            var batch = Batch(command: name, json: json, console: console)
+            // Answers that are GeoJSON lines get JSON error records, so every line parses.
+            let givesGeometry = [
+                "buffer", "hull", "concave-hull", "simplify", "make-valid",
+            ].contains(operation)
+            var batch = Batch(
+                command: name, json: json, jsonRecords: json || (output.geoJSON && givesGeometry),
+                console: console)
             for line in lines {
                 switch line.value {
                 case nil: batch.skip(line: line.number)

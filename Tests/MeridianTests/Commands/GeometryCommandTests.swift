@@ -66,6 +66,13 @@ struct GeometryCommandTests {
         #expect(stream.code == 2)
         let lines = stream.output.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 4 && lines[0] == "0.000 m²" && lines[1].hasPrefix("error: line 2:"))
+        // GeoJSON answers get JSON error records, so every line parses.
+        let hulls = run(["hull"], input: point + "\n{\"type\":\"Point\"}\n\n")
+        #expect(
+            hulls.output
+                == #"{"type":"Point","coordinates":[1.23456,2.34567]}"# + "\n"
+                + #"{"error":"GeoJSON: $: Point has no \"coordinates\" member (at byte 0)","kind":"malformedInput","line":2}"#
+                + "\n" + #"{"line":3,"skipped":true}"# + "\n", "\(hulls.output)")
         let broken = run(["area"], input: "{\n\"type\": \"Point\",\n\"coordinates\": [1, 2\n")
         #expect(broken.code == 2 && broken.output.isEmpty)
         // --drop-collapsed leaves out the lines and points that collapsed parts became.
