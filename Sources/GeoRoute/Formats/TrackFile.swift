@@ -99,6 +99,34 @@ public enum TrackFile {
         .time: ["time", "timestamp", "date", "datetime", "utc"],
     ]
 
+    /// Tracks as delimited text that ``readCSV(_:limits:)`` reads back: one `lat,lon` row per
+    /// point in full precision, a blank line between tracks and between a track's segments,
+    /// and, when any point has an elevation or a time, a header naming the columns (`ele` in
+    /// meters, `time` in ISO 8601 UTC to the microsecond), with an empty field where a point has
+    /// none.
+    /// - Complexity: O(n) in the points.
+    public static func writeCSV(_ tracks: [Track]) -> String {
+        let points = tracks.flatMap { $0.segments.joined() }
+        let elevations = points.contains { $0.elevation != nil }
+        let times = points.contains { $0.time != nil }
+        var out = ""
+        if elevations || times {
+            out += "lat,lon" + (elevations ? ",ele" : "") + (times ? ",time" : "") + "\n"
+        }
+        for track in tracks {
+            for segment in track.segments where !segment.isEmpty {
+                for point in segment {
+                    out += "\(point.coordinate.latitude),\(point.coordinate.longitude)"
+                    if elevations { out += "," + (point.elevation.map { "\($0)" } ?? "") }
+                    if times { out += "," + (point.time.map(ISO8601Time.format) ?? "") }
+                    out += "\n"
+                }
+                out += "\n"
+            }
+        }
+        return out
+    }
+
     /// Tracks from delimited text (see ``Format/csv``).
     ///
     /// - Throws: The first bad record's error, at its line and column.

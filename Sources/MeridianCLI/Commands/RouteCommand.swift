@@ -55,7 +55,8 @@ enum RouteCommand: Subcommand {
           --area A              Visvalingam-Whyatt's threshold in square meters
           --method M            douglas-peucker (default), visvalingam-whyatt or topology-preserving
           --output F            simplify's output: csv, encoded, geojson or gpx (default: the input's
-                                kind; csv for GPX input)
+                                kind; csv for GPX input); csv keeps elevations and times under
+                                a lat,lon,ele,time header when the points have them
           --moving-speed V      stats: m/s at or above which an interval counts as moving (0.5)
           --elevation-threshold M
                                 stats: hysteresis in meters for gain and loss (0)
@@ -322,16 +323,7 @@ enum RouteCommand: Subcommand {
         case "gpx":
             console.write(try GPX.write(simplified))
         default:
-            var out = ""
-            for track in simplified {
-                for segment in track.segments {
-                    for point in segment {
-                        out += "\(point.coordinate.latitude),\(point.coordinate.longitude)\n"
-                    }
-                    out += "\n"
-                }
-            }
-            console.write(out)
+            console.write(TrackFile.writeCSV(simplified))
         }
         return ExitCode.success
     }
