@@ -135,6 +135,12 @@ struct BadInputTableTests {
         expectFailure(.invalidArgument, "reaches 10000000000000000000 km") {
             _ = try Geometry(wkt: "POLYGON ((0 0, 1 0, 1 1, 0 1, 0 0))").buffer(meters: 1e22)
         }
+        // A longitude no double can reduce to a fraction of a degree is refused by name.
+        expectFailure(.invalidCoordinate, "longitude 1e+308 of position (1e+308, 0.0) is too large")
+        {
+            _ = try Geometry(wkt: "POLYGON ((1e308 0, -1e308 0, 0 1, 1e308 0))").simplified(
+                meters: 1)
+        }
         // Longitudes whose difference overflows a double are followed modulo 360, not trapped
         // on: the ring below is a thin triangle near (±1e308 reduced, 0).
         for wkt in [

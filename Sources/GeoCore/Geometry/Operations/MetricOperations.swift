@@ -206,6 +206,15 @@ extension Geometry {
                 .invalidCoordinate,
                 "latitude \(bad.y) of position (\(bad.x), \(bad.y)) is outside [-90, 90]")
         }
+        // Longitudes are reduced to [-180, 180]; beyond 10¹⁵ a double holds no fraction of a
+        // degree, and sums of such values overflow, so they are refused by name.
+        forEachPosition { p in if bad == nil && abs(p.x) > 1e15 { bad = p } }
+        if let bad {
+            throw GeoError(
+                .invalidCoordinate,
+                "longitude \(bad.x) of position (\(bad.x), \(bad.y)) is too large to reduce to [-180, 180] (beyond ±1e15)"
+            )
+        }
     }
 
     /// The geometry with geodesic intermediate points on every edge longer than `spacing` meters.
