@@ -26,7 +26,8 @@ extension Geometry {
     public static let metricPlaneLimit = 2_500_000.0
 
     /// The points within `meters` of this geometry on the WGS84 ellipsoid, as a longitude/latitude
-    /// polygon; negative values erode polygons.
+    /// polygon; negative values erode polygons. A buffer round a pole is closed along that pole
+    /// (see ``closingPolarRings()``), valid in the longitude/latitude plane as on the globe.
     ///
     /// ```swift
     /// let zone = try Geometry.point(coordinate: lhr).buffer(meters: 5_000)   // a 5 km disc
@@ -61,6 +62,48 @@ extension Geometry {
         }
         let projected = densified(Self.densifySpacing).mapPositions(plane.forward)
         return try projected.buffer(distance: meters, style: style).mapPositions(plane.inverse)
+            .closingPolarRings()
+    }
+
+    /// The polygons with each exterior ring that runs once round a pole (its longitudes turn
+    /// through 360°, as a buffer round a pole maps back from the plane) closed along that pole,
+    /// with continuous longitudes, as ``GeodesicCircle`` closes a circle round a pole: so the
+    /// cap is a valid polygon in the longitude/latitude plane too, and means the same on the
+    /// globe. Polygons with a hole that runs round a pole (a band) are left as they are.
+    func closingPolarRings() -> Geometry {
+        func closed(_ rings: [[Position]]) -> [[Position]] {
+            func turns(_ ring: [Position]) -> ([Position], Int) {
+                guard var previous = ring.first else { return (ring, 0) }
+                var unrolled = [previous]
+                unrolled.reserveCapacity(ring.count + 2)
+                for p in ring.dropFirst() {
+                    let x = previous.x + Angle.normalizedLongitude(p.x - previous.x)
+                    previous = Position(x: x, y: p.y, z: p.z)
+                    unrolled.append(previous)
+                }
+                let turn = ((unrolled[unrolled.count - 1].x - unrolled[0].x) / 360).rounded()
+                return (unrolled, turn.isFinite ? Int(turn) : 0)
+            }
+            guard let exterior = rings.first, exterior.count >= 4,
+                rings.dropFirst().allSatisfy({ turns($0).1 == 0 })
+            else { return rings }
+            let (unrolled, turn) = turns(exterior)
+            guard abs(turn) == 1, let first = unrolled.first, let last = unrolled.last else {
+                return rings
+            }
+            let meanLatitude = exterior.reduce(0) { $0 + $1.y } / Double(exterior.count)
+            let pole = meanLatitude >= 0 ? 90.0 : -90.0
+            var ring = unrolled
+            ring.append(Position(x: last.x, y: pole))
+            ring.append(Position(x: first.x, y: pole))
+            ring.append(first)
+            return [ring] + rings.dropFirst()
+        }
+        switch self {
+        case .polygon(let rings): return .polygon(closed(rings))
+        case .multiPolygon(let polygons): return .multiPolygon(polygons.map(closed))
+        default: return self
+        }
     }
 
     /// The one position of a point, or of a multipoint of one point.

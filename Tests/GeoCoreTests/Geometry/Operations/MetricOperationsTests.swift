@@ -83,6 +83,40 @@ struct MetricOperationsTests {
                         to: Coordinate(latitude: -16.5, longitude: -179.99))) < 1e-6)
     }
 
+    /// A buffer round a pole is closed along that pole, so it is a valid polygon in the
+    /// longitude/latitude plane too, and means the same on the globe: the pole inside, its area
+    /// the winding ring's, points beyond the buffered edges outside. Both poles, growing and
+    /// shrinking.
+    @Test func buffersRoundAPoleAreValidCaps() throws {
+        for pole in [90.0, -90.0] {
+            let lat = pole > 0 ? 80.0 : -80.0
+            let square = try Geometry(
+                wkt: "POLYGON ((0 \(lat), 90 \(lat), 180 \(lat), -90 \(lat), 0 \(lat)))")
+            for meters in [1_000.0, 50_000, -50_000] {
+                let cap = try square.buffer(meters: meters)
+                #expect(try cap.isValid(), "pole \(pole), \(meters) m")
+                let globe = try GeographicPolygon(cap)
+                #expect(globe.contains(Coordinate(latitude: pole, longitude: 0)))
+                #expect(!globe.contains(Coordinate(latitude: lat - 1, longitude: 45)))
+                // The square's geodesic edges reach 82.88° at 45°: the buffer follows them.
+                let inside = (pole > 0 ? 1.0 : -1.0) * (82.9 + max(0, -meters) / 111_000 + 0.05)
+                #expect(globe.contains(Coordinate(latitude: inside, longitude: 45)))
+                let grown = try cap.geodesicArea() - square.geodesicArea()
+                #expect((grown > 0) == (meters > 0), "pole \(pole), \(meters) m: \(grown)")
+                // Steiner's formula for the square (about 4 × 1,570 km round): it gains its
+                // perimeter times the distance and a disc at its corners, or loses the band less
+                // a square of the distance at each right-angled corner.
+                let perimeter = try square.geodesicPerimeter()
+                let d = abs(meters)
+                let expected =
+                    meters > 0 ? perimeter * d + .pi * d * d : -(perimeter * d - 4 * d * d)
+                #expect(
+                    abs(grown - expected) < 0.01 * perimeter * d,
+                    "pole \(pole), \(meters) m: \(grown) against \(expected)")
+            }
+        }
+    }
+
     @Test func badInput() throws {
         #expect(throws: GeoError.self) { try Geometry.point(x: 0, y: 100).buffer(meters: 10) }
         #expect(throws: GeoError.self) { try Geometry.point(x: 0, y: 0).buffer(meters: .nan) }
