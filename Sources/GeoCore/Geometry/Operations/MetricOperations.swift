@@ -26,8 +26,9 @@ extension Geometry {
     public static let metricPlaneLimit = 2_500_000.0
 
     /// The points within `meters` of this geometry on the WGS84 ellipsoid, as a longitude/latitude
-    /// polygon; negative values erode polygons. A buffer round a pole is closed along that pole
-    /// (see ``closingPolarRings()``), valid in the longitude/latitude plane as on the globe.
+    /// polygon; negative values erode polygons. A buffer round a pole is closed along that pole,
+    /// with continuous longitudes (as ``GeodesicCircle`` closes a circle round a pole), so it is
+    /// valid in the longitude/latitude plane as on the globe.
     ///
     /// ```swift
     /// let zone = try Geometry.point(coordinate: lhr).buffer(meters: 5_000)   // a 5 km disc
