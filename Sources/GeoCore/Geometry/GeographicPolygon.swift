@@ -222,14 +222,6 @@ public struct GeographicPolygon: Sendable, Hashable {
         }
     }
 
-    /// The difference of two finite longitudes, or, where that overflows (longitudes near
-    /// ±1.8e308), the difference of their values reduced to [−180, 180], which is the same
-    /// modulo 360.
-    private static func longitudeStep(from a: Double, to b: Double) -> Double {
-        let raw = b - a
-        return raw.isFinite ? raw : Angle.normalizedLongitude(b) - Angle.normalizedLongitude(a)
-    }
-
     private static func prepare(
         _ ring: [Position], name: String, fullTurns: Bool
     ) throws(GeoError) -> Ring {
@@ -249,8 +241,16 @@ public struct GeographicPolygon: Sendable, Hashable {
                     "\(name) vertex \(i) (\(p.x), \(p.y)) is not a longitude and latitude: the latitude must be within [-90, 90] and both finite"
                 )
             }
+            // Beyond 10¹⁵ a double holds no fraction of a degree, and unrolling such longitudes
+            // loses the ring's turns.
+            guard abs(p.x) <= 1e15 else {
+                throw GeoError(
+                    .invalidCoordinate,
+                    "\(name) vertex \(i): longitude \(p.x) is too large to reduce to [-180, 180] (beyond ±1e15)"
+                )
+            }
             if i > 0 {
-                let raw = Self.longitudeStep(from: points[i - 1].x, to: p.x)
+                let raw = p.x - points[i - 1].x
                 var step = Angle.normalizedLongitude(raw)
                 if fullTurns && abs(raw) == 360 { step = raw }
                 guard abs(step) != 180 || abs(p.y) == 90 || abs(y[y.count - 1]) == 90 else {
@@ -277,14 +277,15 @@ public struct GeographicPolygon: Sendable, Hashable {
                 .invalidArgument, "\(name) has \(distinct.count) distinct vertices; a ring needs 3")
         }
         // The closing edge, and with it the winding.
-        let closingRaw = Self.longitudeStep(from: points[points.count - 1].x, to: points[0].x)
+        let closingRaw = points[0].x - points[points.count - 1].x
         var closingStep = Angle.normalizedLongitude(closingRaw)
         if fullTurns && abs(closingRaw) == 360 { closingStep = closingRaw }
         let total = x[x.count - 1] + closingStep - x[0]
-        guard total.isFinite else {
+        // Each step is at most half a turn, so this holds for any ring the checks above let
+        // through; it keeps the conversion below from trapping whatever happens.
+        guard total.isFinite, abs(total) < 1e15 else {
             throw GeoError(
-                .invalidCoordinate,
-                "\(name) has longitudes too large to follow round the globe (beyond ±1e307)")
+                .invalidCoordinate, "\(name) has longitudes too large to follow round the globe")
         }
         let winding = Int((total / 360).rounded())
         guard abs(winding) <= 1 else {

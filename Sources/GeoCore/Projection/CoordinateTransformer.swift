@@ -215,7 +215,8 @@ public final class CoordinateTransformer: Sendable {
 
     /// Whether PROJ can run the operation in a direction: always forward; backwards only when
     /// the operation has an inverse (`+proj=august` has none, and every point of an inverse run
-    /// would fail).
+    /// would fail). A transformer between two CRSs is taken to run both ways (PROJ picks among
+    /// its candidate operations per point; a point none can take back fails on its own).
     public func canTransform(_ direction: Direction) -> Bool {
         proj(direction) == .forward || projHasInverse
     }

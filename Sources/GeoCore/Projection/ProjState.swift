@@ -34,7 +34,8 @@ final class ProjState {
     /// Whether the caller's input and output are angles in degrees, per direction.
     let degreesIn: (Bool, Bool)
     let degreesOut: (Bool, Bool)
-    /// Whether PROJ can run the operation backwards (`proj_pj_info`'s `has_inverse`).
+    /// Whether PROJ can run the operation backwards (`proj_pj_info`'s `has_inverse` for a
+    /// pipeline; always for an operation between two CRSs).
     let hasInverse: Bool
     /// The axes of the source and target CRS in the authority's order (before normalization).
     let sourceAxes: [CRSAxis]?
@@ -119,7 +120,14 @@ final class ProjState {
             angularOutput.0 || proj_degree_output(pj, PJ_FWD) != 0,
             angularOutput.1 || proj_degree_output(pj, PJ_INV) != 0
         )
-        hasInverse = proj_pj_info(pj).has_inverse != 0
+        // Between two CRSs PROJ may hold several candidate operations, picked per point, and
+        // `proj_pj_info` knows none of them before the first point (it reports no inverse):
+        // such a transformer is taken to run both ways, and a point it cannot take back fails
+        // on its own. A single operation or pipeline says what it can do.
+        switch definition {
+        case .crsToCRS: hasInverse = true
+        case .pipeline: hasInverse = proj_pj_info(pj).has_inverse != 0
+        }
         sourceAxes = axes.0
         targetAxes = axes.1
     }

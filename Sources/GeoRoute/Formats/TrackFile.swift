@@ -99,11 +99,11 @@ public enum TrackFile {
         .time: ["time", "timestamp", "date", "datetime", "utc"],
     ]
 
-    /// Tracks as delimited text that ``readCSV(_:limits:)`` reads back: one `lat,lon` row per
-    /// point in full precision, a blank line between tracks and between a track's segments,
-    /// and, when any point has an elevation or a time, a header naming the columns (`ele` in
-    /// meters, `time` in ISO 8601 UTC to the microsecond), with an empty field where a point has
-    /// none.
+    /// Tracks as delimited text whose points ``readCSV(_:limits:)`` reads back: one `lat,lon`
+    /// row per point in full precision, a blank line after each segment, and, when any point has
+    /// an elevation or a time, a header naming the columns (`ele` in meters, `time` in ISO 8601
+    /// UTC to the microsecond), with an empty field where a point has none. CSV has no place
+    /// for names or for segments within a track: each segment reads back as a track.
     /// - Complexity: O(n) in the points.
     public static func writeCSV(_ tracks: [Track]) -> String {
         let points = tracks.flatMap { $0.segments.joined() }

@@ -214,16 +214,17 @@ enum GeometryCommand: Subcommand {
             return ExitCode.failure
         }
         var output = Output(json: json, geoJSON: outputFormat == "geojson", decimals: decimals)
+        let givesGeometry = ["buffer", "hull", "concave-hull", "simplify", "make-valid"].contains(
+            operation)
         switch Input.read(data) {
         case .document(let document):
             output.geoJSON = outputFormat.map { $0 == "geojson" } ?? true
-            return runDocument(document, apply: apply, output: output, console: console)
+            return runDocument(
+                document, apply: apply, givesGeometry: givesGeometry, output: output,
+                console: console)
         case .lines(let lines, let geoJSON):
             output.geoJSON = outputFormat.map { $0 == "geojson" } ?? geoJSON
             // Answers that are GeoJSON lines get JSON error records, so every line parses.
-            let givesGeometry = [
-                "buffer", "hull", "concave-hull", "simplify", "make-valid",
-            ].contains(operation)
             var batch = Batch(
                 command: name, json: json, jsonRecords: json || (output.geoJSON && givesGeometry),
                 console: console)
@@ -246,8 +247,8 @@ enum GeometryCommand: Subcommand {
     /// Runs an operation on a GeoJSON document: the geometry, the feature's geometry, or each
     /// feature's geometry of a collection.
     private static func runDocument(
-        _ document: GeoJSON, apply: (Geometry) throws(GeoError) -> Outcome, output: Output,
-        console: Console
+        _ document: GeoJSON, apply: (Geometry) throws(GeoError) -> Outcome, givesGeometry: Bool,
+        output: Output, console: Console
     ) -> Int32 {
         func emit(_ outcome: Outcome, label: String?) {
             switch outcome {
@@ -280,7 +281,8 @@ enum GeometryCommand: Subcommand {
                 }
             case .featureCollection(var collection):
                 var failed = false
-                var producesGeometry = false
+                // A collection in, a collection out, even when every feature failed.
+                var producesGeometry = givesGeometry
                 var texts = [String]()
                 for i in collection.features.indices {
                     let label = Self.label(of: collection.features[i], index: i)

@@ -21,7 +21,8 @@ enum ExitCode {
     static let success: Int32 = 0
     /// The command could not run: a file could not be read, or PROJ or GEOS could not set up what
     /// was asked (an unknown CRS, an operation with no inverse); nothing was answered. Also when
-    /// reading standard input failed part way: the lines read before were answered.
+    /// reading standard input, or PROJ for a later batch of a stream, failed part way: the lines
+    /// before were answered.
     static let failure: Int32 = 1
     /// Some input was bad: each bad line or record got an error record in its place (or a whole
     /// input file was malformed); everything else was answered.

@@ -55,6 +55,15 @@ struct GeometryCommandTests {
             both.output
                 == #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1.2,2.3]},"properties":{}},{"type":"Feature","geometry":null,"properties":{}}]}"#
                 + "\n", "\(both.output)")
+        let allBad = run(
+            ["simplify", "--tolerance", "1"],
+            input: #"{"type":"FeatureCollection","features":["# + bad + "]}")
+        #expect(
+            allBad.code == 2
+                && allBad.output
+                    == #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":null,"properties":{}}]}"#
+                    + "\n",
+            "\(allBad.output)")
         let asText = run(["simplify", "--tolerance", "1", "--format", "wkt"], input: mixed)
         #expect(
             asText.output

@@ -78,6 +78,12 @@ struct TransformCommandTests {
         #expect(august.code == 1 && august.output.isEmpty, "\(august.output)")
         #expect(august.errors.contains("has no inverse"), "\(august.errors)")
         #expect(run(["--pipeline", "+proj=august"], input: "1 2\n").code == 0)
+        // Between two CRSs with several candidate operations (OSGB 1936 has many from WGS 84),
+        // PROJ knows none before the first point: the inverse runs.
+        let british = run(
+            ["--from", "EPSG:4326", "--to", "EPSG:27700", "--inverse"],
+            input: "530000 180000\n")
+        #expect(british.code == 0 && british.output.hasPrefix("-0.1"), "\(british.errors)")
     }
 
     /// Lines are answered before the tool waits for more input (a live stream is transformed

@@ -36,8 +36,8 @@ extension Geometry {
     /// - Parameters:
     ///   - meters: The buffer distance in meters.
     ///   - style: Caps, joins and segments per quarter circle (see ``BufferStyle``).
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for a latitude outside [-90, 90] or a
-    ///   non-finite position; ``GeoError/Kind-swift.struct/invalidArgument`` for a non-finite distance,
+    /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for a latitude outside [-90, 90], a
+    ///   longitude beyond ±1e15 or a non-finite position; ``GeoError/Kind-swift.struct/invalidArgument`` for a non-finite distance,
     ///   or when the result would reach farther than ``metricPlaneLimit`` from the geometry's center
     ///   (not for points, whose buffers are exact circles); or from GEOS.
     public func buffer(
@@ -98,7 +98,17 @@ extension Geometry {
             ring.append(Position(x: last.x, y: pole))
             ring.append(Position(x: first.x, y: pole))
             ring.append(first)
-            return [ring] + rings.dropFirst()
+            // Holes (which do not run round the pole) continuous too, and moved by whole turns
+            // to lie under the unrolled shell.
+            let middle = (first.x + last.x) / 2
+            let holes = rings.dropFirst().map { hole -> [Position] in
+                let (continuous, _) = turns(hole)
+                guard let low = continuous.map(\.x).min(), let high = continuous.map(\.x).max()
+                else { return hole }
+                let shift = 360 * ((middle - (low + high) / 2) / 360).rounded()
+                return continuous.map { Position(x: $0.x + shift, y: $0.y, z: $0.z) }
+            }
+            return [ring] + holes
         }
         switch self {
         case .polygon(let rings): return .polygon(closed(rings))
@@ -238,7 +248,8 @@ extension Geometry {
         init(_ p: Position) { x = p.x; y = p.y }
     }
 
-    /// Throws unless every position is a valid longitude/latitude (finite, latitude within ±90).
+    /// Throws unless every position is a valid longitude/latitude (finite, latitude within ±90,
+    /// longitude within ±1e15, beyond which no fraction of a degree is left to reduce).
     func validateGeographic() throws(GeoError) {
         if let (p, path) = firstNonFinitePosition() {
             throw GeoError(.invalidCoordinate, "\(path) (\(p.x), \(p.y)) is not finite")

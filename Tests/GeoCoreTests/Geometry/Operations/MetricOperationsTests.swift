@@ -117,6 +117,24 @@ struct MetricOperationsTests {
         }
     }
 
+    /// A cap with a hole: the hole moves with the shell's unrolled longitudes, so the buffer is
+    /// valid in the plane and the hole's middle stays outside on the globe, wherever the ring
+    /// starts.
+    @Test func polarCapsKeepTheirHoles() throws {
+        for hole in [-45.0, 45, 135, -135] {
+            let (w, e) = (hole - 5, hole + 5)
+            let square = try Geometry(
+                wkt:
+                    "POLYGON ((0 80, 90 80, 180 80, -90 80, 0 80), (\(w) 84, \(e) 84, \(e) 85, \(w) 85, \(w) 84))"
+            )
+            let cap = try square.buffer(meters: 1_000)
+            #expect(try cap.isValid(), "hole at \(hole)°")
+            let globe = try GeographicPolygon(cap)
+            #expect(!globe.contains(Coordinate(latitude: 84.5, longitude: hole)), "\(hole)")
+            #expect(globe.contains(Coordinate(latitude: 89, longitude: hole)), "\(hole)")
+        }
+    }
+
     @Test func badInput() throws {
         #expect(throws: GeoError.self) { try Geometry.point(x: 0, y: 100).buffer(meters: 10) }
         #expect(throws: GeoError.self) { try Geometry.point(x: 0, y: 0).buffer(meters: .nan) }
