@@ -9,6 +9,11 @@ package enum Angle {
     /// Radians to degrees.
     @inlinable package static func degrees(_ radians: Double) -> Double { radians * (180 / .pi) }
 
+    /// The largest longitude magnitude (degrees) the geometry operations reduce to [-180, 180]:
+    /// beyond 10¹⁵ a double holds no fraction of a degree, and sums of such values lose whole
+    /// turns or overflow, so larger ones are refused by name.
+    package static let largestReducibleLongitude = 1e15
+
     /// A longitude wrapped into [-180, 180], as GeographicLib's `AngNormalize` does: values already in
     /// range are returned unchanged (so ±180 keep their sign), others are reduced exactly by whole turns
     /// (540 → 180, -540 → -180). NaN and infinities give NaN.

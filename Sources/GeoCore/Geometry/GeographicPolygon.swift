@@ -241,9 +241,7 @@ public struct GeographicPolygon: Sendable, Hashable {
                     "\(name) vertex \(i) (\(p.x), \(p.y)) is not a longitude and latitude: the latitude must be within [-90, 90] and both finite"
                 )
             }
-            // Beyond 10¹⁵ a double holds no fraction of a degree, and unrolling such longitudes
-            // loses the ring's turns.
-            guard abs(p.x) <= 1e15 else {
+            guard abs(p.x) <= Angle.largestReducibleLongitude else {
                 throw GeoError(
                     .invalidCoordinate,
                     "\(name) vertex \(i): longitude \(p.x) is too large to reduce to [-180, 180] (beyond ±1e15)"

@@ -104,7 +104,7 @@ struct CellGrid: Sendable {
                 var runs = true
                 for r in Int(node.start)..<Int(node.end) {
                     let c = finestCells[r]
-                    let q = Int((c.y >> bit) & 1) << 1 | Int((c.x >> bit) & 1)
+                    let q = Self.quarter(column: Int(c.x), row: Int(c.y), bit: bit)
                     if q != previous {
                         if seen[q] {
                             runs = false
@@ -129,6 +129,13 @@ struct CellGrid: Sendable {
             ranges[cell].y = -1 - Int32(root)
         }
         (self.level, self.side, self.ranges, self.nodes) = (level, side, ranges, nodes)
+    }
+
+    /// Which quarter of a node (0 south-west, 1 south-east, 2 north-west, 3 north-east) holds
+    /// the cell (column, row) of a finer level, `bit` levels below the quarters' own.
+    @inline(__always)
+    static func quarter(column: Int, row: Int, bit: Int) -> Int {
+        ((row >> bit) & 1) << 1 | ((column >> bit) & 1)
     }
 
     /// The face coordinate of the edge before column (or row) `i` of a level: the unit
@@ -175,7 +182,7 @@ struct CellGrid: Sendable {
             if node.children < 0 { return (node.start, node.end, id) }
             nodeLevel += 1
             let bit = cellLevel - nodeLevel
-            id = Int(node.children) + (((row >> bit) & 1) << 1 | ((column >> bit) & 1))
+            id = Int(node.children) + Self.quarter(column: column, row: row, bit: bit)
         }
         return (nodes[id].start, nodes[id].end, -1)
     }
@@ -222,7 +229,7 @@ struct CellGrid: Sendable {
                         let bit = Self.finest - cellLevel
                         id =
                             Int(nodes[id].children)
-                            + (((finestRow >> bit) & 1) << 1 | ((finestColumn >> bit) & 1))
+                            + Self.quarter(column: finestColumn, row: finestRow, bit: bit)
                     }
                 }
                 // A first block with a cell denser than the query's (a city's edge) is taken

@@ -11,12 +11,19 @@ private func loadPlaces(
 ) throws(UsageError) -> Result<PlaceIndex<GeoNamesPlace>, GeoError> {
     guard let path else { throw UsageError("--places FILE is required") }
     do throws(GeoError) {
-        let places = try PlaceFile.read(try readInput(path, console: console))
-        guard !places.isEmpty else { throw PlaceFile.noPlaces }
+        let places = try readPlaces(path, console: console)
         return .success(try PlaceIndex(places, coordinate: \.coordinate, name: \.name))
     } catch {
         return .failure(error)
     }
+}
+
+/// The places of a file; a file without any is refused, since every search over it would
+/// answer nothing.
+private func readPlaces(_ path: String, console: Console) throws(GeoError) -> [GeoNamesPlace] {
+    let places = try PlaceFile.read(try readInput(path, console: console))
+    guard !places.isEmpty else { throw PlaceFile.noPlaces }
+    return places
 }
 
 /// Reports a places file that could not be used and returns the exit code: 1 when it could not be
@@ -201,9 +208,7 @@ enum ReverseCommand: Subcommand {
         let countries: CountryLookup
         do throws(GeoError) {
             if let placesPath {
-                let places = try PlaceFile.read(try readInput(placesPath, console: console))
-                guard !places.isEmpty else { throw PlaceFile.noPlaces }
-                geocoder = try ReverseGeocoder(places: places)
+                geocoder = try ReverseGeocoder(places: try readPlaces(placesPath, console: console))
             } else {
                 geocoder = try ReverseGeocoder.bundled()
             }

@@ -261,9 +261,9 @@ extension Geometry {
                 .invalidCoordinate,
                 "latitude \(bad.y) of position (\(bad.x), \(bad.y)) is outside [-90, 90]")
         }
-        // Longitudes are reduced to [-180, 180]; beyond 10¹⁵ a double holds no fraction of a
-        // degree, and sums of such values overflow, so they are refused by name.
-        forEachPosition { p in if bad == nil && abs(p.x) > 1e15 { bad = p } }
+        forEachPosition { p in
+            if bad == nil && abs(p.x) > Angle.largestReducibleLongitude { bad = p }
+        }
         if let bad {
             throw GeoError(
                 .invalidCoordinate,
