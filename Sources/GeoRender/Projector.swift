@@ -12,7 +12,7 @@ struct ViewPoint: Sendable {
 struct Projector {
     let viewport: MapViewport
     /// The clip rectangle in map points.
-    let minX, minY, maxX, maxY: Double
+    private(set) var minX, minY, maxX, maxY: Double
     /// Vertices closer than this to the one drawn before are dropped, in view points.
     let resolution = 0.3
 
@@ -30,6 +30,16 @@ struct Projector {
     }
 
     static let world = MapSize.world.width
+
+    /// This projector with its clip narrowed to one world's width centered on the view: where a
+    /// ring round a pole, drawn over three turns so that it covers any view, is drawn in a view
+    /// wider than the world, so that it is drawn once, as every other feature is.
+    private var oneWorld: Projector {
+        var narrowed = self
+        narrowed.minX = max(minX, viewport.center.x - Projector.world / 2)
+        narrowed.maxX = min(maxX, viewport.center.x + Projector.world / 2)
+        return narrowed
+    }
 
     /// 0 for points, 1 for lines, 2 for polygons; a collection by its highest part.
     static func dimension(of geometry: Geometry) -> Int {
@@ -144,19 +154,28 @@ struct Projector {
             var mapRings = rings.map(unrolled).filter { $0.count >= 3 }
             // An exterior ring that winds around a pole (Antarctica, a polar cap) encloses the
             // cap: drawn as three turns of its path closed along the map's edge at that pole, it
-            // is an ordinary polygon that covers any view.
-            if let first = mapRings.first, let cap = Self.polarCap(of: first, rings[0]) {
-                mapRings[0] = cap
+            // is an ordinary polygon that covers any view, clipped to one world's width.
+            var clip = self
+            if let first = mapRings.first, let cap = Self.polarCap(of: first, rings[0]),
+                let edge = cap.last?.y
+            {
+                // Vertices on the map's edge (a dataset's cut down the 180th meridian and along
+                // the pole) would make spikes down to the edge at each turn's seam, which GEOS
+                // cannot clip; the closure along the edge covers what they bounded.
+                var ring = cap.dropLast(2).filter { abs($0.y - edge) > 1 } + cap.suffix(2)
+                if let first = ring.first { ring.append(first) }
+                mapRings[0] = ring
+                clip = oneWorld
             }
             guard let exterior = mapRings.first else { continue }
             let dx = shift(for: exterior)
             for i in mapRings.indices {
                 for j in mapRings[i].indices { mapRings[i][j].x += dx }
             }
-            let (isInside, isOutside) = relation(mapRings)
+            let (isInside, isOutside) = clip.relation(mapRings)
             if isOutside { continue }
             var parts = [mapRings]
-            if !isInside, let clip = clipped(.polygon(mapRings.map(Projector.positions))) {
+            if !isInside, let clip = clip.clipped(.polygon(mapRings.map(Projector.positions))) {
                 var clippedPolygons = [[[Position]]]()
                 collectPolygons(clip, into: &clippedPolygons)
                 parts = clippedPolygons.map { $0.map(Projector.mapPoints) }
@@ -178,7 +197,7 @@ struct Projector {
         var polygons = [[[Position]]]()
         collectPolygons(geometry, into: &polygons)
         var anyCut = false
-        var runs = [[MapPoint]]()
+        var runs = [[MapPoint]](), capRuns = [[MapPoint]]()
         for rings in polygons {
             if let first = rings.first, Self.isWorldBox(first) {
                 // Its exterior lies outside the view; each hole is outlined where it is filled.
@@ -195,9 +214,13 @@ struct Projector {
             var mapRings = finite.map(unrolled)
             guard let exterior = mapRings.first, exterior.count >= 3 else { continue }
             // A ring round a pole is outlined over the same three turns as it is filled (each
-            // turn's points are the ring's, in order), without the fill's closure at the pole.
+            // turn's points are the ring's, in order), without the fill's closure at the pole,
+            // and clipped to the same world's width.
+            var isCap = false
             if let cap = Self.polarCap(of: exterior, rings[0]) {
                 mapRings[0] = Array(cap.dropLast(2))
+                isCap = true
+                anyCut = true
             }
             let dx = shift(for: mapRings[0])
             for (i, ring) in mapRings.enumerated() where ring.count >= 3 {
@@ -208,16 +231,20 @@ struct Projector {
                     let m = MapPoint(x: ring[j].x + dx, y: ring[j].y)
                     if j > 0, Self.isCut(positions[(j - 1) % n], positions[j % n]) {
                         anyCut = true
-                        if run.count >= 2 { runs.append(run) }
+                        if run.count >= 2 {
+                            if isCap && i == 0 { capRuns.append(run) } else { runs.append(run) }
+                        }
                         run = []
                     }
                     run.append(m)
                 }
-                if run.count >= 2 { runs.append(run) }
+                if run.count >= 2 {
+                    if isCap && i == 0 { capRuns.append(run) } else { runs.append(run) }
+                }
             }
         }
         guard anyCut else { return nil }
-        return runs.flatMap(clippedPaths)
+        return runs.flatMap(clippedPaths) + capRuns.flatMap(oneWorld.clippedPaths)
     }
 
     /// Whether a ring is the whole world: a box from pole to pole at least 360° wide (as a point's

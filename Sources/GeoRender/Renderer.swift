@@ -105,6 +105,12 @@ struct Renderer {
     }
 
     private mutating func drawFeatures(_ layer: SVGMap.Layer, index: Int) throws(GeoError) {
+        do throws(GeoError) {
+            try SVGMap.checkCoordinates(layer.features)
+        } catch {
+            let name = layer.name.map { GeoError.quoted($0) } ?? "\(index)"
+            throw GeoError(error.kind, "layer \(name), \(error.message)")
+        }
         var scale = PointScaleResolver(layer.pointScale, features: layer.features)
         // Polygons and circles on the ground first, then lines, then points and clusters.
         var lines = [(Feature, FeatureStyle)](), points = [(Feature, FeatureStyle)]()

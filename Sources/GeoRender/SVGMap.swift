@@ -106,13 +106,16 @@ public struct SVGMap: Sendable {
     /// A top-down map that shows every position of some features inside the padding (across the
     /// 180th meridian when that is narrower).
     ///
-    /// - Throws: `GeoError.Kind.notFound` when the features have no position; the errors of
+    /// - Throws: `GeoError.Kind.invalidCoordinate` naming the feature of a position that is not
+    ///   a longitude/latitude (as ``render()`` does); `GeoError.Kind.notFound` when the features
+    ///   have no position; the errors of
     ///   `MapCamera.init(fitting:viewSize:edgePadding:heading:minimumMeters:)`.
     public init(
         fitting features: [Feature], size: MapSize,
         padding: MapEdgePadding = MapEdgePadding(all: 20),
         heading: Double = 0
     ) throws(GeoError) {
+        try SVGMap.checkCoordinates(features)
         var coordinates = [Coordinate]()
         for feature in features {
             guard let geometry = feature.geometry else { continue }
@@ -193,7 +196,9 @@ public struct SVGMap: Sendable {
 
     /// The SVG document.
     ///
-    /// - Throws: `GeoError` from GEOS when clipping fails, or when the basemap cannot be read.
+    /// - Throws: `GeoError.Kind.invalidCoordinate` naming the layer and feature of a position
+    ///   that is not a longitude/latitude (not finite, a latitude beyond ±90°, a longitude beyond
+    ///   ±1e15°); `GeoError` from GEOS when clipping fails, or when the basemap cannot be read.
     /// - Complexity: O(n) for n vertices; about a second for 100,000 points in release builds.
     public func render() throws(GeoError) -> String {
         var renderer = Renderer(map: self)
@@ -211,6 +216,22 @@ public struct SVGMap: Sendable {
         } catch {
             throw GeoError(
                 .io, "cannot write \(GeoError.quoted(url.path)): \(error.localizedDescription)")
+        }
+    }
+
+    /// Throws unless every position of the features is a longitude/latitude a map can place:
+    /// finite, latitude within ±90°, longitude within ±1e15° (beyond ±180° a longitude is
+    /// reduced, as a path across the 180th meridian writes it).
+    ///
+    /// - Throws: `GeoError.Kind.invalidCoordinate` naming the feature's index and the value.
+    /// - Complexity: O(n) for n positions.
+    package static func checkCoordinates(_ features: [Feature]) throws(GeoError) {
+        for (i, feature) in features.enumerated() {
+            do throws(GeoError) {
+                try feature.geometry?.validateGeographic()
+            } catch {
+                throw GeoError(error.kind, "feature \(i): \(error.message)")
+            }
         }
     }
 

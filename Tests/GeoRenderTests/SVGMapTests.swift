@@ -140,6 +140,69 @@ struct SVGMapTests {
         #expect(Projector.polarCap(of: unrolled, square) == nil)
     }
 
+    /// In a view wider than the world, a ring round a pole is drawn once, as every other
+    /// feature is: Natural Earth's Antarctica (cut at the 180th meridian, closed along the pole,
+    /// with vertices beyond the map's edge) and a plain cap fill and outline one world's width
+    /// centered on the view, at whatever longitude the view is centered.
+    @Test func polarCapsAreDrawnOnceInAWideView() throws {
+        let antarctica = try #require(
+            try Basemap.countries().first { $0.properties["name"] == "Antarctica" }?.geometry)
+        let cap = Geometry.polygon([
+            [
+                (-180.0, -60.0), (-90, -60), (0, -60), (90, -60), (180, -60), (180, -90),
+                (-180, -90),
+                (-180, -60),
+            ].map { Position(x: $0.0, y: $0.1) }
+        ])
+        let wide = MapSize(width: 800, height: 400)
+        for longitude in [0.0, 100, -179] {
+            let camera = MapCamera(
+                centerCoordinate: Coordinate(latitude: 0, longitude: longitude), distance: 6e7)
+            let viewport = camera.viewport(size: wide)
+            let worldWidth = MapSize.world.width / viewport.mapPointsPerPoint
+            #expect(worldWidth < wide.width - 100, "the view shows more than one world")
+            let projector = Projector(viewport: viewport)
+            for geometry in [antarctica, cap] {
+                let filled = try projector.polygons(of: geometry).flatMap { $0.flatMap { $0 } }
+                let stroked = try #require(projector.outlines(of: geometry)).flatMap { $0 }
+                for (name, points) in [("fill", filled), ("outline", stroked)] {
+                    let xs = points.map(\.x)
+                    let low = try #require(xs.min()), high = try #require(xs.max())
+                    #expect(
+                        low >= wide.width / 2 - worldWidth / 2 - 0.5
+                            && high <= wide.width / 2 + worldWidth / 2 + 0.5,
+                        "\(longitude) \(name): \(low)...\(high), world \(worldWidth)")
+                    #expect(high - low > worldWidth * 0.9, "\(longitude) \(name)")
+                }
+            }
+        }
+    }
+
+    /// A position that is not a longitude/latitude is refused by layer and feature, when the map
+    /// is fitted and when it is drawn.
+    @Test func outOfRangePositionsAreRefused() throws {
+        let bad = point(10, -91)
+        do {
+            _ = try SVGMap(fitting: [point(0, 0), bad], size: size)
+            Issue.record("fitted a latitude of -91")
+        } catch {
+            #expect(error.kind == .invalidCoordinate && error.message.hasPrefix("feature 1: "))
+        }
+        var map = SVGMap(
+            size: size,
+            camera: MapCamera(
+                centerCoordinate: Coordinate(latitude: 0, longitude: 0), distance: 1e7))
+        map.addLayer([point(0, 0), point(.infinity, 0)], name: "fleet")
+        do {
+            _ = try map.render()
+            Issue.record("drew an infinite longitude")
+        } catch {
+            #expect(
+                error.kind == .invalidCoordinate
+                    && error.message.hasPrefix("layer \"fleet\", feature 1: "), "\(error)")
+        }
+    }
+
     /// The world less a hole (a point's buffer round both poles, a world box from −351.5° to
     /// 8.5°) fills the whole view and leaves its hole, in every copy of the world in view, open:
     /// unrolled the short way the box's sides would fall on one meridian, a line of no area.

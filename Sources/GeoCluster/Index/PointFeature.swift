@@ -135,10 +135,13 @@ public struct PointFeature: Hashable, Sendable {
                     throw GeoError(error.kind, "feature \(index): \(error.message)")
                 }
             }
+            // `Optional.none`, not `nil`: a `nil` literal here would be read as JSON's null
+            // (`JSONValue` is nil-literal expressible) and stand for the whole feature.
+            let given: JSONValue? = isFeature ? feature : Optional.none
             result.append(
                 PointFeature(
                     coordinate: coordinate, properties: feature["properties"] ?? .null,
-                    id: feature["id"], feature: isFeature ? feature : nil))
+                    id: feature["id"], feature: given))
         }
         return result
     }

@@ -38,7 +38,12 @@ public enum FenceFile {
         }
     }
 
-    /// Reads fences.
+    /// The error of a fences file that holds no fence (empty, a header alone, or an empty
+    /// FeatureCollection), for a caller to whom that is a mistake, as to a replay of a log.
+    public static let noFences = GeoError(
+        .malformedInput, "the file holds no fences (no CSV rows, and no GeoJSON features)")
+
+    /// Reads fences; an empty file gives none (see ``noFences``).
     ///
     /// - Throws: `GeoError.Kind.malformedInput`,
     ///   `GeoError.Kind.invalidCoordinate` or

@@ -32,7 +32,8 @@ enum FenceCommand: Subcommand {
         columns: lat, lon, radius, id; identifiers default to fence-<line>), or GeoJSON (.json,
         .geojson): Point features with a 'radius' property in meters become circles, Polygon
         features polygons (holes allowed); the identifier is the feature's id or its 'identifier'
-        or 'name' property. An identifier used twice is an error naming both places.
+        or 'name' property. An identifier used twice is an error naming both places, and a file
+        without fences is refused (exit code 2).
 
         Locations FILE: CSV 'timestamp,latitude,longitude[,accuracy]', or columns named by a
         header (time, lat, lon, accuracy, altitude, speed, course); timestamps in ISO 8601 or
@@ -125,6 +126,8 @@ enum FenceCommand: Subcommand {
         do throws(GeoError) {
             let data = try readInput(fencesPath, console: console)
             fences = try FenceFile.read(data, format: .detect(name: fencesPath, data: data))
+            // A replay against no fence could only ever print nothing.
+            guard !fences.isEmpty else { throw FenceFile.noFences }
         } catch {
             console.printError("meridian fence: \(printable(fencesPath)): \(Self.located(error))")
             return .done(error.kind == .io ? ExitCode.failure : ExitCode.badInput)

@@ -27,7 +27,8 @@ enum RenderCommand: Subcommand {
         point_count are drawn as cluster bubbles with their counts; points with a numeric radius
         property (meters) as their true geodesic circles; lines with "direction": true get
         arrowheads. Geometry across the 180th meridian is drawn once; what lies outside the view is
-        clipped.
+        clipped. A position that is not a longitude/latitude (not finite, a latitude beyond ±90°,
+        a longitude beyond ±1e15°) is refused, naming its file and feature (exit code 2).
 
         Options:
           --output PATH           where to write the SVG (default: standard output)
@@ -91,9 +92,10 @@ enum RenderCommand: Subcommand {
         for file in files {
             do throws(GeoError) {
                 let data = try readInput(file, console: console)
-                let documents = try GeoJSON.documents(in: data)
+                let features = try GeoJSON.documents(in: data).flatMap(\.features)
+                try SVGMap.checkCoordinates(features)
                 let name = file == "-" ? "input" : (file as NSString).lastPathComponent
-                layers.append((name, documents.flatMap(\.features)))
+                layers.append((name, features))
             } catch {
                 let place = file == "-" ? "standard input" : GeoError.quoted(file)
                 console.printError("meridian render: \(place): \(error.message)")

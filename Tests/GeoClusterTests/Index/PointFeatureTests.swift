@@ -41,6 +41,12 @@ struct PointFeatureTests {
         #expect(points[0].id == 7)
         #expect(points[0].properties["name"] == "a")
         #expect(points[1].coordinate == nil)
+        #expect(points[0].feature?["id"] == 7)
+        // A bare Point geometry has no Feature to return: its answer is built from its fields.
+        let bare = try PointFeature.read(
+            Data(#"[{"type":"Point","coordinates":[10,20]}]"#.utf8))
+        #expect(bare.count == 1 && bare[0].feature == nil)
+        #expect(bare[0].coordinate == Coordinate(latitude: 20, longitude: 10))
         #expect(throws: GeoError.self) {
             try PointFeature.read(
                 Data(

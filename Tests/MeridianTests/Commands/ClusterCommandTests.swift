@@ -73,6 +73,21 @@ struct ClusterCommandTests {
         #expect(tiled.contains { $0["tags"] == .null && $0["id"] == "abc" })
     }
 
+    /// A bare Point geometry (not a Feature) comes back as a Point feature, as a CSV record does.
+    @Test func bareGeometriesBecomeFeatures() throws {
+        let input =
+            #"{"type":"FeatureCollection","features":[{"type":"Point","coordinates":[10,20]},"#
+            + #"{"type":"Feature","properties":{"a":1},"geometry":{"type":"Point","coordinates":[-50,-20]}}]}"#
+        let result = run(["cluster", "--input", "-", "--zoom", "16"], input: input)
+        #expect(result.code == 0, "\(result.error)")
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(result.output.utf8))
+        let features = try #require(json["features"]?.arrayValue)
+        #expect(features.count == 2)
+        let bare = try #require(features.first { $0["properties"]?["a"] == nil })
+        #expect(bare["type"] == "Feature")
+        #expect(bare["geometry"] == ["type": "Point", "coordinates": [10, 20]])
+    }
+
     /// `--sum` gives clusters the sum of a GeoJSON property of their points.
     @Test func sumOfAProperty() throws {
         let geojson = """

@@ -206,6 +206,18 @@ struct FenceCommandTests {
                 && brokenResult.error.contains(
                     "at line 1, column 42: <trkpt> opened on line 1 is never closed"),
             "\(brokenResult.error)")
+        // A fences file without fences is refused: the replay could only print nothing.
+        for (text, name) in [
+            ("", "empty.csv"), ("lat,lon,radius\r\n", "header.csv"),
+            (#"{"type":"FeatureCollection","features":[]}"#, "empty.geojson"),
+        ] {
+            let empty = meridian([
+                "fence", "--fences", try write(text, named: name), "--locations", good,
+            ])
+            #expect(
+                empty.code == 2 && empty.error.contains("holds no fences") && empty.output.isEmpty,
+                "\(name): \(empty)")
+        }
         #expect(meridian(["fence", "--help"]).output.contains("--locations"))
     }
 

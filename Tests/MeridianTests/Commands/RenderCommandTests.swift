@@ -36,6 +36,19 @@ struct RenderCommandTests {
         let bad = run([], input: #"{"type":"Point","coordinates":[1]}"#)
         #expect(bad.code == 2 && bad.error.contains("standard input"))
         #expect(run(["/nonexistent.geojson"]).code == 1)
+        // Positions that are not longitude/latitude are refused by feature, as cluster and fence
+        // refuse them, rather than drawn off the map or left out.
+        for (geometry, words) in [
+            (#"{"type":"LineString","coordinates":[[0,0],[10,100]]}"#, "latitude 100.0"),
+            (#"{"type":"Point","coordinates":[1e308,0]}"#, "longitude 1e+308"),
+        ] {
+            let input = #"{"type":"Point","coordinates":[0,0]}"# + "\n" + geometry
+            let refused = run([], input: input)
+            #expect(
+                refused.code == 2 && refused.output.isEmpty
+                    && refused.error.contains("standard input: feature 1: \(words)"),
+                "\(refused.error)")
+        }
         let centered = run(
             ["--center", "48.86,2.35", "--zoom", "12", "--heading", "30"],
             input: #"{"type":"Point","coordinates":[2.35,48.86]}"#)

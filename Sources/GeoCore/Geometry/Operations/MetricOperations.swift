@@ -250,7 +250,7 @@ extension Geometry {
 
     /// Throws unless every position is a valid longitude/latitude (finite, latitude within ±90,
     /// longitude within ±1e15, beyond which no fraction of a degree is left to reduce).
-    func validateGeographic() throws(GeoError) {
+    package func validateGeographic() throws(GeoError) {
         if let (p, path) = firstNonFinitePosition() {
             throw GeoError(.invalidCoordinate, "\(path) (\(p.x), \(p.y)) is not finite")
         }
