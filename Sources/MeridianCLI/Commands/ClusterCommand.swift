@@ -46,7 +46,9 @@ enum ClusterCommand: Subcommand {
         is set, the features that "appeared" (with the "source" they came from), "disappeared"
         (with their "destination") and "changed" in the view. A view line answers with every
         feature in the new view. A bad line is answered with {"line", "error", "kind"} and
-        changes nothing. Clusters keep their id while their first element and zoom stay.
+        changes nothing. Clusters keep their id while their first element and zoom stay. The
+        live index takes --radius, --extent, --min-zoom, --max-zoom and --min-points up to 2;
+        the aggregates (--sum, --min, --max, --mean, --count) and --generate-id are for files.
 
         Options:
           --radius R      cluster radius in pixels (default 40)
@@ -91,6 +93,13 @@ enum ClusterCommand: Subcommand {
         if let v = try arguments.integer("min-zoom") { options.minZoom = v }
         if let v = try arguments.integer("min-points") { options.minPoints = v }
         if arguments.flag("live") {
+            for name in ["sum", "min", "max", "mean", "count"] where arguments.option(name) != nil {
+                throw UsageError("--\(name) is for --input files; a live index keeps no aggregates")
+            }
+            if arguments.flag("generate-id") {
+                throw UsageError(
+                    "--generate-id is for --input files; live clusters have their own ids")
+            }
             try finish(&arguments, options: options)
             guard options.minPoints <= 2 else {
                 throw UsageError("--live takes --min-points 2 at most")

@@ -84,5 +84,13 @@ struct LiveClusterCommandLineTests {
     func usage() throws {
         #expect(try run("", ["--min-points", "3"]).code == 64)
         #expect(try run("", ["--radius", "-1"]).code == 64)
+        for option in [["--sum", "n"], ["--count", "kind"], ["--generate-id"]] {
+            let console = BufferedConsole(input: "")
+            let code = MeridianCommand.run(
+                ["cluster", "--live"] + option, console: console.console)
+            #expect(
+                code == 64 && console.errorOutput.contains("\(option[0]) is for --input files"),
+                "\(console.errorOutput)")
+        }
     }
 }
