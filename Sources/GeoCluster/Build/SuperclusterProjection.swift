@@ -26,11 +26,12 @@ enum SuperclusterProjection {
     }
 
     /// The latitude of a y, by supercluster's own inverse formula in its operation order (not the
-    /// kernel's), so that output coordinates match supercluster's to the last bit where libm agrees.
+    /// kernel's), with JavaScript's `Math.atan` and `Math.exp` (``JavaScriptMath``), so that
+    /// output coordinates match supercluster's to the last bit.
     @inlinable
     static func latitude(y: Double) -> Double {
         let y2 = (180 - y * 360) * Double.pi / 180
-        return 360 * atan(exp(y2)) / Double.pi - 90
+        return 360 * JavaScriptMath.atan(JavaScriptMath.exp(y2)) / Double.pi - 90
     }
 
     /// JavaScript's `Math.round` (halves round up), as an integer clamped to ±2^62 so that no input

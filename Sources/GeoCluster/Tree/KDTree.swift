@@ -188,8 +188,10 @@ struct KDTree: Sendable {
             if right - left > 600 {
                 let n = Double(right - left + 1)
                 let m = Double(k - left + 1)
-                let z = log(n)
-                let s = 0.5 * exp(2 * z / 3)
+                // JavaScript's log and exp, so that the ranges, and the order they leave, are
+                // kdbush's to the last bit.
+                let z = JavaScriptMath.log(n)
+                let s = 0.5 * JavaScriptMath.exp(2 * z / 3)
                 let sd = 0.5 * (z * s * (n - s) / n).squareRoot() * (m - n / 2 < 0 ? -1 : 1)
                 let newLeft = max(left, Int((Double(k) - m * s / n + sd).rounded(.down)))
                 let newRight = min(right, Int((Double(k) + (n - m) * s / n + sd).rounded(.down)))
