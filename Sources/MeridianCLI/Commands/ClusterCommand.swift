@@ -36,7 +36,8 @@ enum ClusterCommand: Subcommand {
         CRLF, ';' or tab separators, quotes and a byte-order mark are fine) or GeoJSON Point
         features. Bad CSV records are reported on standard error with their line and column and
         left out (exit code 2); points beyond Web Mercator's ±85.05° are clustered at the map's
-        edge, as supercluster does, and counted on standard error.
+        edge, as supercluster does, and counted on standard error. Input without points is an
+        empty index, as in supercluster: no features, a null tile (with a note on standard error).
 
         Live (--live): standard input is a stream of lines
           insert KEY LAT LON [CATEGORY] | move KEY LAT LON | remove KEY
@@ -171,8 +172,9 @@ enum ClusterCommand: Subcommand {
             return ExitCode.badInput
         }
         if points.isEmpty {
-            console.printError("meridian cluster: \(printable(path)) holds no points")
-            return ExitCode.badInput
+            // Answered as supercluster answers an empty index: no features, a null tile, and no
+            // cluster for any id. The note says why.
+            console.printError("meridian cluster: note: \(printable(path)) holds no points")
         }
         let beyond = points.filter {
             guard let c = $0.coordinate else { return false }

@@ -88,6 +88,21 @@ struct ClusterCommandTests {
         #expect(bare["geometry"] == ["type": "Point", "coordinates": [10, 20]])
     }
 
+    /// Input without points is answered as supercluster answers an empty index, with a note.
+    @Test func emptyInputIsAnEmptyIndex() throws {
+        for input in [#"{"type":"FeatureCollection","features":[]}"#, "", "lon,lat\r\n"] {
+            let clusters = run(["cluster", "--input", "-", "--zoom", "3"], input: input)
+            #expect(
+                clusters.code == 0
+                    && clusters.output == #"{"features":[],"type":"FeatureCollection"}"# + "\n"
+                    && clusters.error.contains("holds no points"), "\(input): \(clusters)")
+            let tile = run(["cluster", "--input", "-", "--tile", "0/0/0"], input: input)
+            #expect(tile.code == 0 && tile.output == "null\n", "\(input): \(tile)")
+            let children = run(["cluster", "--input", "-", "--children", "1"], input: input)
+            #expect(children.code == 2 && children.error.contains("no cluster with id 1"))
+        }
+    }
+
     /// `--sum` gives clusters the sum of a GeoJSON property of their points.
     @Test func sumOfAProperty() throws {
         let geojson = """
