@@ -64,7 +64,7 @@ public struct ReverseGeocoder: Sendable {
     ///   the globe.
     /// - Complexity: O(n) time and memory: a ``PlaceIndex`` and a table of the few places that can
     ///   be nearest to each part of the globe (built on all cores; about 1.2 s and 34 MB for
-    ///   96,384 GeoNames places on two cores, a quarter of that for the bundled 22,687).
+    ///   96,384 GeoNames places on two cores, about a third of that for the bundled 34,006).
     public init(
         places: [GeoNamesPlace], source: String = ReverseGeocoder.geoNamesAttribution
     )
@@ -101,7 +101,7 @@ public struct ReverseGeocoder: Sendable {
         try self.init(places: try GeoNamesPlace.read(data, format: format), source: source)
     }
 
-    /// The geocoder over the package's copy of GeoNames' `cities15000` (22,687 places; read once).
+    /// The geocoder over the package's copy of GeoNames' `cities15000` (34,006 places; read once).
     ///
     /// - Throws: `GeoError.Kind.io` when the package's copy is missing.
     public static func bundled() throws(GeoError) -> ReverseGeocoder {
