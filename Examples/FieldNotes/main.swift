@@ -27,10 +27,15 @@ func describe(_ event: GeofenceEvent) -> String {
     }
 }
 
+// A directory given on the command line keeps the notebook between runs (each run walks a day
+// after the last one stored); without one the notebook lives in a temporary directory, removed
+// at the end.
+let given = CommandLine.arguments.dropFirst().first.map { URL(fileURLWithPath: $0) }
 let directory =
-    CommandLine.arguments.dropFirst().first.map { URL(fileURLWithPath: $0) }
+    given
     ?? FileManager.default.temporaryDirectory.appendingPathComponent(
         "field-notes-\(ProcessInfo.processInfo.processIdentifier)")
+defer { if given == nil { try? FileManager.default.removeItem(at: directory) } }
 let storage = GeofenceStorage.directory(directory)
 let configuration = GeofenceConfiguration(hysteresis: 10, dwellTime: 15 * 60)
 
@@ -56,6 +61,11 @@ do {
         if await monitor.record(for: "meadow") == nil {
             try await monitor.add(
                 try PolygonGeographicCondition(exterior: meadow), identifier: "meadow")
+        }
+        // A notebook kept from an earlier run has processed fixes up to some time; this run's
+        // walk comes a day after, since a monitor refuses fixes older than its last.
+        if let last = await monitor.lastProcessedFix?.timestamp, last >= start {
+            start = last.addingTimeInterval(86_400)
         }
         print("Session 1: \(await monitor.identifiers.count) sites in \(directory.path)")
         var here = valley.coordinate(atDistance: 300, bearing: 240)

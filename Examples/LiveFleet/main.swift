@@ -2,9 +2,10 @@
 //
 //     swift run -c release live-fleet [--vehicles N] [--ticks T]
 //
-// N vehicles (default 10,000) drive seeded routes through a city. Each tick every vehicle moves
-// along its route and the whole fleet goes into a LiveClusterIndex as one batch; a map view
-// follows vehicle 0 at zoom 13 and gets, per tick, what appeared (and from which cluster it
+// N vehicles (default 10,000) drive seeded routes through a city; a third of them wait in six
+// depots. Each tick every moving vehicle drives on and its moves go into a LiveClusterIndex as
+// one batch; a map view follows vehicle 1 (vehicle 0 is parked) at zoom 13 and gets, per tick,
+// what appeared (and from which cluster it
 // split off), what disappeared (and which cluster it joined) and what moved or changed count,
 // instead of redrawing. Cluster ids stay while a cluster's first vehicle and zoom stay, so a map
 // can animate them.

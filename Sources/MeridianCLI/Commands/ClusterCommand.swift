@@ -70,7 +70,7 @@ enum ClusterCommand: Subcommand {
           meridian cluster --input places.geojson --zoom 3 --bbox -30,30,40,70
           meridian cluster --input points.csv --tile 2/1/1 --radius 60 --generate-id
           meridian cluster --input places.geojson --leaves 164 --limit 0 --sum scalerank
-          printf 'view 8 47 9 48 12\ninsert bus-1 47.37 8.54\n' | meridian cluster --live
+          printf 'view 8 47 9 48 12\\ninsert bus-1 47.37 8.54\\n' | meridian cluster --live
 
         \(ExitCode.table)
 

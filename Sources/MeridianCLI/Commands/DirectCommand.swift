@@ -17,7 +17,7 @@ enum DirectCommand: Subcommand {
           --json      one JSON object per line: latitude, longitude, finalAzimuth, line
 
         Example:
-          meridian direct 40.6413 -73.7781 51.36 5554540
+          meridian direct 40.6413 -73.7781 51.3816 5554909
 
         \(ExitCode.table)
 
