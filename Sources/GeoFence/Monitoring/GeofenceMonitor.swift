@@ -138,6 +138,31 @@ public actor GeofenceMonitor {
         records = updated
     }
 
+    /// Starts monitoring many conditions at once, each replacing any condition with the same
+    /// identifier (a later fence of the list replaces an earlier one), saved once: what a fences
+    /// file read with `FenceFile` gives.
+    ///
+    /// - Parameters:
+    ///   - fences: The conditions and their identifiers.
+    ///   - state: The state to assume for each until a fix decides (``GeofenceState/unknown``
+    ///     by default).
+    /// - Throws: `GeoError.Kind.monitorClosed` after ``close()``;
+    ///   `GeoError.Kind.io` if the change cannot be saved (then nothing changes).
+    /// - Complexity: O(n + m) for n fences added to m monitored, and one save; adding them one by
+    ///   one saves (and copies) the whole state n times.
+    public func add(
+        contentsOf fences: some Sequence<GeofenceIndex.Fence>,
+        assuming state: GeofenceState = .unknown
+    ) throws(GeoError) {
+        try checkOpen()
+        var updated = records
+        for fence in fences {
+            updated[fence.identifier] = GeofenceRecord(condition: fence.condition, state: state)
+        }
+        try save(updated, lastFix: lastFix)
+        records = updated
+    }
+
     /// Starts monitoring a circle; see ``add(_:identifier:assuming:)-(GeographicCondition,_,_)``.
     ///
     /// - Throws: As ``add(_:identifier:assuming:)-(GeographicCondition,_,_)``.

@@ -62,8 +62,9 @@ enum FenceCommand: Subcommand {
         case .done(let code):
             return code
         case .replay(let replay, let hadProblems):
+            let output = Output(console.print)
             return finish(
-                blocking { await replay.run() }, hadProblems: hadProblems, console: console)
+                blocking { await replay.run(output) }, hadProblems: hadProblems, console: console)
         }
     }
 
@@ -76,7 +77,9 @@ enum FenceCommand: Subcommand {
             case .done(let code):
                 return code
             case .replay(let replay, let hadProblems):
-                return finish(await replay.run(), hadProblems: hadProblems, console: console)
+                return finish(
+                    await replay.run(Output(console.print)), hadProblems: hadProblems,
+                    console: console)
             }
         } catch {
             console.printError("meridian \(name): \(error.message)")
@@ -159,16 +162,15 @@ enum FenceCommand: Subcommand {
         return "line \(line)\(error.column.map { ", column \($0)" } ?? ""): \(error.message)"
     }
 
-    /// Prints the replay's lines and picks the exit code.
+    /// Picks the exit code once the replay has printed its lines.
     private static func finish(
-        _ outcome: Result<([String], Bool), GeoError>, hadProblems: Bool, console: Console
+        _ outcome: Result<Bool, GeoError>, hadProblems: Bool, console: Console
     ) -> Int32 {
         switch outcome {
         case .failure(let error):
             console.printError("meridian fence: \(error.message)")
             return ExitCode.failure
-        case .success(let (lines, rejected)):
-            for line in lines { console.print(line) }
+        case .success(let rejected):
             return rejected || hadProblems ? ExitCode.badInput : ExitCode.success
         }
     }
@@ -191,7 +193,15 @@ enum FenceCommand: Subcommand {
 
 // MARK: - Replaying
 
-/// The replay of a log through a monitor; produces the output lines.
+/// Where a replay prints its lines as it goes, so that its memory does not grow with its output.
+/// The console is not `Sendable`; it is used only by the replay, while the command that owns it
+/// waits for the replay to end.
+private struct Output: @unchecked Sendable {
+    let print: (String) -> Void
+    init(_ print: @escaping (String) -> Void) { self.print = print }
+}
+
+/// The replay of a log through a monitor; prints the output lines.
 private struct Replay: Sendable {
     var fences: [GeofenceIndex.Fence]
     var fixes: [(line: Int, location: Location)]
@@ -199,21 +209,24 @@ private struct Replay: Sendable {
     var storage: GeofenceStorage
     var name: String
 
-    func run() async -> Result<([String], Bool), GeoError> {
+    /// Prints one line per event or rejected fix; returns whether a fix was rejected.
+    func run(_ output: Output) async -> Result<Bool, GeoError> {
         let monitor: GeofenceMonitor
         do {
             monitor = try GeofenceMonitor(
                 name: name, storage: storage, configuration: configuration,
                 clock: { Date.distantFuture })
-            // With stored state, fences that are already monitored unchanged keep their state.
+            // With stored state, fences that are already monitored unchanged keep their state;
+            // the others are added in one step (one save, not one per fence).
+            var changed = [GeofenceIndex.Fence]()
             for fence in fences
             where await monitor.record(for: fence.identifier)?.condition != fence.condition {
-                try await monitor.add(fence.condition, identifier: fence.identifier)
+                changed.append(fence)
             }
+            try await monitor.add(contentsOf: changed)
         } catch {
             return .failure(error)
         }
-        var lines = [String]()
         var rejected = false
         var lineOfTime = [Date: Int]()
         for (line, location) in fixes {
@@ -221,11 +234,11 @@ private struct Replay: Sendable {
                 let events = try await monitor.process(location)
                 lineOfTime[location.timestamp] = line
                 for event in events {
-                    lines.append(Self.describe(event, line: line, lineOfTime: lineOfTime))
+                    output.print(Self.describe(event, line: line, lineOfTime: lineOfTime))
                 }
             } catch {
                 rejected = true
-                lines.append(
+                output.print(
                     jsonLine([
                         "type": "rejected", "line": .integer(line),
                         "error": .string(error.kind.name),
@@ -234,7 +247,7 @@ private struct Replay: Sendable {
             }
         }
         await monitor.close()
-        return .success((lines, rejected))
+        return .success(rejected)
     }
 
     static func describe(_ event: GeofenceEvent, line: Int, lineOfTime: [Date: Int]) -> String {

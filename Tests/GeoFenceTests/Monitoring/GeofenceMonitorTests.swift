@@ -317,6 +317,45 @@ struct GeofenceMonitorTests {
         #expect(await monitor.record(for: "site") == nil)
     }
 
+    /// Adding many fences at once equals adding them one by one (a later fence of the list
+    /// replaces an earlier one of the same identifier), and is saved: a monitor reopened from its
+    /// directory has them all. 20,000 fences are added in one step (one by one, each add saves
+    /// the whole state: quadratic).
+    @Test func addingManyAtOnce() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "monitor-batch-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let name = "batch-\(UUID().uuidString.prefix(8))"
+        var rng = SplitMix64(seed: 0xFE7C)
+        var fences = try (0..<20_000).map { i in
+            GeofenceIndex.Fence(
+                identifier: "fence-\(i)",
+                condition: .circle(
+                    try CircularGeographicCondition(
+                        center: Coordinate(
+                            latitude: rng.uniform(-80, 80), longitude: rng.uniform(-180, 180)),
+                        radius: rng.uniform(10, 5_000))))
+        }
+        fences.append(GeofenceIndex.Fence(identifier: "fence-7", condition: try .circle(site.condition)))
+        do {
+            let monitor = try GeofenceMonitor(name: name, storage: .directory(directory))
+            try await monitor.add(site.condition, identifier: "kept", assuming: .satisfied)
+            try await monitor.add(contentsOf: fences, assuming: .unsatisfied)
+            #expect(await monitor.identifiers.count == 20_001)
+            await monitor.close()
+        }
+        let reopened = try GeofenceMonitor(name: name, storage: .directory(directory))
+        #expect(await reopened.identifiers.count == 20_001)
+        #expect(await reopened.record(for: "kept")?.state == .satisfied)
+        #expect(await reopened.record(for: "fence-7")?.condition == .circle(try site.condition))
+        #expect(await reopened.record(for: "fence-19999")?.state == .unsatisfied)
+        #expect(
+            await reopened.record(for: "fence-3")?.condition == fences[3].condition)
+        // Closed, it refuses, as a single add does.
+        await reopened.close()
+        await #expect(throws: GeoError.self) { try await reopened.add(contentsOf: fences) }
+    }
+
     /// Only one monitor per name and storage; the name is free again after close.
     @Test func oneOpenMonitorPerNameAndStorage() async throws {
         let name = "unique-\(UUID().uuidString)"
