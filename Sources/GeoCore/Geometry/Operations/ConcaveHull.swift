@@ -16,15 +16,25 @@ extension Geometry {
     /// - Returns: A polygon that covers every position (or a point or line for degenerate input,
     ///   empty for empty input); where GEOS 3.11's hull leaves a position out, the convex hull.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a ratio outside [0, 1], or from GEOS.
-    /// - Complexity: O(n log n), the positions' coverage checked against a prepared hull. See
-    ///   `GEOSConcaveHull_r` (GEOS ≥ 3.11).
+    /// - Complexity: O(n log n) expected, the positions' coverage checked against a prepared hull
+    ///   (collinear positions and positions all on their convex hull, where GEOS's triangulation
+    ///   is quadratic, answered by the convex hull). See `GEOSConcaveHull_r` (GEOS ≥ 3.11).
     public func concaveHull(
         ratio: Double = 0.3, allowHoles: Bool = false
     ) throws(GeoError) -> Geometry {
         guard ratio >= 0 && ratio <= 1 else {
             throw GeoError(.invalidArgument, "concave hull ratio \(ratio) is outside [0, 1]")
         }
-        if ratio == 1 { return try convexHull() }
+        let convex = try convexHull()
+        if ratio == 1 { return convex }
+        // Positions on one line, or all of them corners of their convex hull (points round a
+        // circle), have the convex hull as their concave hull: eroding a border triangle would cut
+        // off a corner. GEOS 3.11's triangulation of such degenerate input takes quadratic time
+        // (64,000 points round a circle: 13 s), so it is not asked.
+        guard case .polygon(let rings) = convex, let shell = rings.first else { return convex }
+        if Set(positions.lazy.map { SIMD2($0.x, $0.y) }).count < shell.count {
+            return convex
+        }
         // Only the positions matter: read rings with too few positions leniently.
         let hull = try structurallyRepaired.geosUnary("GEOSConcaveHull_r") { context, g in
             GEOSConcaveHull_r(context, g, ratio, allowHoles ? 1 : 0)
@@ -34,6 +44,6 @@ extension Geometry {
         // hull, which is one, is returned in its place.
         guard hull.type == .polygon || hull.type == .multiPolygon else { return hull }
         let covered = try PreparedGeometry(hull).covers(positions)
-        return covered.allSatisfy { $0 } ? hull : try convexHull()
+        return covered.allSatisfy { $0 } ? hull : convex
     }
 }

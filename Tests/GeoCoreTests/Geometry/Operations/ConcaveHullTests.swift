@@ -1,3 +1,4 @@
+import Foundation
 import GeoCore
 import GeoTestSupport
 import Testing
@@ -68,6 +69,36 @@ struct ConcaveHullTests {
                 #expect(try PreparedGeometry(hull).covers(points).allSatisfy { $0 })
             }
         }
+    }
+
+    /// Positions on one line, or all round a circle, have their convex hull as concave hull
+    /// (no border triangle can go without cutting off a corner), at every ratio, with holes or
+    /// not; they are answered without GEOS's triangulation, which is quadratic on them (64,000
+    /// points round a circle took 13 s). One point inside the circle is no longer degenerate:
+    /// its hull still covers every point.
+    @Test func degenerateInputIsTheConvexHull() throws {
+        let n = 64_000
+        let line = Geometry.multiPoint(
+            (0..<n).map { Position(x: Double($0) * 0.5, y: 3 + Double($0) * 0.25) })
+        let circle = Geometry.multiPoint(
+            (0..<n).map { i in
+                let a = 2 * Double.pi * Double(i) / Double(n)
+                return Position(x: 100 * cos(a), y: 100 * sin(a))
+            })
+        for cloud in [line, circle] {
+            let convex = try cloud.convexHull()
+            for ratio in [0, 0.3] {
+                for holes in [false, true] {
+                    #expect(try cloud.concaveHull(ratio: ratio, allowHoles: holes) == convex)
+                }
+            }
+        }
+        #expect(try line.concaveHull().type == .lineString)
+        guard case .multiPoint(var points) = circle else { return }
+        points = Array(points.prefix(400)) + [Position(x: 10, y: 10)]
+        let withCenter = Geometry.multiPoint(points)
+        let hull = try withCenter.concaveHull(ratio: 0)
+        #expect(try PreparedGeometry(hull).covers(points).allSatisfy { $0 })
     }
 
     @Test func holesOnlyWhenAllowed() throws {
