@@ -58,7 +58,7 @@ extension Geometry {
         guard reach <= Self.metricPlaneLimit else {
             throw GeoError(
                 .invalidArgument,
-                "a buffer of \(meters) m reaches \(String(format: "%.0f", reach / 1000)) km from the geometry's center, beyond the \(Int(Self.metricPlaneLimit / 1000)) km the local metric plane represents to \(String(format: "%.1f", plane.scaleError(within: Self.metricPlaneLimit) * 100)) %; buffer smaller parts, or a point, whose buffer is exact at any distance"
+                "a buffer of \(meters) m reaches \(String(format: reach < 1e15 ? "%.0f" : "%.3g", reach / 1000)) km from the geometry's center, beyond the \(Int(Self.metricPlaneLimit / 1000)) km the local metric plane represents to \(String(format: "%.1f", plane.scaleError(within: Self.metricPlaneLimit) * 100)) %; buffer smaller parts, or a point, whose buffer is exact at any distance"
             )
         }
         let projected = densified(Self.densifySpacing).mapPositions(plane.forward)
