@@ -336,7 +336,8 @@ struct GeofenceMonitorTests {
                             latitude: rng.uniform(-80, 80), longitude: rng.uniform(-180, 180)),
                         radius: rng.uniform(10, 5_000))))
         }
-        fences.append(GeofenceIndex.Fence(identifier: "fence-7", condition: try .circle(site.condition)))
+        fences.append(
+            GeofenceIndex.Fence(identifier: "fence-7", condition: try .circle(site.condition)))
         do {
             let monitor = try GeofenceMonitor(name: name, storage: .directory(directory))
             try await monitor.add(site.condition, identifier: "kept", assuming: .satisfied)

@@ -101,8 +101,11 @@ struct BufferTests {
             // A "C" shell whose arms come within 0.4 of each other, so a buffer beyond 0.2
             // closes the bay between them.
             var rings: [[Position]] = [
-                [(0.0, 0.0), (20, 0), (20, 20), (0, 20), (0, 10.2), (12, 10.2), (12, 9.8), (0, 9.8),
-                    (0, 0)].map { Position(x: $0.0, y: $0.1) }
+                [
+                    (0.0, 0.0), (20, 0), (20, 20), (0, 20), (0, 10.2), (12, 10.2), (12, 9.8),
+                    (0, 9.8),
+                    (0, 0),
+                ].map { Position(x: $0.0, y: $0.1) }
             ]
             for row in 0..<6 {
                 for column in 0..<6 {
