@@ -308,21 +308,32 @@ private func appendJSON(_ value: JSONValue, to text: inout String) {
 
 private func appendJSONString(_ s: String, to text: inout String) {
     text += "\""
-    for scalar in s.unicodeScalars {
-        switch scalar {
-        case "\"": text += "\\\""
-        case "\\": text += "\\\\"
-        case "\n": text += "\\n"
-        case "\r": text += "\\r"
-        case "\t": text += "\\t"
-        case "\u{08}": text += "\\b"
-        case "\u{0C}": text += "\\f"
-        case _ where scalar.value < 0x20:
-            let hex = String(scalar.value, radix: 16)
-            text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: text.unicodeScalars.append(scalar)
+    // Runs without a byte to escape are appended whole (the bytes to escape are ASCII, never
+    // part of a longer UTF-8 sequence).
+    let utf8 = s.utf8
+    var runStart = utf8.startIndex
+    var i = runStart
+    while i != utf8.endIndex {
+        let byte = utf8[i]
+        if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+            text += s[runStart..<i]
+            switch byte {
+            case 0x22: text += "\\\""
+            case 0x5C: text += "\\\\"
+            case 0x0A: text += "\\n"
+            case 0x0D: text += "\\r"
+            case 0x09: text += "\\t"
+            case 0x08: text += "\\b"
+            case 0x0C: text += "\\f"
+            default:
+                let hex = String(byte, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+            runStart = utf8.index(after: i)
         }
+        i = utf8.index(after: i)
     }
+    text += s[runStart..<utf8.endIndex]
     text += "\""
 }
 
