@@ -51,6 +51,16 @@ struct CommandLineTests {
         #expect(huge.output == #"error: line 1: latitude "1e400" is not finite (column 1)"# + "\n")
         let zoom = meridian("tile", input: "0 0 31\n")
         #expect(zoom.output == "error: line 1: zoom 31 is outside 0...30 (column 3)\n")
+        // An integer beyond Int's range is an integer out of range, not a non-integer.
+        let big = meridian("tile", input: "0 0 9223372036854775808\n0 0 1.5\n")
+        #expect(
+            big.output
+                == #"error: line 1: zoom "9223372036854775808" is out of range (column 3)"# + "\n"
+                + #"error: line 2: zoom "1.5" is not an integer (column 3)"# + "\n", "\(big.output)"
+        )
+        #expect(
+            meridian("cluster", "--live", "--max-zoom", "-99999999999999999999").error.contains(
+                #"option --max-zoom: "-99999999999999999999" is out of range"#))
     }
 
     /// Standard input that fails part way (a directory, a device error) is not input that ended:

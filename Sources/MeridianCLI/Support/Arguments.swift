@@ -89,7 +89,7 @@ struct Arguments {
     mutating func integer(_ name: String) throws(UsageError) -> Int? {
         guard let text = option(name) else { return nil }
         guard let value = Int(text) else {
-            throw UsageError("option --\(name): \(GeoError.quoted(text)) is not an integer")
+            throw UsageError("option --\(name): \(GeoError.quoted(text)) \(notAnInteger(text))")
         }
         return value
     }

@@ -231,9 +231,18 @@ func parseNumber(_ text: String, name: String, column: Int? = nil) throws(GeoErr
 func parseInteger(_ text: String, name: String, column: Int? = nil) throws(GeoError) -> Int {
     guard let value = Int(text) else {
         throw GeoError(
-            .malformedInput, "\(name) \(GeoError.quoted(text)) is not an integer", column: column)
+            .malformedInput, "\(name) \(GeoError.quoted(text)) \(notAnInteger(text))",
+            column: column)
     }
     return value
+}
+
+/// Why a text is not an `Int`: "is out of range" for digits beyond ±(2⁶³ − 1), which are an
+/// integer, only too large; "is not an integer" otherwise.
+func notAnInteger(_ text: String) -> String {
+    let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : Substring(text)
+    return !digits.isEmpty && digits.allSatisfy { ("0"..."9").contains($0) }
+        ? "is out of range" : "is not an integer"
 }
 
 /// A latitude and longitude field pair as a valid coordinate.
