@@ -156,21 +156,21 @@ struct Projector {
             // cap: drawn as three turns of its path closed along the map's edge at that pole, it
             // is an ordinary polygon that covers any view, clipped to one world's width.
             var clip = self
-            if let first = mapRings.first, let cap = Self.polarCap(of: first, rings[0]),
-                let edge = cap.last?.y
+            var isCap = false
+            if let first = mapRings.first, Self.polarCap(of: first, rings[0]) != nil,
+                let fill = capFill(rings[0])
             {
-                // Vertices on the map's edge (a dataset's cut down the 180th meridian and along
-                // the pole) would make spikes down to the edge at each turn's seam, which GEOS
-                // cannot clip; the closure along the edge covers what they bounded.
-                var ring = cap.dropLast(2).filter { abs($0.y - edge) > 1 } + cap.suffix(2)
-                if let first = ring.first { ring.append(first) }
-                mapRings[0] = ring
+                mapRings[0] = fill
                 clip = oneWorld
+                isCap = true
             }
             guard let exterior = mapRings.first else { continue }
+            // A cap's holes lie anywhere along its three turns: each is placed nearest the view's
+            // center, within the world the cap is clipped to; other holes move with their shell.
             let dx = shift(for: exterior)
             for i in mapRings.indices {
-                for j in mapRings[i].indices { mapRings[i][j].x += dx }
+                let shift = isCap && i > 0 ? self.shift(for: mapRings[i]) : dx
+                for j in mapRings[i].indices { mapRings[i][j].x += shift }
             }
             let (isInside, isOutside) = clip.relation(mapRings)
             if isOutside { continue }
@@ -226,20 +226,22 @@ struct Projector {
             for (i, ring) in mapRings.enumerated() where ring.count >= 3 {
                 let positions = finite[i]
                 let n = positions.count
+                // As filled: a cap's holes each nearest the view's center.
+                let shift = isCap && i > 0 ? self.shift(for: ring) : dx
                 var run = [MapPoint]()
                 for j in ring.indices {
-                    let m = MapPoint(x: ring[j].x + dx, y: ring[j].y)
+                    let m = MapPoint(x: ring[j].x + shift, y: ring[j].y)
                     if j > 0, Self.isCut(positions[(j - 1) % n], positions[j % n]) {
                         anyCut = true
                         if run.count >= 2 {
-                            if isCap && i == 0 { capRuns.append(run) } else { runs.append(run) }
+                            if isCap { capRuns.append(run) } else { runs.append(run) }
                         }
                         run = []
                     }
                     run.append(m)
                 }
                 if run.count >= 2 {
-                    if isCap && i == 0 { capRuns.append(run) } else { runs.append(run) }
+                    if isCap { capRuns.append(run) } else { runs.append(run) }
                 }
             }
         }
@@ -276,6 +278,45 @@ struct Projector {
         }
         let projected = rings.map { project($0, closed: true) }.filter { !$0.isEmpty }
         return projected.isEmpty ? [] : [projected]
+    }
+
+    /// The ring to fill for an exterior ring that winds round a pole: its three turns
+    /// (``polarCap(of:_:)``) without the vertices at the pole itself and the spikes they leave (a
+    /// dataset's cut down the 180th meridian and along the pole, which would run down to the
+    /// map's edge and back at each seam, a ring GEOS cannot clip), closed a map point beyond the
+    /// map's edge, so that vertices past ±85.05° (on the edge once projected) do not lie on the
+    /// closure; `nil` when what is left does not wind.
+    private func capFill(_ positions: [Position]) -> [MapPoint]? {
+        let kept = positions.filter { abs($0.y) != 90 }
+        guard let cap = Self.polarCap(of: unrolled(kept), positions), let edge = cap.last?.y
+        else { return nil }
+        var ring = Self.withoutSpikes(Array(cap.dropLast(2)))
+        let beyond = edge == 0 ? -1 : edge + 1
+        guard let first = ring.first, let last = ring.last, ring.count >= 3 else { return nil }
+        ring += [MapPoint(x: last.x, y: beyond), MapPoint(x: first.x, y: beyond), first]
+        return ring
+    }
+
+    /// A path without repeated points and without reversals along one line (a way down and
+    /// back up the same meridian): the point where it turns back goes.
+    static func withoutSpikes(_ points: [MapPoint]) -> [MapPoint] {
+        var out = [MapPoint]()
+        out.reserveCapacity(points.count)
+        for p in points {
+            while let b = out.last {
+                if b.x == p.x && b.y == p.y { break }
+                guard out.count >= 2 else { break }
+                let a = out[out.count - 2]
+                let (ux, uy, vx, vy) = (b.x - a.x, b.y - a.y, p.x - b.x, p.y - b.y)
+                let cross = ux * vy - uy * vx
+                let scale = (ux * ux + uy * uy).squareRoot() * (vx * vx + vy * vy).squareRoot()
+                guard abs(cross) <= 1e-12 * scale && ux * vx + uy * vy < 0 else { break }
+                out.removeLast()
+            }
+            if let b = out.last, b.x == p.x && b.y == p.y { continue }
+            out.append(p)
+        }
+        return out
     }
 
     /// A ring that winds once around a pole, as a planar ring of map points: its unrolled path

@@ -178,6 +178,97 @@ struct SVGMapTests {
         }
     }
 
+    /// Whether a view point is inside a filled polygon (its rings by the even-odd rule).
+    func filled(_ polygons: [[[ViewPoint]]], _ p: (Double, Double)) -> Bool {
+        var inside = false
+        for ring in polygons.flatMap({ $0 }) {
+            for (a, b) in zip(ring, ring.dropFirst() + ring.prefix(1))
+            where (a.y > p.1) != (b.y > p.1)
+                && p.0 < a.x + (p.1 - a.y) / (b.y - a.y) * (b.x - a.x)
+            {
+                inside.toggle()
+            }
+        }
+        return inside
+    }
+
+    /// The view point of a longitude/latitude.
+    func viewPoint(
+        _ viewport: MapViewport, _ latitude: Double, _ longitude: Double
+    ) throws
+        -> (Double, Double)
+    {
+        let m = MapPoint(Coordinate(latitude: latitude, longitude: longitude))
+        let p = try #require(
+            viewport.point(east: m.x - viewport.center.x, north: viewport.center.y - m.y))
+        return (p.0, p.1)
+    }
+
+    /// A cap's real vertices beyond ±85.05° (on the map's edge once projected) keep their place
+    /// in the fill: a ring that dips to 89° S at two longitudes leaves the land between the dips
+    /// and the −60° parallel unfilled; and a cap's hole is open in the fill wherever the view is
+    /// centered, in a view wider than the world too, with its outline where the fill has it.
+    @Test func capsKeepTheirShapeAndHoles() throws {
+        let dips = Geometry.polygon([
+            [(-180.0, -60.0), (-90, -89), (0, -60), (90, -89), (180, -60), (-180, -60)].map {
+                Position(x: $0.0, y: $0.1)
+            }
+        ])
+        let viewport = MapCamera(
+            centerCoordinate: Coordinate(latitude: -74, longitude: -35), distance: 5e6
+        ).viewport(size: size)
+        let polygons = try Projector(viewport: viewport).polygons(of: dips)
+        for (latitude, longitude) in [(-62.0, -5.0), (-66, -30), (-70, -45), (-80, -45)] {
+            let p = try viewPoint(viewport, latitude, longitude)
+            #expect(p.0 > 0 && p.0 < size.width && p.1 > 0 && p.1 < size.height, "\(p)")
+        }
+        // The edge from (0, −60) down to (−90, −89) is a straight line on the map, at 62.6° S
+        // below 5° W, 73.4° S below 30° W and 77.7° S below 45° W: north of it is outside,
+        // south of it inside.
+        #expect(!filled(polygons, try viewPoint(viewport, -62, -5)))
+        #expect(!filled(polygons, try viewPoint(viewport, -66, -30)))
+        #expect(!filled(polygons, try viewPoint(viewport, -70, -45)))
+        #expect(filled(polygons, try viewPoint(viewport, -80, -45)))
+        let cap = Geometry.polygon([
+            [
+                (-180.0, -60.0), (-90, -60), (0, -60), (90, -60), (180, -60), (180, -90),
+                (-180, -90),
+                (-180, -60),
+            ].map { Position(x: $0.0, y: $0.1) },
+            [(100.0, -75.0), (110, -75), (110, -70), (100, -70), (100, -75)].map {
+                Position(x: $0.0, y: $0.1)
+            },
+        ])
+        let wide = MapSize(width: 800, height: 400)
+        for (longitude, distance) in [(-50.0, 6e7), (-179.0, 8e6), (105.0, 8e6), (160, 3e7)] {
+            let viewport = MapCamera(
+                centerCoordinate: Coordinate(latitude: -60, longitude: longitude),
+                distance: distance
+            ).viewport(size: wide)
+            let projector = Projector(viewport: viewport)
+            let polygons = try projector.polygons(of: cap)
+            let worldWidth = MapSize.world.width / viewport.mapPointsPerPoint
+            // The hole's middle, in the copy nearest the view's center.
+            let hole = MapPoint(Coordinate(latitude: -72.5, longitude: 105))
+            let shift =
+                ((viewport.center.x - hole.x) / MapSize.world.width).rounded() * MapSize.world.width
+            let p = try #require(
+                viewport.point(
+                    east: hole.x + shift - viewport.center.x, north: viewport.center.y - hole.y))
+            guard p.0 >= 0 && p.0 <= wide.width && p.1 >= 0 && p.1 <= wide.height else { continue }
+            #expect(!filled(polygons, (p.0, p.1)), "\(longitude): the hole is filled")
+            // Between the hole (70° S to 75° S) and the cap's edge (60° S): filled.
+            let north = MapPoint(Coordinate(latitude: -65, longitude: 105))
+            let q = try #require(
+                viewport.point(
+                    east: north.x + shift - viewport.center.x, north: viewport.center.y - north.y))
+            #expect(filled(polygons, (q.0, q.1)), "\(longitude): north of the hole is not")
+            let outline = try #require(projector.outlines(of: cap)).flatMap { $0 }
+            let near = outline.filter { abs($0.x - p.0) < worldWidth / 10 && abs($0.y - p.1) < 100 }
+            #expect(!near.isEmpty, "\(longitude): the hole has no outline")
+        }
+    }
+
     /// A position that is not a longitude/latitude is refused by layer and feature, when the map
     /// is fitted and when it is drawn.
     @Test func outOfRangePositionsAreRefused() throws {

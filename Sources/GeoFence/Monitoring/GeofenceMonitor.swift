@@ -139,8 +139,8 @@ public actor GeofenceMonitor {
     }
 
     /// Starts monitoring many conditions at once, each replacing any condition with the same
-    /// identifier (a later fence of the list replaces an earlier one), saved once: what a fences
-    /// file read with `FenceFile` gives.
+    /// identifier (a later fence of the list replaces an earlier one), saved once (an empty list
+    /// changes and saves nothing): what a fences file read with `FenceFile` gives.
     ///
     /// - Parameters:
     ///   - fences: The conditions and their identifiers.
@@ -156,9 +156,12 @@ public actor GeofenceMonitor {
     ) throws(GeoError) {
         try checkOpen()
         var updated = records
+        var added = 0
         for fence in fences {
             updated[fence.identifier] = GeofenceRecord(condition: fence.condition, state: state)
+            added += 1
         }
+        guard added > 0 else { return }
         try save(updated, lastFix: lastFix)
         records = updated
     }

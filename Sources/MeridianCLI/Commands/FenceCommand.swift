@@ -64,7 +64,10 @@ enum FenceCommand: Subcommand {
         case .replay(let replay, let hadProblems):
             let output = Output(console.print)
             return finish(
-                blocking { await replay.run(output) }, hadProblems: hadProblems, console: console)
+                blocking(
+                    { await replay.run(output) },
+                    otherwise: .failure(GeoError(.io, "the replay did not finish"))),
+                hadProblems: hadProblems, console: console)
         }
     }
 
@@ -177,7 +180,11 @@ enum FenceCommand: Subcommand {
 
     /// Runs async work to completion from the synchronous command on the main thread, which is not
     /// one of the concurrency pool's threads, so waiting here cannot starve the pool.
-    private static func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+    /// (The task stores its value before it signals, so `otherwise` is never used; it is there so
+    /// that no path re-runs the body, which prints as it goes.)
+    private static func blocking<T: Sendable>(
+        _ body: @escaping @Sendable () async -> T, otherwise: T
+    ) -> T {
         let box = Mutex<T?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
@@ -186,8 +193,7 @@ enum FenceCommand: Subcommand {
             done.signal()
         }
         done.wait()
-        guard let value = box.withLock({ $0 }) else { return blocking(body) }
-        return value
+        return box.withLock { $0 } ?? otherwise
     }
 }
 

@@ -241,7 +241,7 @@ func parseInteger(_ text: String, name: String, column: Int? = nil) throws(GeoEr
 /// integer, only too large; "is not an integer" otherwise.
 func notAnInteger(_ text: String) -> String {
     let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : Substring(text)
-    return !digits.isEmpty && digits.allSatisfy { ("0"..."9").contains($0) }
+    return !digits.isEmpty && digits.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
         ? "is out of range" : "is not an integer"
 }
 

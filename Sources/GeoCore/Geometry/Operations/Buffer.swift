@@ -84,7 +84,7 @@ extension Geometry {
             // One line or polygon: GEOS nodes its offset curves, which a pile of its own edges
             // on one another makes quadratic.
             try CrossingCensus.check(parts, operation: "buffer")
-            if case .polygon(let rings) = parts[0], rings.count > Self.holesBufferedApart,
+            if case .polygon(let rings) = parts[0], rings.count - 1 > Self.holesBufferedApart,
                 distance > 0, !style.singleSided, try isValid()
             {
                 return try bufferingHolesApart(rings, distance: distance, style: style)

@@ -35,15 +35,21 @@ extension Geometry {
         if Set(positions.lazy.map { SIMD2($0.x, $0.y) }).count < shell.count {
             return convex
         }
-        // Only the positions matter: read rings with too few positions leniently.
-        let hull = try structurallyRepaired.geosUnary("GEOSConcaveHull_r") { context, g in
-            GEOSConcaveHull_r(context, g, ratio, allowHoles ? 1 : 0)
-        }
+        let hull = try geosConcaveHull(ratio: ratio, allowHoles: allowHoles)
         // GEOS 3.11 can erode a triangle whose removal leaves one of the positions outside
         // (four points round a latitude circle at ratio 0 lose one). That is no hull; the convex
         // hull, which is one, is returned in its place.
         guard hull.type == .polygon || hull.type == .multiPolygon else { return hull }
         let covered = try PreparedGeometry(hull).covers(positions)
         return covered.allSatisfy { $0 } ? hull : convex
+    }
+
+    /// GEOS's own concave hull (`GEOSConcaveHull_r`), without ``concaveHull(ratio:allowHoles:)``'s
+    /// checks and shortcuts: what the tests compare them with.
+    func geosConcaveHull(ratio: Double, allowHoles: Bool) throws(GeoError) -> Geometry {
+        // Only the positions matter: read rings with too few positions leniently.
+        try structurallyRepaired.geosUnary("GEOSConcaveHull_r") { context, g in
+            GEOSConcaveHull_r(context, g, ratio, allowHoles ? 1 : 0)
+        }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import GeoCore
 import GeoTestSupport
 import Testing
+
+@testable import GeoCore
 
 @Suite("Concave hull")
 struct ConcaveHullTests {
@@ -94,6 +95,32 @@ struct ConcaveHullTests {
             }
         }
         #expect(try line.concaveHull().type == .lineString)
+        // What the shortcut answers is what GEOS itself answers, where it is quick enough to ask:
+        // points round a circle, on an ellipse and on a line, every ratio, holes or not.
+        for count in [5, 12, 64, 300] {
+            let round = Geometry.multiPoint(
+                (0..<count).map { i in
+                    let a = 2 * Double.pi * Double(i) / Double(count)
+                    return Position(x: 3 * cos(a), y: 2 * sin(a))
+                })
+            let straight = Geometry.multiPoint(
+                (0..<count).map { Position(x: Double($0), y: 2 * Double($0)) })
+            for cloud in [round, straight] {
+                for ratio in [0, 0.2, 0.6] {
+                    for holes in [false, true] {
+                        let ours = try cloud.concaveHull(ratio: ratio, allowHoles: holes)
+                        let geos = try cloud.geosConcaveHull(ratio: ratio, allowHoles: holes)
+                        #expect(
+                            ours.type == geos.type
+                                && abs(ours.planarArea - geos.planarArea) <= 1e-12
+                                    * max(1, geos.planarArea)
+                                && (ours.type != .lineString
+                                    || ours.planarLength == geos.planarLength),
+                            "\(count) \(ratio) \(holes): \(geos.wkt)")
+                    }
+                }
+            }
+        }
         guard case .multiPoint(var points) = circle else { return }
         points = Array(points.prefix(400)) + [Position(x: 10, y: 10)]
         let withCenter = Geometry.multiPoint(points)
