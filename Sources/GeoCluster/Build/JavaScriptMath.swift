@@ -31,16 +31,16 @@ enum JavaScriptMath {
 
     // MARK: - exp
 
-    private static let ln2High = Double(bitPattern: 0x3FE6_2E42_FEE0_0000)
-    private static let ln2Low = Double(bitPattern: 0x3DEA_39EF_3579_3C76)
-    private static let inverseLn2 = Double(bitPattern: 0x3FF7_1547_652B_82FE)
-    private static let expP1 = Double(bitPattern: 0x3FC5_5555_5555_553E)
-    private static let expP2 = Double(bitPattern: 0xBF66_C16C_16BE_BD93)
-    private static let expP3 = Double(bitPattern: 0x3F11_566A_AF25_DE2C)
-    private static let expP4 = Double(bitPattern: 0xBEBB_BD41_C5D2_6BF1)
-    private static let expP5 = Double(bitPattern: 0x3E66_3769_72BE_A4D0)
-    private static let overflowThreshold = Double(bitPattern: 0x4086_2E42_FEFA_39EF)
-    private static let underflowThreshold = Double(bitPattern: 0xC087_4910_D52D_3051)
+    private static var ln2High: Double { Double(bitPattern: 0x3FE6_2E42_FEE0_0000) }
+    private static var ln2Low: Double { Double(bitPattern: 0x3DEA_39EF_3579_3C76) }
+    private static var inverseLn2: Double { Double(bitPattern: 0x3FF7_1547_652B_82FE) }
+    private static var expP1: Double { Double(bitPattern: 0x3FC5_5555_5555_553E) }
+    private static var expP2: Double { Double(bitPattern: 0xBF66_C16C_16BE_BD93) }
+    private static var expP3: Double { Double(bitPattern: 0x3F11_566A_AF25_DE2C) }
+    private static var expP4: Double { Double(bitPattern: 0xBEBB_BD41_C5D2_6BF1) }
+    private static var expP5: Double { Double(bitPattern: 0x3E66_3769_72BE_A4D0) }
+    private static var overflowThreshold: Double { Double(bitPattern: 0x4086_2E42_FEFA_39EF) }
+    private static var underflowThreshold: Double { Double(bitPattern: 0xC087_4910_D52D_3051) }
 
     /// e^x: x = k·ln 2 + r with |r| ≤ ln 2 / 2 (r carried as hi − lo), e^r from a rational
     /// approximation whose polynomial is of degree 5 in r², then scaled by 2^k.
@@ -94,13 +94,13 @@ enum JavaScriptMath {
 
     // MARK: - log
 
-    private static let lg1 = Double(bitPattern: 0x3FE5_5555_5555_5593)
-    private static let lg2 = Double(bitPattern: 0x3FD9_9999_9997_FA04)
-    private static let lg3 = Double(bitPattern: 0x3FD2_4924_9422_9359)
-    private static let lg4 = Double(bitPattern: 0x3FCC_71C5_1D8E_78AF)
-    private static let lg5 = Double(bitPattern: 0x3FC7_4664_96CB_03DE)
-    private static let lg6 = Double(bitPattern: 0x3FC3_9A09_D078_C69F)
-    private static let lg7 = Double(bitPattern: 0x3FC2_F112_DF3E_5244)
+    private static var lg1: Double { Double(bitPattern: 0x3FE5_5555_5555_5593) }
+    private static var lg2: Double { Double(bitPattern: 0x3FD9_9999_9997_FA04) }
+    private static var lg3: Double { Double(bitPattern: 0x3FD2_4924_9422_9359) }
+    private static var lg4: Double { Double(bitPattern: 0x3FCC_71C5_1D8E_78AF) }
+    private static var lg5: Double { Double(bitPattern: 0x3FC7_4664_96CB_03DE) }
+    private static var lg6: Double { Double(bitPattern: 0x3FC3_9A09_D078_C69F) }
+    private static var lg7: Double { Double(bitPattern: 0x3FC2_F112_DF3E_5244) }
 
     /// The natural logarithm: x = 2^k·(1 + f) with √2/2 < 1 + f < √2, log(1 + f) from
     /// s = f/(2 + f) and a polynomial of degree 14 in s, plus k·ln 2 in two parts.
@@ -146,24 +146,20 @@ enum JavaScriptMath {
 
     // MARK: - atan
 
-    private static let atanHigh = [
-        Double(bitPattern: 0x3FDD_AC67_0561_BB4F), Double(bitPattern: 0x3FE9_21FB_5444_2D18),
-        Double(bitPattern: 0x3FEF_730B_D281_F69B), Double(bitPattern: 0x3FF9_21FB_5444_2D18),
-    ]
-    private static let atanLow = [
-        Double(bitPattern: 0x3C7A_2B7F_222F_65E2), Double(bitPattern: 0x3C81_A626_3314_5C07),
-        Double(bitPattern: 0x3C70_0788_7AF0_CBBD), Double(bitPattern: 0x3C91_A626_3314_5C07),
-    ]
-    private static let aT: (Double, Double, Double, Double, Double, Double) = (
-        Double(bitPattern: 0x3FD5_5555_5555_550D), Double(bitPattern: 0xBFC9_9999_9998_EBC4),
-        Double(bitPattern: 0x3FC2_4924_9200_83FF), Double(bitPattern: 0xBFBC_71C6_FE23_1671),
-        Double(bitPattern: 0x3FB7_45CD_C54C_206E), Double(bitPattern: 0xBFB3_B0F2_AF74_9A6D)
-    )
-    private static let aT2: (Double, Double, Double, Double, Double) = (
-        Double(bitPattern: 0x3FB1_0D66_A0D0_3D51), Double(bitPattern: 0xBFAD_DE2D_52DE_FD9A),
-        Double(bitPattern: 0x3FA9_7B4B_2476_0DEB), Double(bitPattern: 0xBFA2_B444_2C6A_6C2F),
-        Double(bitPattern: 0x3F90_AD3A_E322_DA11)
-    )
+    /// atan(1/2), atan(1), atan(3/2) and atan(∞) in two parts each: high, then low.
+    @inline(__always)
+    private static func atanParts(_ id: Int) -> (high: Double, low: Double) {
+        switch id {
+        case 0:
+            (Double(bitPattern: 0x3FDD_AC67_0561_BB4F), Double(bitPattern: 0x3C7A_2B7F_222F_65E2))
+        case 1:
+            (Double(bitPattern: 0x3FE9_21FB_5444_2D18), Double(bitPattern: 0x3C81_A626_3314_5C07))
+        case 2:
+            (Double(bitPattern: 0x3FEF_730B_D281_F69B), Double(bitPattern: 0x3C70_0788_7AF0_CBBD))
+        default:
+            (Double(bitPattern: 0x3FF9_21FB_5444_2D18), Double(bitPattern: 0x3C91_A626_3314_5C07))
+        }
+    }
 
     /// The arctangent in radians: |x| reduced to [0, 7/16] directly or around atan(1/2),
     /// atan(1), atan(3/2) or atan(∞), then an odd polynomial of degree 23 split into its odd and
@@ -175,7 +171,8 @@ enum JavaScriptMath {
         let ix = hx & 0x7FFF_FFFF
         if ix >= 0x4410_0000 {  // |x| ≥ 2^66
             if ix > 0x7FF0_0000 || (ix == 0x7FF0_0000 && low(x) != 0) { return x + x }  // NaN
-            return hx > 0 ? atanHigh[3] + atanLow[3] : -atanHigh[3] - atanLow[3]
+            let infinity = atanParts(3)
+            return hx > 0 ? infinity.high + infinity.low : -infinity.high - infinity.low
         }
         var id = -1
         if ix < 0x3FDC_0000 {  // |x| < 0.4375
@@ -198,12 +195,24 @@ enum JavaScriptMath {
                 x = -1 / x
             }
         }
+        let a0 = Double(bitPattern: 0x3FD5_5555_5555_550D)
+        let a1 = Double(bitPattern: 0xBFC9_9999_9998_EBC4)
+        let a2 = Double(bitPattern: 0x3FC2_4924_9200_83FF)
+        let a3 = Double(bitPattern: 0xBFBC_71C6_FE23_1671)
+        let a4 = Double(bitPattern: 0x3FB7_45CD_C54C_206E)
+        let a5 = Double(bitPattern: 0xBFB3_B0F2_AF74_9A6D)
+        let a6 = Double(bitPattern: 0x3FB1_0D66_A0D0_3D51)
+        let a7 = Double(bitPattern: 0xBFAD_DE2D_52DE_FD9A)
+        let a8 = Double(bitPattern: 0x3FA9_7B4B_2476_0DEB)
+        let a9 = Double(bitPattern: 0xBFA2_B444_2C6A_6C2F)
+        let a10 = Double(bitPattern: 0x3F90_AD3A_E322_DA11)
         let z = x * x
         let w = z * z
-        let s1 = z * (aT.0 + w * (aT.2 + w * (aT.4 + w * (aT2.0 + w * (aT2.2 + w * aT2.4)))))
-        let s2 = w * (aT.1 + w * (aT.3 + w * (aT.5 + w * (aT2.1 + w * aT2.3))))
+        let s1 = z * (a0 + w * (a2 + w * (a4 + w * (a6 + w * (a8 + w * a10)))))
+        let s2 = w * (a1 + w * (a3 + w * (a5 + w * (a7 + w * a9))))
         if id < 0 { return x - x * (s1 + s2) }
-        let result = atanHigh[id] - ((x * (s1 + s2) - atanLow[id]) - x)
+        let parts = atanParts(id)
+        let result = parts.high - ((x * (s1 + s2) - parts.low) - x)
         return hx < 0 ? -result : result
     }
 }
