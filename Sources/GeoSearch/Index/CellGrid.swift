@@ -234,7 +234,7 @@ struct CellGrid: Sendable {
                 }
                 // A first block with a cell denser than the query's (a city's edge) is taken
                 // again a level finer, where that cell is four.
-                return withUnsafeTemporaryAllocation(of: Int.self, capacity: 400) { visited in
+                return ScratchMemory.withBuffer(of: Int.self, capacity: 400) { visited in
                     while true {
                         let outcome = scan(
                             &walk, face: face, u: u, v: v,

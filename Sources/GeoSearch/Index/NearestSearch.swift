@@ -91,7 +91,7 @@ extension PointTree {
         _ k: Int, to origin: Coordinate, limit: Double, accepts: ((Int) -> Bool)?,
         _ body: (UnsafeBufferPointer<(distance: Double, element: Int32)>) -> Void
     ) {
-        withUnsafeTemporaryAllocation(of: (distance: Double, element: Int32).self, capacity: k) {
+        ScratchMemory.withBuffer(of: (distance: Double, element: Int32).self, capacity: k) {
             heap in
             var best = BestK(heap)
             nearest(to: origin, limit: limit, into: &best, accepts: accepts)
@@ -135,8 +135,9 @@ extension PointTree {
         // block of cells cannot hold the answers' ball, the tree is walked from the cut it found.
         var cut = limit
         for attempt in (grid == nil ? 1 : 0)..<3 {
-            let overflowed = withUnsafeTemporaryAllocation(
-                of: (chord: Double, position: Int32).self, capacity: 8 * best.heap.count + 128
+            let overflowed = ScratchMemory.withBuffer(
+                of: (squaredChord: Double, position: Int32).self,
+                capacity: 8 * best.heap.count + 128
             ) { candidates in
                 walk(
                     query, origin, limit: limit, cut: &cut, candidates: candidates, into: &best,
@@ -147,7 +148,7 @@ extension PointTree {
                 return
             }
         }
-        var room = [(chord: Double, position: Int32)](repeating: (0, 0), count: count)
+        var room = [(squaredChord: Double, position: Int32)](repeating: (0, 0), count: count)
         _ = room.withUnsafeMutableBufferPointer { candidates in
             walk(
                 query, origin, limit: limit, cut: &cut, candidates: candidates, into: &best,
@@ -161,12 +162,12 @@ extension PointTree {
     func gridAnswers(_ k: Int, to origin: Coordinate) -> Bool {
         guard grid != nil, k > 0, levelCount > 0 else { return false }
         var cut = Double.infinity
-        return withUnsafeTemporaryAllocation(
+        return ScratchMemory.withBuffer(
             of: (distance: Double, element: Int32).self, capacity: k
         ) { heap in
             var best = BestK(heap)
-            return withUnsafeTemporaryAllocation(
-                of: (chord: Double, position: Int32).self, capacity: 8 * k + 128
+            return ScratchMemory.withBuffer(
+                of: (squaredChord: Double, position: Int32).self, capacity: 8 * k + 128
             ) { candidates in
                 !walk(
                     WGS84.earthCentered(origin), origin, limit: .infinity, cut: &cut,
@@ -182,12 +183,12 @@ extension PointTree {
     /// not be shown to hold every answer.
     private func walk(
         _ query: SIMD3<Double>, _ origin: Coordinate, limit: Double, cut: inout Double,
-        candidates: UnsafeMutableBufferPointer<(chord: Double, position: Int32)>,
+        candidates: UnsafeMutableBufferPointer<(squaredChord: Double, position: Int32)>,
         into best: inout BestK, accepts: ((Int) -> Bool)?, fromGrid: Bool
     ) -> Bool {
         best.count = 0
         let levels = levelCount
-        return withUnsafeTemporaryAllocation(
+        return ScratchMemory.withBuffer(
             of: (Double, Int32).self, capacity: Self.fanout * levels
         ) { scratch in
             records.withUnsafeBufferPointer { records in
@@ -212,17 +213,18 @@ extension PointTree {
                         best = walk.best
                         best.count = 0
                         var kept = 0
-                        for j in 0..<walk.found where candidates[j].chord <= walk.cut {
+                        let cutSquared = walk.cut * walk.cut
+                        for j in 0..<walk.found where candidates[j].squaredChord <= cutSquared {
                             candidates[kept] = candidates[j]
                             kept += 1
                         }
                         // Nearest chord first: a candidate whose chord exceeds the k-th geodesic
                         // so far cannot get in, nor can any after it.
                         var part = UnsafeMutableBufferPointer(rebasing: candidates[0..<kept])
-                        sortSmall(&part) { $0.chord < $1.chord }
+                        sortSmall(&part) { $0.squaredChord < $1.squaredChord }
                         let curvature = ChordGeodesic.NormalCurvature(at: query)
                         for j in 0..<kept {
-                            let c = candidates[j].chord
+                            let c = candidates[j].squaredChord.squareRoot()
                             if c > walk.cut || c > best.bound { break }
                             let i = Int(candidates[j].position)
                             let s = geodesicDistance(
@@ -285,10 +287,12 @@ struct ChordWalk {
     let boxes: UnsafeBufferPointer<PointTree.Box>
     let levelStart: [Int]
     let members: UnsafeBufferPointer<Int32>
-    let candidates: UnsafeMutableBufferPointer<(chord: Double, position: Int32)>
+    let candidates: UnsafeMutableBufferPointer<(squaredChord: Double, position: Int32)>
     let scratch: UnsafeMutableBufferPointer<(Double, Int32)>
     let query: SIMD3<Double>
     let limit: Double
+    /// The k nearest elements by squared chord seen so far (squares order as chords do, and no
+    /// square root is taken for a position unless it ends the walk as a candidate).
     var best: BestK
     let accepts: ((Int) -> Bool)?
     var found = 0
@@ -299,7 +303,7 @@ struct ChordWalk {
     init(
         records: UnsafeBufferPointer<PointTree.Record>, boxes: UnsafeBufferPointer<PointTree.Box>,
         levelStart: [Int], members: UnsafeBufferPointer<Int32>,
-        candidates: UnsafeMutableBufferPointer<(chord: Double, position: Int32)>,
+        candidates: UnsafeMutableBufferPointer<(squaredChord: Double, position: Int32)>,
         scratch: UnsafeMutableBufferPointer<(Double, Int32)>, query: SIMD3<Double>,
         limit: Double, cut: Double, best: BestK, accepts: ((Int) -> Bool)?
     ) {
@@ -380,10 +384,11 @@ struct ChordWalk {
     /// overflowed and keeps no more (it goes on only to narrow the cut), so each candidate is
     /// moved at most a bounded number of times.
     @inline(__always)
-    mutating func keep(_ chord: Double, _ position: Int32) {
+    mutating func keep(_ squaredChord: Double, _ position: Int32) {
         if found == candidates.count {
             var kept = 0
-            for j in 0..<found where candidates[j].chord <= cut {
+            let cutSquared = cut * cut
+            for j in 0..<found where candidates[j].squaredChord <= cutSquared {
                 candidates[kept] = candidates[j]
                 kept += 1
             }
@@ -393,7 +398,7 @@ struct ChordWalk {
                 return
             }
         }
-        candidates[found] = (chord, position)
+        candidates[found] = (squaredChord, position)
         found += 1
     }
 
@@ -404,7 +409,8 @@ struct ChordWalk {
                 records.count, leaf * PointTree.fanout + PointTree.fanout))
     }
 
-    /// Offers the positions `range` to the heap and keeps those within the cut as candidates.
+    /// Offers the positions `range` to the heap and keeps those within the cut as candidates,
+    /// both by squared chord.
     @inline(__always)
     mutating func visitRecords(_ range: Range<Int>) {
         for i in range {
@@ -412,15 +418,14 @@ struct ChordWalk {
             let dx = r.x - query.x, dy = r.y - query.y, dz = r.z - query.z
             let cc = dx * dx + dy * dy + dz * dz
             guard cc <= cut * cut else { continue }
-            let chord = cc.squareRoot()
             if !overflow {
-                keep(chord, Int32(i))
+                keep(cc, Int32(i))
             }
             var heap = best
-            let took = forEachAccepted(r) { heap.offer(chord, $0) }
+            let took = forEachAccepted(r) { heap.offer(cc, $0) }
             best = heap
             if took && best.isFull {
-                cut = min(cut, ChordGeodesic.quickUpperBound(chord: best.bound))
+                cut = min(cut, ChordGeodesic.quickUpperBound(chord: best.bound.squareRoot()))
             }
         }
     }
