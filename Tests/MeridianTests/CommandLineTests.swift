@@ -237,6 +237,13 @@ struct ControlCharacterTests {
         #expect(line == #"{"name":"x\u009By"}"#)
         let decoded = try JSONDecoder().decode([String: String].self, from: Data(line.utf8))
         #expect(decoded["name"] == "x\u{9B}y")
+        // So do the line and paragraph separators, which JavaScript's and Python's line
+        // splitters break at; other characters of those three-byte sequences stay as they are.
+        let separators = Console.visible(#"{"name":"a\#u{2028}b\#u{2029}c\#u{2027}–"}"#)
+        #expect(separators == #"{"name":"a\u2028b\u2029c\#u{2027}–"}"#)
+        #expect(
+            try JSONDecoder().decode([String: String].self, from: Data(separators.utf8))["name"]
+                == "a\u{2028}b\u{2029}c\u{2027}–")
     }
 }
 

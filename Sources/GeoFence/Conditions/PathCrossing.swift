@@ -14,7 +14,11 @@ import GeoCore
 ///   geodesic distance to the center, to 1 mm.
 /// - Polygons are sampled along the path at 1/32 of the polygon's smaller bounding-box side (at most
 ///   4 097 samples), so a polygon thinner than that spacing across the path can be missed; the
-///   boundary crossings are found by bisection on exact containment.
+///   boundary crossings are found by bisection on exact containment. A path can pass through a
+///   polygon more than once (a U-shaped fence, a hole): each pass deep enough gets its own enter
+///   and exit, and two passes count as one when the path between them does not get as far outside
+///   as it must get inside (the same margin, so a path grazing the boundary from inside is not an
+///   exit).
 enum PathCrossing {
     /// Where the path enters and leaves a fence.
     struct Result: Sendable {
@@ -66,11 +70,15 @@ enum PathCrossing {
         }
     }
 
-    /// The crossing of a fence by a path, if the path gets at least `depth` meters inside it.
-    static func find(_ condition: GeographicCondition, along path: Path, depth: Double) -> Result? {
+    /// The passes of a path through a fence that get at least `depth` meters inside it, in
+    /// their order along the path (at most one for a circle).
+    static func find(
+        _ condition: GeographicCondition, along path: Path, depth: Double
+    ) -> [Result] {
         switch condition {
-        case .circle(let circle): return circleCrossing(circle, path: path, depth: depth)
-        case .polygon(let polygon): return polygonCrossing(polygon, path: path, depth: depth)
+        case .circle(let circle):
+            return circleCrossing(circle, path: path, depth: depth).map { [$0] } ?? []
+        case .polygon(let polygon): return polygonCrossings(polygon, path: path, depth: depth)
         }
     }
 
@@ -94,9 +102,9 @@ enum PathCrossing {
             deepest: foot.distance - circle.radius)
     }
 
-    private static func polygonCrossing(
+    private static func polygonCrossings(
         _ polygon: PolygonGeographicCondition, path: Path, depth: Double
-    ) -> Result? {
+    ) -> [Result] {
         let g = polygon.rings
         let line = path.line
         // Quick rejection: the path's bounding box (from its midpoint and half length) misses the
@@ -104,14 +112,14 @@ enum PathCrossing {
         let middle = path.middle
         let reach = EllipsoidMetric.reach(line.length / 2, around: middle.latitude)
         if middle.latitude + reach.latitude < g.minY || middle.latitude - reach.latitude > g.maxY {
-            return nil
+            return []
         }
         if let lonReach = reach.longitude {
             let x = middle.longitude
             let overlaps = [x, x + 360, x - 360].contains { c in
                 c + lonReach >= g.minX && c - lonReach <= g.maxX
             }
-            if !overlaps { return nil }
+            if !overlaps { return [] }
         }
         let metersPerDegree = EllipsoidMetric.minimumMetersPerDegreeLatitude
         let height = (g.maxY - g.minY) * metersPerDegree
@@ -121,34 +129,53 @@ enum PathCrossing {
         let spacing = max(0.5, min(height, width) / 32, line.length / 4096)
         let count = min(4096, Int((line.length / spacing).rounded(.up)))
         let step = line.length / Double(max(1, count))
-        var firstInside: Int?, lastInside: Int?
-        var deepest = 0.0
+        // The runs of samples inside, each with its deepest point; and between two runs, how far
+        // outside the path got.
+        var runs = [(first: Int, last: Int, deepest: Double)]()
+        var farthestOutside = 0.0
         for i in 0...count {
-            let s = Double(i) * step
-            let point = line.position(atDistance: i == count ? line.length : s).coordinate
-            guard polygon.contains(point) else { continue }
-            if firstInside == nil { firstInside = i }
-            lastInside = i
-            deepest = min(deepest, -g.boundaryDistance(from: point, upTo: .infinity))
+            let point = line.position(atDistance: i == count ? line.length : Double(i) * step)
+                .coordinate
+            guard polygon.contains(point) else {
+                // Only a gap between two runs needs its distance, and only up to `depth`.
+                if !runs.isEmpty && farthestOutside < depth {
+                    farthestOutside = max(
+                        farthestOutside, g.boundaryDistance(from: point, upTo: depth))
+                }
+                continue
+            }
+            let inside = -g.boundaryDistance(from: point, upTo: .infinity)
+            if let previous = runs.last, previous.last == i - 1 || farthestOutside < depth {
+                // The same pass: the next sample, or back in before getting far enough out.
+                runs[runs.count - 1].last = i
+                runs[runs.count - 1].deepest = min(previous.deepest, inside)
+            } else {
+                runs.append((i, i, inside))
+            }
+            farthestOutside = 0
         }
-        guard let first = firstInside, let last = lastInside, deepest <= -depth else { return nil }
         let inside: (Double) -> Bool = { s in
             polygon.contains(line.position(atDistance: s).coordinate)
         }
-        let entry =
-            first == 0
-            ? 0
-            : boundary(of: inside, outside: Double(first - 1) * step, inside: Double(first) * step)
-        let exit =
-            last == count
-            ? line.length
-            : boundary(
-                of: inside, outside: min(line.length, Double(last + 1) * step),
-                inside: Double(last) * step)
-        return Result(
-            entry: line.position(atDistance: entry).coordinate, entryFraction: entry / line.length,
-            exit: line.position(atDistance: exit).coordinate, exitFraction: exit / line.length,
-            deepest: deepest)
+        return runs.filter { $0.deepest <= -depth }.map { run in
+            let entry =
+                run.first == 0
+                ? 0
+                : boundary(
+                    of: inside, outside: Double(run.first - 1) * step,
+                    inside: Double(run.first) * step)
+            let exit =
+                run.last == count
+                ? line.length
+                : boundary(
+                    of: inside, outside: min(line.length, Double(run.last + 1) * step),
+                    inside: Double(run.last) * step)
+            return Result(
+                entry: line.position(atDistance: entry).coordinate,
+                entryFraction: entry / line.length,
+                exit: line.position(atDistance: exit).coordinate, exitFraction: exit / line.length,
+                deepest: run.deepest)
+        }
     }
 
     /// Bisection between a distance along the path that is outside and one that is inside, to 1 mm;

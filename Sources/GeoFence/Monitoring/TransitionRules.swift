@@ -87,7 +87,7 @@ struct TransitionRules: Sendable {
             let path = lazyPath.get()
         {
             let uncertainty = max(accuracy, path.from.horizontalAccuracy)
-            if let crossing = PathCrossing.find(
+            for crossing in PathCrossing.find(
                 condition(), along: path, depth: hysteresis + uncertainty)
             {
                 let reason = GeofenceEvent.Reason.crossing(

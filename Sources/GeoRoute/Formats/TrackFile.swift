@@ -23,7 +23,9 @@ public enum TrackFile {
         case geojson
         /// Delimited text (`DelimitedText`): one point per record, `latitude, longitude
         /// [, elevation [, time]]`, or columns named by a header (`lat`, `lon`, `ele`/`elevation`/
-        /// `alt`, `time`); a blank line starts the next track.
+        /// `alt`, `time`, and `accuracy`/`horizontal_accuracy`/`hacc`, the horizontal accuracy in
+        /// meters that ``TrackFilter/horizontalAccuracy(maximum:)`` reads); a blank line starts
+        /// the next track.
         case csv
         /// Encoded polylines (Google's format), one per line, each a track.
         case encoded
@@ -90,13 +92,15 @@ public enum TrackFile {
 
     // MARK: - CSV
 
-    enum Column: Hashable { case latitude, longitude, elevation, time }
+    enum Column: Hashable { case latitude, longitude, elevation, time, accuracy }
 
     static let columnNames: [Column: [String]] = [
         .latitude: ["lat", "latitude", "y"],
         .longitude: ["lon", "lng", "long", "longitude", "x"],
         .elevation: ["ele", "elevation", "alt", "altitude", "height", "z"],
         .time: ["time", "timestamp", "date", "datetime", "utc"],
+        // Horizontal accuracy in meters (a fix's radius of uncertainty), as phones log it.
+        .accuracy: ["accuracy", "horizontalaccuracy", "hacc", "acc"],
     ]
 
     /// Tracks as delimited text whose points ``readCSV(_:limits:)`` reads back: one `lat,lon`
@@ -191,6 +195,15 @@ public enum TrackFile {
             }
             point.time = time
         }
+        if let a = columns[.accuracy], a < fields.count, !fields[a].isEmpty {
+            let accuracy = try CoordinateCSV.number(
+                fields[a], name: "accuracy", column: a + 1, separator)
+            guard accuracy >= 0 else {
+                throw GeoError(
+                    .malformedInput, "accuracy \(accuracy) is negative", column: a + 1)
+            }
+            point.horizontalAccuracy = accuracy
+        }
         return point
     }
 
@@ -278,7 +291,9 @@ public enum TrackFile {
 
     /// Tracks from encoded polylines, one per line (blank lines skipped).
     ///
-    /// - Throws: The first bad polyline's error, with its line and the column of the bad character.
+    /// - Throws: The first bad polyline's error, with its line and the column of the bad character;
+    ///   `GeoError.Kind.invalidCoordinate` with its line and point for one that decodes outside
+    ///   latitude [-90, 90] or longitude [-180, 180].
     public static func readEncoded(
         _ data: Data, precision: Int = 5, limits: InputLimits = .standard
     ) throws(GeoError) -> [Track] {
@@ -290,6 +305,16 @@ public enum TrackFile {
             guard !text.isEmpty else { continue }
             do throws(GeoError) {
                 let points = try EncodedPolyline.decode(text, precision: precision, limits: limits)
+                // The encoding holds any integers: a line decoding outside the Earth's range is
+                // refused as the other formats refuse it, naming the point.
+                for (i, point) in points.enumerated() where !point.isValid {
+                    do throws(GeoError) {
+                        _ = try Coordinate(
+                            validatingLatitude: point.latitude, longitude: point.longitude)
+                    } catch {
+                        throw GeoError(.invalidCoordinate, "point \(i + 1): \(error.message)")
+                    }
+                }
                 tracks.append(Track(points: points.map { TrackPoint(coordinate: $0) }))
             } catch {
                 throw GeoError(

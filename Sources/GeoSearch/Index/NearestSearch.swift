@@ -411,8 +411,39 @@ struct ChordWalk {
 
     /// Offers the positions `range` to the heap and keeps those within the cut as candidates,
     /// both by squared chord.
+    ///
+    /// When the candidates have room for the whole range, it goes in two passes: every
+    /// position's squared chord is written and counted in when within the cut as it stood
+    /// before the range, with no branch to mispredict (about half the positions of a block of
+    /// cells are in, half out, at random); then only those are offered to the heap, against the
+    /// cut as it narrows. Positions kept under the older cut are dropped with the rest when the
+    /// candidates are compacted or finished.
     @inline(__always)
     mutating func visitRecords(_ range: Range<Int>) {
+        if !overflow && found + range.count <= candidates.count {
+            let first = found
+            let cutSquared = cut * cut
+            for i in range {
+                let r = records[i]
+                let dx = r.x - query.x, dy = r.y - query.y, dz = r.z - query.z
+                let cc = dx * dx + dy * dy + dz * dz
+                candidates[found] = (cc, Int32(i))
+                found += cc <= cutSquared ? 1 : 0
+            }
+            for j in first..<found {
+                let cc = candidates[j].squaredChord
+                guard cc <= cut * cut else { continue }
+                var heap = best
+                let took = forEachAccepted(records[Int(candidates[j].position)]) {
+                    heap.offer(cc, $0)
+                }
+                best = heap
+                if took && best.isFull {
+                    cut = min(cut, ChordGeodesic.quickUpperBound(chord: best.bound.squareRoot()))
+                }
+            }
+            return
+        }
         for i in range {
             let r = records[i]
             let dx = r.x - query.x, dy = r.y - query.y, dz = r.z - query.z

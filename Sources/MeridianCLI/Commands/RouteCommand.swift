@@ -34,7 +34,7 @@ enum RouteCommand: Subcommand {
                                    a time out of order
 
         FILE may be GPX, GeoJSON, CSV ('latitude,longitude[,elevation[,time]]' records, or a
-        header naming lat/lon/ele/time columns; a blank line starts the next track; CRLF, ';' or
+        header naming lat/lon/ele/time/accuracy columns; a blank line starts the next track; CRLF, ';' or
         tab separators and a byte-order mark are fine) or encoded polylines (one per line); the
         format comes from --format, the file name's extension, or the content. Without FILE,
         standard input is read. Errors in a file name the line and column, or the JSON path.
@@ -62,6 +62,7 @@ enum RouteCommand: Subcommand {
                                 stats: hysteresis in meters for gain and loss (0)
           --max-speed V         stats: first drop spikes faster than V m/s
           --max-accuracy M      stats: first drop fixes with horizontal accuracy worse than M m
+                                (read from a CSV column named accuracy, horizontal_accuracy or hacc)
           --json                one JSON object per result (length, encode, decode, snap, stats)
 
         Examples:
@@ -194,6 +195,20 @@ enum RouteCommand: Subcommand {
             return withTracks(positional, format: inputKind, precision: precision, console: console)
             {
                 (tracks, _) throws(GeoError) in
+                // A filter on accuracies the file does not carry would drop nothing while the
+                // output says it filtered.
+                if filters.contains(where: {
+                    if case .horizontalAccuracy = $0 { true } else { false }
+                }),
+                    !tracks.contains(where: {
+                        $0.segments.joined().contains { $0.horizontalAccuracy != nil }
+                    })
+                {
+                    throw GeoError(
+                        .invalidArgument,
+                        "--max-accuracy: the input has no horizontal accuracies (a CSV column named accuracy, horizontal_accuracy or hacc, in meters)"
+                    )
+                }
                 for track in tracks {
                     let filtered = try track.filtered(by: filters)
                     console.print(

@@ -51,8 +51,25 @@ struct Console {
         return Console(
             readLine: { reader.next() },
             readAll: { reader.rest() },
-            write: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-            writeError: { text in FileHandle.standardError.write(Data(text.utf8)) },
+            write: { text in
+                do {
+                    try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+                } catch {
+                    // A full disk or a closed pipe: nothing written after this reaches the
+                    // reader, so the command ends here, as the exit codes document.
+                    try? FileHandle.standardError.write(
+                        contentsOf: Data(
+                            "meridian: cannot write standard output: \(Self.reason(error))\n".utf8))
+                    exit(1)
+                }
+            },
+            writeError: { text in
+                do {
+                    try FileHandle.standardError.write(contentsOf: Data(text.utf8))
+                } catch {
+                    exit(1)
+                }
+            },
             readFailure: {
                 reader.failure.map { code in
                     #if canImport(Glibc) || canImport(Darwin)
@@ -65,6 +82,19 @@ struct Console {
             lineReady: { reader.hasLine })
     }
 
+    /// Why a write failed, in the system's words where it gave an error number.
+    static func reason(_ error: any Error) -> String {
+        let error = error as NSError
+        let posix = [error, error.userInfo[NSUnderlyingErrorKey] as? NSError].compactMap { $0 }
+            .first { $0.domain == NSPOSIXErrorDomain && $0.code > 0 }
+        #if canImport(Glibc) || canImport(Darwin)
+        if let posix, let code = Int32(exactly: posix.code) {
+            return String(cString: strerror(code))
+        }
+        #endif
+        return error.localizedDescription
+    }
+
     /// Writes a line to standard output, its control characters escaped (see ``visible(_:)``).
     func print(_ line: String) { write(Self.visible(line) + "\n") }
 
@@ -72,28 +102,33 @@ struct Console {
     func printError(_ line: String) { writeError(Self.visible(line) + "\n") }
 
     /// A line as a terminal shows it faithfully: control characters other than tab (C0, DEL and
-    /// C1: escape sequences, and breaks that would split one answer over two lines) written as
-    /// `\u001B`, whatever data or argument they came from. That is also JSON's escape, so a JSON
+    /// C1: escape sequences, and breaks that would split one answer over two lines) and the line
+    /// and paragraph separators U+2028 and U+2029 (which JavaScript's and Python's line
+    /// splitters break at) written as `\u001B`, whatever data or argument they came from. That is also JSON's escape, so a JSON
     /// line (whose encoder leaves DEL and C1 raw inside strings) stays JSON that reads back the
     /// same. Lines without any are returned as they are, after one pass over their bytes.
     static func visible(_ line: String) -> String {
         var utf8 = line.utf8.makeIterator()
         var clean = true
-        var previous: UInt8 = 0
+        var (previous, beforePrevious): (UInt8, UInt8) = (0, 0)
         while let byte = utf8.next() {
-            // C0 and DEL are single bytes; C1 is 0xC2 followed by 0x80...0x9F.
+            // C0 and DEL are single bytes; C1 is 0xC2 followed by 0x80...0x9F; U+2028 and
+            // U+2029 are 0xE2 0x80 0xA8 and 0xE2 0x80 0xA9.
             if (byte < 0x20 && byte != 0x09) || byte == 0x7F
                 || (previous == 0xC2 && (0x80...0x9F).contains(byte))
+                || (beforePrevious == 0xE2 && previous == 0x80 && (byte == 0xA8 || byte == 0xA9))
             {
                 clean = false
                 break
             }
-            previous = byte
+            (beforePrevious, previous) = (previous, byte)
         }
         if clean { return line }
         var out = String.UnicodeScalarView()
         for scalar in line.unicodeScalars {
-            if (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value) {
+            if (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+                || scalar.value == 0x2028 || scalar.value == 0x2029
+            {
                 let hex = String(scalar.value, radix: 16, uppercase: true)
                 out += ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars
             } else {

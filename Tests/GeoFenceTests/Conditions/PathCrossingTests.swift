@@ -42,7 +42,9 @@ struct PathCrossingTests {
             let from = Location(coordinate: a.coordinate, timestamp: Date(timeIntervalSince1970: 0))
             let to = Location(coordinate: b.coordinate, timestamp: Date(timeIntervalSince1970: 60))
             let path = try #require(PathCrossing.Path(from: from, to: to))
-            let found = PathCrossing.find(.circle(circle), along: path, depth: 0)
+            let passes = PathCrossing.find(.circle(circle), along: path, depth: 0)
+            #expect(passes.count <= 1)
+            let found = passes.first
             let truth = Self.sampled(.circle(circle), path.line, steps: 20_000)
             // Sampling every 1/20 000 of the path resolves the crossings to its spacing.
             let spacing = 1.0 / 20_000
@@ -79,8 +81,8 @@ struct PathCrossingTests {
             PathCrossing.Path(
                 from: Location(coordinate: a, timestamp: Date(timeIntervalSince1970: 0)),
                 to: Location(coordinate: b, timestamp: Date(timeIntervalSince1970: 60))))
-        #expect(PathCrossing.find(.circle(circle), along: path, depth: 50) != nil)
-        #expect(PathCrossing.find(.circle(circle), along: path, depth: 150) == nil)
+        #expect(PathCrossing.find(.circle(circle), along: path, depth: 50).count == 1)
+        #expect(PathCrossing.find(.circle(circle), along: path, depth: 150).isEmpty)
         let square = try PolygonGeographicCondition(exterior: [
             Coordinate(latitude: 9.99, longitude: 19.99),
             Coordinate(latitude: 9.99, longitude: 20.01),
@@ -95,12 +97,67 @@ struct PathCrossingTests {
                 to: Location(
                     coordinate: Coordinate(latitude: 10, longitude: 20.1),
                     timestamp: Date(timeIntervalSince1970: 60))))
-        let found = try #require(PathCrossing.find(.polygon(square), along: across, depth: 0))
+        let passes = PathCrossing.find(.polygon(square), along: across, depth: 0)
+        #expect(passes.count == 1)
+        let found = try #require(passes.first)
         let truth = try #require(Self.sampled(.polygon(square), across.line, steps: 20_000))
         #expect(abs(found.entryFraction - truth.first) <= 1e-4)
         #expect(abs(found.exitFraction - truth.last) <= 1e-4)
         // The same path between two fixes at one place is no path.
         let here = Location(coordinate: center, timestamp: Date(timeIntervalSince1970: 0))
         #expect(PathCrossing.Path(from: here, to: here) == nil)
+    }
+
+    /// A path through a U-shaped fence, or through a polygon and its hole, passes through twice:
+    /// two enters and two exits where sampling puts them; a notch narrower than the margin does
+    /// not count as leaving.
+    @Test func severalPassesThroughOnePolygon() throws {
+        func path(_ a: Coordinate, _ b: Coordinate) throws -> PathCrossing.Path {
+            try #require(
+                PathCrossing.Path(
+                    from: Location(coordinate: a, timestamp: Date(timeIntervalSince1970: 0)),
+                    to: Location(coordinate: b, timestamp: Date(timeIntervalSince1970: 600))))
+        }
+        func c(_ lon: Double, _ lat: Double) -> Coordinate {
+            Coordinate(latitude: lat, longitude: lon)
+        }
+        // A U open to the north: its notch spans longitudes 0.03 to 0.07 above latitude 0.03.
+        let u = try PolygonGeographicCondition(exterior: [
+            c(0, 0), c(0.1, 0), c(0.1, 0.1), c(0.07, 0.1), c(0.07, 0.03), c(0.03, 0.03),
+            c(0.03, 0.1), c(0, 0.1),
+        ])
+        let across = try path(c(-0.05, 0.05), c(0.15, 0.05))
+        let passes = PathCrossing.find(.polygon(u), along: across, depth: 0)
+        #expect(passes.count == 2)
+        for (pass, (entry, exit)) in zip(passes, [(0.0, 0.03), (0.07, 0.1)]) {
+            #expect(
+                abs(pass.entry.longitude - entry) < 1e-7 && abs(pass.exit.longitude - exit) < 1e-7)
+            #expect(abs(pass.entry.latitude - 0.05) < 1e-4)
+        }
+        #expect(passes[0].exitFraction < passes[1].entryFraction)
+        // Each arm is 3.3 km wide (1.67 km deep on the path): a margin of 1.5 km keeps both
+        // passes, one of 2 km neither.
+        #expect(PathCrossing.find(.polygon(u), along: across, depth: 1_500).count == 2)
+        #expect(PathCrossing.find(.polygon(u), along: across, depth: 2_000).isEmpty)
+        // A notch 1.1 km wide takes the path only 0.55 km outside: with a margin of 1 km that is
+        // not leaving, and the two passes are one, from the first entry to the last exit.
+        let narrow = try PolygonGeographicCondition(exterior: [
+            c(0, 0), c(0.1, 0), c(0.1, 0.1), c(0.055, 0.1), c(0.055, 0.03), c(0.045, 0.03),
+            c(0.045, 0.1), c(0, 0.1),
+        ])
+        #expect(PathCrossing.find(.polygon(narrow), along: across, depth: 300).count == 2)
+        let one = PathCrossing.find(.polygon(narrow), along: across, depth: 1_000)
+        #expect(one.count == 1)
+        #expect(abs((one.first?.entry.longitude ?? 1) - 0) < 1e-7)
+        #expect(abs((one.first?.exit.longitude ?? 0) - 0.1) < 1e-7)
+        // Through a square with a square hole: in, out through the hole, in, out.
+        let holed = try PolygonGeographicCondition(
+            exterior: [c(0, 0), c(0.1, 0), c(0.1, 0.1), c(0, 0.1)],
+            holes: [[c(0.04, 0.04), c(0.06, 0.04), c(0.06, 0.06), c(0.04, 0.06)]])
+        let throughHole = PathCrossing.find(
+            .polygon(holed), along: try path(c(-0.05, 0.05), c(0.15, 0.05)), depth: 0)
+        #expect(throughHole.count == 2)
+        #expect(abs((throughHole.first?.exit.longitude ?? 0) - 0.04) < 1e-7)
+        #expect(abs((throughHole.last?.entry.longitude ?? 0) - 0.06) < 1e-7)
     }
 }

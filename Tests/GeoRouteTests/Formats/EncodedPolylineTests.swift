@@ -181,6 +181,25 @@ struct EncodedPolylineKnownValueTests {
         #expect(try line.encoded() == "_p~iF~ps|U_ulLnnqC_mqNvxq`@")
         #expect(throws: GeoError.self) { try Polyline(encoded: "") }
     }
+
+    /// A track file of encoded polylines refuses a line that decodes outside the Earth's range
+    /// (the encoding holds any integers), naming its line and point, as CSV and GPX refuse it.
+    @Test func trackFilesRefuseLinesOffTheEarth() throws {
+        let outside = try EncodedPolyline.encode([
+            Coordinate(latitude: 10, longitude: 20), Coordinate(latitude: 91, longitude: 540),
+        ])
+        let data = Data(("_p~iF~ps|U_ulLnnqC_mqNvxq`@\n\n" + outside + "\n").utf8)
+        do {
+            _ = try TrackFile.read(data, format: .encoded)
+            Issue.record("a polyline decoding to latitude 91 was read")
+        } catch {
+            #expect(error.kind == .invalidCoordinate)
+            #expect(error.line == 3)
+            #expect(error.message.contains("point 2") && error.message.contains("91"))
+        }
+        let fine = try TrackFile.read(Data("_p~iF~ps|U_ulLnnqC_mqNvxq`@\n".utf8), format: .encoded)
+        #expect(fine.first?.segments.first?.count == 3)
+    }
 }
 
 @Suite("EncodedPolyline: reference vectors")

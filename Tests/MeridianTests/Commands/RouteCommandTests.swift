@@ -98,6 +98,32 @@ struct RouteCommandTests {
         #expect(lines[2].hasSuffix("track 0 part 0"))
     }
 
+    /// `--max-accuracy` drops the fixes whose accuracy column says they are worse, and is
+    /// refused for input that carries no accuracies rather than claiming to have filtered.
+    @Test func accuracyFilterReadsTheColumn() {
+        let log =
+            "lat,lon,time,horizontal_accuracy\n0,0,1704067200,5\n0.01,0.0001,1704067210,500\n"
+            + "0,0.0002,1704067230,5\n"
+        let filtered = meridian(["route", "stats", "--max-accuracy", "50", "--json"], input: log)
+        #expect(
+            filtered.code == 0 && filtered.output.contains("\"points\":2"), "\(filtered.output)")
+        let all = meridian(["route", "stats", "--json"], input: log)
+        #expect(all.code == 0 && all.output.contains("\"points\":3"), "\(all.output)")
+        let none = meridian(
+            ["route", "stats", "--max-accuracy", "50"], input: "lat,lon\n0,0\n0,1\n")
+        #expect(none.code == 2 && none.error.contains("no horizontal accuracies"), "\(none.error)")
+        let negative = meridian(["route", "stats"], input: "lat,lon,hacc\n0,0,-3\n")
+        #expect(negative.code == 2 && negative.error.contains("line 2"), "\(negative.error)")
+    }
+
+    /// An encoded polyline that decodes off the Earth is refused, not measured as NaN.
+    @Test func encodedLinesOffTheEarthAreRefused() {
+        let result = meridian(
+            ["route", "length", "--format", "encoded", "--json"], input: "_mljP_w{~eB~lljP~v{~eB\n")
+        #expect(result.code == 2 && result.error.contains("latitude 91"), "\(result.error)")
+        #expect(!result.output.contains("null") && !result.output.contains("nan"))
+    }
+
     @Test func inputErrorsNameTheLine() {
         let csv = meridian(["route", "length"], input: "0,0\n0,1\n91,0\n")
         #expect(csv.code == 2 && csv.error.contains("line 3"))
