@@ -92,8 +92,10 @@ public struct GeoError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A piece of input as an error message shows it: in double quotes, with control characters,
-    /// quotes and backslashes escaped (so a message never carries a terminal escape sequence from
-    /// the input), and cut to `limit` characters with an ellipsis.
+    /// invisible format characters, whitespace other than the space (a no-break space, a line
+    /// separator), quotes and backslashes escaped (so a message never carries a terminal escape
+    /// sequence from the input, and shows what the eye cannot), and cut to `limit` characters
+    /// with an ellipsis.
     ///
     /// `quoted("a\u{1B}[31mb")` is `"a\u{1B}[31mb"` with the escape spelled out.
     public static func quoted(_ text: some StringProtocol, limit: Int = 60) -> String {
@@ -114,6 +116,7 @@ public struct GeoError: Error, Sendable, Hashable, CustomStringConvertible {
             default:
                 if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
                     || scalar.properties.generalCategory == .format
+                    || (scalar.properties.isWhitespace && scalar != " ")
                 {
                     result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
                 } else {

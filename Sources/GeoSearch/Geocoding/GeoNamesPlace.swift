@@ -62,7 +62,8 @@ extension GeoNamesPlace {
     /// byte-order mark.
     ///
     /// - Throws: `GeoError.Kind.malformedInput` naming the line and column of the first row that is
-    ///   short of columns or whose latitude, longitude or population is not a number;
+    ///   short of columns (or, in GeoNames' own layout, has other than 19) or whose latitude or
+    ///   longitude is not a number;
     ///   `invalidCoordinate` (with its line) for a coordinate off the globe;
     ///   `limitExceeded` when the input is larger than `limits` allows.
     /// - Complexity: O(n) in the size of the input.
@@ -91,7 +92,7 @@ extension GeoNamesPlace {
                     continue
                 }
                 if chosen == nil {
-                    guard row.fields.count >= 19 else {
+                    guard row.fields.count == 19 else {
                         throw GeoError(
                             .malformedInput,
                             "line \(row.line) is neither a header (lat, lon, …) nor a GeoNames row "
@@ -99,6 +100,14 @@ extension GeoNamesPlace {
                     }
                     chosen = .geonames
                 }
+            }
+            // GeoNames' own rows have 19 columns each: a shorter or longer one is a damaged or
+            // different file, not a place with some fields missing.
+            if chosen == .geonames && row.fields.count != 19 {
+                throw GeoError(
+                    .malformedInput,
+                    "line \(row.line) has \(row.fields.count) columns; GeoNames rows have 19",
+                    line: row.line)
             }
             places.append(try place(row, format: chosen ?? .geonames, columns: columns))
         }

@@ -187,7 +187,8 @@ enum ReverseCommand: Subcommand {
           --places FILE   answer from these places instead of the shipped set
           --within M      no place farther than M meters
           --json          one JSON object per line: name, admin1, admin2, countryCode, latitude,
-                          longitude, distance, country, source, line
+                          longitude, distance, country, source (GeoNames' attribution for the
+                          shipped set, the file's name for --places), line
           --geojson       one GeoJSON FeatureCollection per line (the point and its place);
                           error records and skipped lines as with --json
 
@@ -208,7 +209,11 @@ enum ReverseCommand: Subcommand {
         let countries: CountryLookup
         do throws(GeoError) {
             if let placesPath {
-                geocoder = try ReverseGeocoder(places: try readPlaces(placesPath, console: console))
+                // The user's own places are named by their file, not attributed to GeoNames.
+                geocoder = try ReverseGeocoder(
+                    places: try readPlaces(placesPath, console: console),
+                    source: placesPath == "-"
+                        ? "standard input" : URL(fileURLWithPath: placesPath).lastPathComponent)
             } else {
                 geocoder = try ReverseGeocoder.bundled()
             }
@@ -232,7 +237,9 @@ enum ReverseCommand: Subcommand {
                     json: ["name": .null, "country": country.map { .string($0.name) } ?? .null])
             }
             var fields: [String: JSONValue] = [
-                "name": .string(placemark.name), "countryCode": .string(placemark.isoCountryCode),
+                "name": .string(placemark.name),
+                "countryCode": placemark.isoCountryCode.isEmpty
+                    ? .null : .string(placemark.isoCountryCode),
                 "latitude": .number(placemark.coordinate.latitude),
                 "longitude": .number(placemark.coordinate.longitude),
                 "distance": .number(placemark.distance), "source": .string(placemark.source),
@@ -352,7 +359,10 @@ enum SearchCommand: Subcommand {
                             var object = placeJSON(item.0, distance: item.1, index: item.2)
                             if case .object(var fields) = object {
                                 fields["match"] = .string("\(result.match)")
-                                fields["inRegion"] = .bool(result.isInRegion)
+                                // Only a search biased to a region says which results are in it.
+                                if region != nil {
+                                    fields["inRegion"] = .bool(result.isInRegion)
+                                }
                                 object = .object(fields)
                             }
                             return object

@@ -196,6 +196,10 @@ func expectFields(_ fields: [String], _ names: [String]) throws(GeoError) {
         throw GeoError(
             .malformedInput,
             "expected \(names.count) values (\(names.joined(separator: " "))), found \(fields.count)"
+                + (fields.isEmpty
+                    ? ""
+                    : ": " + fields.prefix(4).map { GeoError.quoted($0) }.joined(separator: " ")
+                        + (fields.count > 4 ? " …" : ""))
         )
     }
 }

@@ -102,6 +102,39 @@ struct PlacesCommandTests {
         #expect(lines.output.contains("no match"))
     }
 
+    /// What the output says is true of the input: a search without a region claims no results
+    /// "in region"; the user's own places are not attributed to GeoNames, and a missing country
+    /// code is null; a GeoNames row short of its 19 columns is refused; a line with the wrong
+    /// number of values names them, invisible characters spelled out.
+    @Test func outputClaimsOnlyWhatTheInputSays() throws {
+        let free = meridian(
+            "search", "zur", "--places", Self.places, "--near", "47.37,8.54", "--json")
+        #expect(free.code == 0 && !free.output.contains("inRegion"), "\(free.output)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "meridian-claims-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mine = directory.appendingPathComponent("depots.tsv")
+        try Data("lat\tlon\tname\n10\t20\tDepot A\n".utf8).write(to: mine)
+        let reverse = meridian("reverse", "--places", mine.path, "--json", "10.1", "20")
+        let object = try JSONDecoder().decode(JSONValue.self, from: Data(reverse.output.utf8))
+        #expect(object["source"]?.stringValue == "depots.tsv", "\(reverse.output)")
+        #expect(object["countryCode"] == .null)
+        let row = ["1", "Aa", "Aa", "", "10", "20", "P", "PPL", "XX"]
+        let short = directory.appendingPathComponent("cities.txt")
+        let full = row + Array(repeating: "", count: 10)
+        try Data((full.joined(separator: "\t") + "\n" + row.joined(separator: "\t") + "\n").utf8)
+            .write(to: short)
+        let refused = meridian("nearest", "--places", short.path, "1", "2")
+        #expect(
+            refused.code == 2 && refused.error.contains("line 2 has 9 columns"), "\(refused.error)")
+        let named = meridian(
+            "nearest", "--places", Self.places, input: "47.37\u{1}8.54\n1\u{A0}2\n")
+        let lines = named.output.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].contains(#""47.37\u{1}8.54""#), "\(named.output)")
+        #expect(lines.count == 2 && lines[1].contains(#""1\u{A0}2""#), "\(named.output)")
+    }
+
     @Test func usageErrors() {
         #expect(meridian("nearest", "1", "2").code == 64)
         #expect(meridian("nearest", "--places", Self.places, "-k", "0", "1", "2").code == 64)
