@@ -234,14 +234,16 @@ private struct Replay: Sendable {
             return .failure(error)
         }
         var rejected = false
-        var lineOfTime = [Date: Int]()
+        // A crossing runs from the previous accepted fix (its line; none for a fix stored by an
+        // earlier run) to this one: times alone cannot say which line, as fixes may share one.
+        var previousLine: Int?
         for (line, location) in fixes {
             do {
                 let events = try await monitor.process(location)
-                lineOfTime[location.timestamp] = line
                 for event in events {
-                    output.print(Self.describe(event, line: line, lineOfTime: lineOfTime))
+                    output.print(Self.describe(event, line: line, previousLine: previousLine))
                 }
+                previousLine = line
             } catch {
                 rejected = true
                 output.print(
@@ -256,7 +258,7 @@ private struct Replay: Sendable {
         return .success(rejected)
     }
 
-    static func describe(_ event: GeofenceEvent, line: Int, lineOfTime: [Date: Int]) -> String {
+    static func describe(_ event: GeofenceEvent, line: Int, previousLine: Int?) -> String {
         var fields: [String: JSONValue] = [
             "type": "event", "identifier": .string(event.identifier),
             "state": .string(event.state.rawValue),
@@ -270,10 +272,10 @@ private struct Replay: Sendable {
             fields["reason"] = "fix"
             fields["distanceToBoundary"] = .number(distance)
             fields["accuracy"] = .number(accuracy)
-        case .crossing(let from, let to, let deepest):
+        case .crossing(_, _, let deepest):
             fields["reason"] = "crossing"
-            fields["fromLine"] = lineOfTime[from].map { .integer($0) } ?? .null
-            fields["toLine"] = lineOfTime[to].map { .integer($0) } ?? .integer(line)
+            fields["fromLine"] = previousLine.map { .integer($0) } ?? .null
+            fields["toLine"] = .integer(line)
             fields["distanceToBoundary"] = 0
             fields["deepestDistanceToBoundary"] = .number(deepest)
         case .dwell(let since):

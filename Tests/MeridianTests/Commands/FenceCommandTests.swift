@@ -172,6 +172,18 @@ struct FenceCommandTests {
         }
         #expect(reasons == ["square:crossing", "camp:fix", "camp:dwell"])
         #expect(events.first?["fromLine"]?.intValue == 1 && events.first?["toLine"]?.intValue == 2)
+        // Fixes sharing a time: the crossing still runs from the previous line to this one.
+        let circle = try write("lat,lon,radius,id\n0,0,1000,c0\n", named: "circle.csv")
+        let same = try write(
+            "time,lat,lon\n1704067200,0,-0.02\n1704067260,0,0.02\n1704067260,0,-0.02\n",
+            named: "same.csv")
+        let again = await fence(["--fences", circle, "--locations", same])
+        let crossings = try objects(again.output).filter { $0["reason"]?.stringValue == "crossing" }
+        #expect(crossings.count == 4, "\(again.output)")
+        #expect(
+            crossings.suffix(2).allSatisfy {
+                $0["fromLine"]?.intValue == 3 && $0["toLine"]?.intValue == 4
+            }, "\(again.output)")
     }
 
     @Test func usageAndInputErrors() throws {
