@@ -317,4 +317,41 @@ struct LineReaderTests {
         // The whole rest of a stream read at once drops a leading mark too.
         #expect(LineReader(Data([0xEF, 0xBB, 0xBF, 0x7B, 0x7D])).rest() == Data("{}".utf8))
     }
+
+    /// A line longer than the limit is dropped as it arrives (the reader never holds much more
+    /// than the limit) and given empty with its problem; a line that is not UTF-8 names its first
+    /// bad byte; the lines around both read as they are.
+    @Test func overlongAndMalformedLinesAreNamed() {
+        let long = LineReader.maximumLineBytes * 3 + 5
+        var bytes = Array("1 2\n".utf8) + Array(repeating: UInt8(0x39), count: long) + [0x0A]
+        bytes += Array("caf".utf8) + [0xC3, 0xA9, 0x20, 0xFF, 0x0A]  // "café ", then 0xFF
+        bytes += [0xE0, 0x80, 0x80, 0x0A, 0xED, 0xA0, 0x80, 0x0A, 0xF4, 0x90, 0x80, 0x80, 0x0A]
+        bytes += Array("ok".utf8) + [0xE2, 0x82]  // a sequence cut short at the end
+        var offset = 0
+        let reader = LineReader { buffer in
+            let n = min(4096, buffer.count, bytes.count - offset)
+            buffer.replaceSubrange(0..<n, with: bytes[offset..<(offset + n)])
+            offset += n
+            return n
+        }
+        var lines = [(String, String?)]()
+        while let line = reader.next() { lines.append((line, reader.problem)) }
+        #expect(lines.map(\.0) == ["1 2", "", "", "", "", "", ""])
+        #expect(lines[0].1 == nil)
+        #expect(lines[1].1 == "the line is longer than 1048576 bytes (\(long))")
+        #expect(lines[2].1 == "byte 0xFF at column 7 is not UTF-8 text")
+        // An overlong form, a surrogate, a value past U+10FFFF, a cut-short sequence.
+        #expect(lines[3].1 == "byte 0xE0 at column 1 is not UTF-8 text")
+        #expect(lines[4].1 == "byte 0xED at column 1 is not UTF-8 text")
+        #expect(lines[5].1 == "byte 0xF4 at column 1 is not UTF-8 text")
+        #expect(lines.last?.1 == "byte 0xE2 at column 3 is not UTF-8 text")
+        #expect(LineReader.firstInvalidUTF8(Array("okâ".utf8)[...]) == nil)
+        #expect(LineReader.firstInvalidUTF8(Array("ok".utf8)[...] + [0xE2, 0x82]) == 2)
+        // The batch tool answers such lines with error records, one per line.
+        let console = BufferedConsole(data: Data(bytes))
+        let code = MeridianCommand.run(["distance"], console: console.console)
+        #expect(code == 2)
+        let out = console.output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(out.count == 8 && out[1].contains("longer than") && out[2].contains("0xFF"))
+    }
 }

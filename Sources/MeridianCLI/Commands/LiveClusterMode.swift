@@ -108,7 +108,10 @@ enum LiveClusterMode {
         while let text = console.readLine() {
             number += 1
             let command: LiveClusterCommand?
-            do {
+            do throws(GeoError) {
+                if let problem = console.lineProblem() {
+                    throw GeoError(.malformedInput, problem)
+                }
                 command = try LiveClusterCommand(line: text)
             } catch {
                 if LiveClusterCommand.endsBatch(text) {

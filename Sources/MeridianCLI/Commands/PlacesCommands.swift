@@ -378,6 +378,7 @@ enum SearchCommand: Subcommand {
         var number = 0
         while let line = console.readLine() {
             number += 1
+            if batch.rejectsUnreadable(line: number) { continue }
             let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
             if text.isEmpty || text.hasPrefix("#") {
                 batch.skip(line: number)

@@ -231,6 +231,7 @@ enum RouteCommand: Subcommand {
         var number = 0
         while let line = console.readLine() {
             number += 1
+            if batch.rejectsUnreadable(line: number) { continue }
             let leading = line.prefix { $0 == " " || $0 == "\t" }.unicodeScalars.count
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty || text.hasPrefix("#") {
@@ -264,6 +265,7 @@ enum RouteCommand: Subcommand {
         var number = 0
         while let line = console.readLine() {
             number += 1
+            if batch.rejectsUnreadable(line: number) { continue }
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty || text.hasPrefix("#") {
                 batch.skip(line: number)

@@ -117,6 +117,10 @@ enum TransformCommand: Subcommand {
             }
             guard let line = console.readLine() else { break }
             number += 1
+            if let problem = console.lineProblem() {
+                jobs.append((number, .bad(GeoError(.malformedInput, problem))))
+                continue
+            }
             jobs.append((number, job(line)))
         }
         guard

@@ -22,6 +22,10 @@ struct Console {
     /// Whether ``readLine`` has a whole line to give without waiting for more input; a command
     /// that answers in batches answers what it has before it waits.
     var lineReady: () -> Bool = { true }
+    /// What was wrong with the line ``readLine`` gave last, which it gave as empty text: longer
+    /// than ``LineReader/maximumLineBytes``, or not UTF-8 (naming the byte); `nil` for a good
+    /// line. A batch command answers such a line with an error record.
+    var lineProblem: () -> String? = { nil }
 
     /// The process's standard streams. Lines end at LF, CR LF or a lone CR, and a byte-order mark
     /// at the start is dropped, so input from any system reads the same.
@@ -79,7 +83,8 @@ struct Console {
                     #endif
                 }
             },
-            lineReady: { reader.hasLine })
+            lineReady: { reader.hasLine },
+            lineProblem: { reader.problem })
     }
 
     /// Why a write failed, in the system's words where it gave an error number.
@@ -140,7 +145,17 @@ struct Console {
 }
 
 /// Splits a byte stream into lines at LF, CR LF and lone CR, dropping a leading byte-order mark.
+///
+/// A line longer than ``maximumLineBytes`` is not held: its bytes are dropped as they arrive and
+/// it is given as empty text with a ``problem``, so memory stays bounded whatever the input; a
+/// line that is not UTF-8 is given the same way, naming its first bad byte.
 final class LineReader {
+    /// The longest line given as text, in bytes: 1 MiB, far beyond any job line.
+    static let maximumLineBytes = 1 << 20
+    /// What was wrong with the line ``next()`` gave last, or `nil`.
+    private(set) var problem: String?
+    /// How many bytes of the current line were dropped because it is too long.
+    private var dropped = 0
     private let fill: (inout [UInt8]) -> Int
     private var buffer = [UInt8]()
     /// What each read fills, reused.
@@ -204,9 +219,14 @@ final class LineReader {
             let from = max(start, scanned)
             guard let end = buffer[from...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else {
                 scanned = buffer.count
+                // A line past the limit is not kept: what has come of it so far is dropped.
+                if buffer.count - start > Self.maximumLineBytes {
+                    dropped += buffer.count - start
+                    start = buffer.count
+                }
                 if !more() {
-                    guard start < buffer.count else { return nil }
-                    let line = String(decoding: buffer[start...], as: UTF8.self)
+                    guard start < buffer.count || dropped > 0 else { return nil }
+                    let line = text(of: buffer[start...])
                     start = buffer.count
                     return line
                 }
@@ -214,13 +234,62 @@ final class LineReader {
             }
             // A CR at the end of the buffer may be the first half of CR LF.
             if buffer[end] == 0x0D && end + 1 == buffer.count && !atEnd && more() { continue }
-            let line = String(decoding: buffer[start..<end], as: UTF8.self)
+            let line = text(of: buffer[start..<end])
             start = end + 1
             if buffer[end] == 0x0D && start < buffer.count && buffer[start] == 0x0A {
                 start += 1
             }
             return line
         }
+    }
+
+    /// A line's bytes as text, or empty text with a ``problem`` when the line was too long or is
+    /// not UTF-8.
+    private func text(of bytes: ArraySlice<UInt8>) -> String {
+        defer { dropped = 0 }
+        if dropped > 0 || bytes.count > Self.maximumLineBytes {
+            problem =
+                "the line is longer than \(Self.maximumLineBytes) bytes (\(dropped + bytes.count))"
+            return ""
+        }
+        if let bad = Self.firstInvalidUTF8(bytes) {
+            let byte = String(bytes[bytes.startIndex + bad], radix: 16, uppercase: true)
+            problem =
+                "byte 0x\(byte.count < 2 ? "0" : "")\(byte) at column \(bad + 1) is not UTF-8 text"
+            return ""
+        }
+        problem = nil
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The offset of the first byte that does not begin a well-formed UTF-8 sequence (overlong
+    /// forms, surrogates and values past U+10FFFF included), or `nil` for UTF-8 text.
+    static func firstInvalidUTF8(_ bytes: ArraySlice<UInt8>) -> Int? {
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let b = bytes[i]
+            if b < 0x80 {
+                i += 1
+                continue
+            }
+            // The sequence's length and the range its second byte must be in.
+            let (length, second): (Int, ClosedRange<UInt8>)
+            switch b {
+            case 0xC2...0xDF: (length, second) = (2, 0x80...0xBF)
+            case 0xE0: (length, second) = (3, 0xA0...0xBF)
+            case 0xE1...0xEC, 0xEE...0xEF: (length, second) = (3, 0x80...0xBF)
+            case 0xED: (length, second) = (3, 0x80...0x9F)
+            case 0xF0: (length, second) = (4, 0x90...0xBF)
+            case 0xF1...0xF3: (length, second) = (4, 0x80...0xBF)
+            case 0xF4: (length, second) = (4, 0x80...0x8F)
+            default: return i - bytes.startIndex
+            }
+            guard bytes.endIndex - i >= length, second.contains(bytes[i + 1]),
+                (2..<length).allSatisfy({ (0x80...0xBF).contains(bytes[i + $0]) })
+            else { return i - bytes.startIndex }
+            i += length
+        }
+        return nil
     }
 
     /// Whether ``next()`` can answer from what has been read, without reading more: a line
@@ -267,6 +336,7 @@ final class BufferedConsole {
             readAll: { [unowned self] in reader.rest() },
             write: { [unowned self] in output += $0 },
             writeError: { [unowned self] in errorOutput += $0 },
-            lineReady: { [unowned self] in reader.hasLine })
+            lineReady: { [unowned self] in reader.hasLine },
+            lineProblem: { [unowned self] in reader.problem })
     }
 }

@@ -72,6 +72,14 @@ struct Batch {
         self.console = console
     }
 
+    /// Writes the error record of a line the reader could not give as text (too long, or not
+    /// UTF-8) and returns `true`; `false` for a line to answer.
+    mutating func rejectsUnreadable(line: Int) -> Bool {
+        guard let problem = console.lineProblem() else { return false }
+        emit(line: line, .failure(GeoError(.malformedInput, problem)))
+        return true
+    }
+
     /// Writes the answer, or the error record, of one line.
     mutating func emit(line: Int, _ result: Result<Answer, GeoError>) {
         switch result {
@@ -141,6 +149,7 @@ struct Batch {
         var number = 0
         while let line = console.readLine() {
             number += 1
+            if batch.rejectsUnreadable(line: number) { continue }
             guard let fields = batch.fields(of: line, number: number) else { continue }
             batch.emit(line: number, result(answer, .success(fields)))
         }
