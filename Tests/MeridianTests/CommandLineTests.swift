@@ -353,5 +353,9 @@ struct LineReaderTests {
         #expect(code == 2)
         let out = console.output.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(out.count == 8 && out[1].contains("longer than") && out[2].contains("0xFF"))
+        // UTF-16 input (a Windows redirect) is refused once, as a whole.
+        let utf16 = LineReader(Data([0xFF, 0xFE, 0x31, 0x00, 0x0A, 0x00, 0x32, 0x00, 0x0A, 0x00]))
+        #expect(utf16.next() == "" && utf16.problem?.contains("UTF-16") == true)
+        #expect(utf16.next() == nil)
     }
 }

@@ -210,12 +210,32 @@ final class LineReader {
         while buffer.count - start < 3 && more() {}
         first = false
         if buffer[start...].starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
+        // UTF-16 (a Windows redirect) splits into nonsense at every byte 0x0A: the input is
+        // refused as a whole, in one error, rather than answered line by garbled line.
+        if buffer[start...].starts(with: [0xFF, 0xFE])
+            || buffer[start...].starts(with: [0xFE, 0xFF])
+        {
+            utf16 = true
+        }
     }
+
+    /// Whether the input starts with UTF-16's byte-order mark.
+    private var utf16 = false
 
     /// The next line, or `nil` at the end.
     func next() -> String? {
         while true {
             dropMark()
+            if utf16 {
+                // One line stands for the whole input; then the input has ended.
+                guard start < buffer.count || more() else { return nil }
+                while more() { start = buffer.count }
+                start = buffer.count
+                problem =
+                    "the input is UTF-16 (it starts with its byte-order mark); convert it to UTF-8, "
+                    + "for example with iconv -f UTF-16 -t UTF-8"
+                return ""
+            }
             let from = max(start, scanned)
             guard let end = buffer[from...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else {
                 scanned = buffer.count
