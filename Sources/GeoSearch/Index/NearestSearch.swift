@@ -414,9 +414,9 @@ struct ChordWalk {
     ///
     /// When the candidates have room for the whole range, it goes in two passes: every
     /// position's squared chord is written and counted in when within the cut as it stood
-    /// before the range, with no branch to mispredict (about half the positions of a block of
-    /// cells are in, half out, at random); then only those are offered to the heap, against the
-    /// cut as it narrows. Positions kept under the older cut are dropped with the rest when the
+    /// before the range, with no branch to mispredict (whether a position is within the cut
+    /// changes unpredictably from one to the next); then only those are offered to the heap,
+    /// against the cut as it narrows. Positions kept under the older cut are dropped with the rest when the
     /// candidates are compacted or finished.
     @inline(__always)
     mutating func visitRecords(_ range: Range<Int>) {
