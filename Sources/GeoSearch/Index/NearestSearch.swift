@@ -416,8 +416,8 @@ struct ChordWalk {
     /// position's squared chord is written and counted in when within the cut as it stood
     /// before the range, with no branch to mispredict (whether a position is within the cut
     /// changes unpredictably from one to the next); then only those are offered to the heap,
-    /// against the cut as it narrows. Positions kept under the older cut are dropped with the rest when the
-    /// candidates are compacted or finished.
+    /// against the cut as it narrows. Positions kept under the older cut are dropped with the
+    /// rest when the candidates are compacted or finished.
     @inline(__always)
     mutating func visitRecords(_ range: Range<Int>) {
         if !overflow && found + range.count <= candidates.count {
