@@ -75,4 +75,3 @@ enum HeapTrim {
         _ = trim?(0)
     }
 }
-

@@ -375,7 +375,13 @@ extension Geodesic {
     ///
     /// Each ring may be given open or closed (first point repeated at the end). A ring's area is the
     /// smaller of the two regions it separates, whatever its orientation, so a ring must not enclose
-    /// more than half of the ellipsoid. Holes subtract their area; the perimeter adds all rings.
+    /// more than half of the ellipsoid, with one exception: when the holes do not fit in the
+    /// exterior's smaller region, the exterior stands for the larger one. That is how a region
+    /// wider than a hemisphere is written, as the whole-world box (whose geodesic edges run along
+    /// one meridian and enclose nothing) with holes, which is what ``Geometry/buffer(meters:style:)``
+    /// returns for a cap wider than a hemisphere; the area is then the ellipsoid's, 4πc² (c the
+    /// authalic radius), less the holes. Holes subtract their area; the perimeter adds all rings.
+    /// The area is never negative.
     ///
     /// - Parameters:
     ///   - exterior: The outer ring.
@@ -387,14 +393,17 @@ extension Geodesic {
         exterior: [Coordinate], holes: [[Coordinate]] = []
     ) throws(GeoError) -> PolygonMeasurement {
         let outer = try ringMeasurement(exterior)
-        var area = outer.area
+        var holesArea = 0.0
         var perimeter = outer.perimeter
         for hole in holes {
             let inner = try ringMeasurement(hole)
-            area -= inner.area
+            holesArea += inner.area
             perimeter += inner.perimeter
         }
-        return PolygonMeasurement(area: area, perimeter: perimeter)
+        // Holes that cannot fit in the exterior's smaller region lie in its larger one.
+        let whole = 4 * Double.pi * storage.raw.c2
+        let outerArea = holesArea > outer.area ? whole - outer.area : outer.area
+        return PolygonMeasurement(area: max(0, outerArea - holesArea), perimeter: perimeter)
     }
 
     /// The length in meters of a path of geodesic segments.

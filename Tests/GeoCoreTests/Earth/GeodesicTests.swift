@@ -115,6 +115,30 @@ struct GeodesicKnownValueTests {
         }
     }
 
+    /// A region wider than a hemisphere, written as the whole-world box with holes (as a buffer
+    /// wider than a hemisphere is): the ellipsoid's area (GeographicLib 2.1: 4πc² =
+    /// 510 065 621 724 088.44 m²) less the holes, never negative.
+    @Test func theWorldBoxWithHoles() throws {
+        let cell = [(0.0, 0.0), (0, 1), (1, 1), (1, 0)].map {
+            Coordinate(latitude: $0.0, longitude: $0.1)
+        }
+        for box in [
+            [(-90.0, -180.0), (-90, 180), (90, 180), (90, -180)],
+            [(-90.0, 30.0), (90, 30), (90, 30), (-90, 30)],
+        ] {
+            let exterior = box.map { Coordinate(latitude: $0.0, longitude: $0.1) }
+            let world = try Geodesic.wgs84.measure(exterior: exterior, holes: [cell])
+            #expect(abs(world.area - (510_065_621_724_088.44 - 12_308_778_361.469)) < 1)
+            // Alone, the box's edges enclose nothing.
+            #expect(try Geodesic.wgs84.measure(exterior: exterior).area < 1)
+        }
+        // A buffer wider than a hemisphere measures as the cap it is (about 4.35e14 m²; it
+        // measured negative when the box counted as enclosing nothing).
+        let wide = try Geometry.point(Position(x: 0, y: 0)).buffer(meters: 15_000_000)
+        let area = try wide.geodesicArea()
+        #expect(area > 4e14 && area < 4.5e14, "\(area)")
+    }
+
     @Test func evenlySpacedPoints() throws {
         let a = Coordinate(latitude: 40.64, longitude: -73.78),
             b = Coordinate(latitude: 1.36, longitude: 103.99)
