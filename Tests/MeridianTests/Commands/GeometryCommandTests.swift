@@ -182,6 +182,14 @@ struct GeometryCommandTests {
         let broken = run(["area"], input: "{\n\"type\": \"Point\",\n\"coordinates\": [1]\n}\n")
         #expect(
             broken.code == 2 && broken.output.isEmpty && broken.errors.contains("$.coordinates"))
+        // A line longer than 1 MiB is an error of its own; the next line is answered.
+        let long = run(
+            ["area"],
+            input: "POINT (1 " + String(repeating: "0", count: 1 << 20) + "2)\n\(Self.cell)\n")
+        let answers = long.output.split(separator: "\n")
+        #expect(long.code == 2 && answers.count == 2, "\(long.errors)")
+        #expect(answers.first?.contains("longer than 1048576 bytes") == true)
+        #expect(answers.last == "12308778361.469 m²")
     }
 
     /// A validity report whose location is not a finite number still writes a full JSON record
