@@ -23,14 +23,19 @@ enum GeometryCommand: Subcommand {
           buffer --meters M    the points within M meters (negative erodes polygons); a point's
                                buffer is its exact geodesic circle at any distance, other
                                geometries may reach at most 2 500 km from their center
-          hull                 the convex hull
-          concave-hull         a concave hull (--ratio R in [0, 1], default 0.3; 1 is the convex hull)
+          hull                 the convex hull, in the plane of longitude and latitude
+          concave-hull         a concave hull (--ratio R in [0, 1], default 0.3; 1 is the convex
+                               hull), in that plane
           simplify --tolerance M
                                topology-preserving simplification within M meters on the
                                ellipsoid (with --planar, M in coordinate units)
-          validate             "valid", or "invalid: reason at x y"
-          make-valid           a valid geometry covering the same points; parts that collapse to
-                               lines or points are kept (as shapely does) unless --drop-collapsed
+          validate             "valid", or "invalid: reason at x y", by GEOS's rules in the plane
+                               of longitude and latitude (a ring around a pole or across the
+                               180th meridian as written is invalid there, though area and
+                               contains take it as it is on the globe)
+          make-valid           a valid geometry covering the same points in that plane; parts that
+                               collapse to lines or points are kept (as shapely does) unless
+                               --drop-collapsed
           contains --point LAT,LON [FILE]
                                whether the point lies inside each geometry, on the globe: rings
                                across the 180th meridian, around a pole, or cut at ±180° (RFC
