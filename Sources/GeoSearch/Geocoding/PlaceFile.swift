@@ -12,7 +12,8 @@ public enum PlaceFile {
     /// Reads places from GeoNames data (any ``GeoNamesFormat``) or from GeoJSON (a
     /// FeatureCollection, a Feature or one document per line) whose point features carry a
     /// `name` (or `title`) property; `country_code`, `admin1` and `population` properties are
-    /// kept when present. Non-point features and points without a name are skipped.
+    /// kept when present. Non-point features and points without a name are skipped
+    /// (``read(_:limits:skipped:)`` lists them).
     ///
     /// - Throws: the GeoNames reader's errors, or GeoJSON's, naming the line or offset.
     /// - Complexity: O(n) in the size of the input.
@@ -21,6 +22,17 @@ public enum PlaceFile {
     ) throws(GeoError)
         -> [GeoNamesPlace]
     {
+        var skipped = [Int]()
+        return try read(data, limits: limits, skipped: &skipped)
+    }
+
+    /// ``read(_:limits:)``, also listing the GeoJSON features it skipped (not a point, or a
+    /// point without a name) by their index among the file's features, so that a caller can say
+    /// so: the places' indices count only the places kept.
+    public static func read(
+        _ data: Data, limits: InputLimits = .standard, skipped: inout [Int]
+    ) throws(GeoError) -> [GeoNamesPlace] {
+        skipped = []
         let first = data.drop { [0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0A, 0x0D].contains($0) }.first
         guard first == UInt8(ascii: "{") else {
             return try GeoNamesPlace.read(data, limits: limits)
@@ -51,11 +63,17 @@ public enum PlaceFile {
             }
         }
         var places = [GeoNamesPlace]()
-        for feature in features {
-            guard case .point(let p?) = feature.geometry else { continue }
+        for (i, feature) in features.enumerated() {
+            guard case .point(let p?) = feature.geometry else {
+                skipped.append(i)
+                continue
+            }
             let properties = feature.properties.objectValue ?? [:]
             guard let name = properties["name"]?.stringValue ?? properties["title"]?.stringValue
-            else { continue }
+            else {
+                skipped.append(i)
+                continue
+            }
             let coordinate = Coordinate(latitude: p.y, longitude: p.x)
             guard coordinate.isValid else {
                 throw GeoError(

@@ -21,8 +21,18 @@ private func loadPlaces(
 /// The places of a file; a file without any is refused, since every search over it would
 /// answer nothing.
 private func readPlaces(_ path: String, console: Console) throws(GeoError) -> [GeoNamesPlace] {
-    let places = try PlaceFile.read(try readInput(path, console: console))
+    var skipped = [Int]()
+    let places = try PlaceFile.read(try readInput(path, console: console), skipped: &skipped)
     guard !places.isEmpty else { throw PlaceFile.noPlaces }
+    if !skipped.isEmpty {
+        // The answers' indices count the places kept, not the file's features: say so.
+        let listed = skipped.prefix(10).map(String.init).joined(separator: ", ")
+        console.printError(
+            "meridian: --places \(GeoError.quoted(path)): skipped \(skipped.count) feature"
+                + "\(skipped.count == 1 ? "" : "s") that \(skipped.count == 1 ? "is" : "are") not a "
+                + "point with a name (\(listed)\(skipped.count > 10 ? ", …" : "")); indices count "
+                + "the \(places.count) places kept")
+    }
     return places
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import GeoSearch
 import GeoTestSupport
 import Testing
 
@@ -128,6 +129,19 @@ struct PlacesCommandTests {
         let refused = meridian("nearest", "--places", short.path, "1", "2")
         #expect(
             refused.code == 2 && refused.error.contains("line 2 has 9 columns"), "\(refused.error)")
+        // GeoJSON features that are not named points are skipped, and the tool says which, since
+        // the answers' indices count only the places kept.
+        let features = directory.appendingPathComponent("mixed.geojson")
+        try Data(
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[20,10]}},{"type":"Feature","properties":{"name":"Road"},"geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}},{"type":"Feature","properties":{"name":"Depot"},"geometry":{"type":"Point","coordinates":[20,10]}}]}"#
+                .utf8
+        ).write(to: features)
+        let skipping = meridian("nearest", "--places", features.path, "--json", "10", "20")
+        #expect(skipping.code == 0 && skipping.output.contains(#""index":0"#), "\(skipping.output)")
+        #expect(skipping.error.contains("skipped 2 features") && skipping.error.contains("(0, 1)"))
+        var skipped = [Int]()
+        let kept = try PlaceFile.read(try Data(contentsOf: features), skipped: &skipped)
+        #expect(kept.map(\.name) == ["Depot"] && skipped == [0, 1])
         let named = meridian(
             "nearest", "--places", Self.places, input: "47.37\u{1}8.54\n1\u{A0}2\n")
         let lines = named.output.split(separator: "\n")
