@@ -102,8 +102,8 @@ enum MeridianCommand {
             route, geometry, nearest, reverse, search) write exactly one output line per input
             line, in order: the answer, an error record in place of a bad line ("error: line N:
             ..." or, with --json, {"line":N,"error":...,"kind":...}), or an empty line for a
-            blank or # comment line. A line that is not UTF-8 text, or longer than 1 MiB (which
-            is not held in memory), is a bad line.
+            blank or # comment line. A line that is not UTF-8 text, or (except for geometry,
+            which reads its whole input) longer than 1 MiB, is a bad line.
 
             \(ExitCode.table)
 

@@ -375,13 +375,13 @@ extension Geodesic {
     ///
     /// Each ring may be given open or closed (first point repeated at the end). A ring's area is the
     /// smaller of the two regions it separates, whatever its orientation, so a ring must not enclose
-    /// more than half of the ellipsoid, with one exception: when the holes do not fit in the
-    /// exterior's smaller region, the exterior stands for the larger one. That is how a region
-    /// wider than a hemisphere is written, as the whole-world box (whose geodesic edges run along
-    /// one meridian and enclose nothing) with holes, which is what ``Geometry/buffer(meters:style:)``
-    /// returns for a cap wider than a hemisphere; the area is then the ellipsoid's, 4πc² (c the
-    /// authalic radius), less the holes. Holes subtract their area; the perimeter adds all rings.
-    /// The area is never negative.
+    /// more than half of the ellipsoid, with one exception: an exterior that encloses nothing
+    /// (under 1 m², as the whole-world box does, its geodesic edges running out and back along
+    /// one meridian) but has holes stands for the whole ellipsoid. That is how a region wider
+    /// than a hemisphere is written, and what ``Geometry/buffer(meters:style:)`` returns for a cap
+    /// wider than a hemisphere; the area is then the ellipsoid's, 4πc² (c the authalic radius),
+    /// less the holes. Holes subtract their area; the perimeter adds all rings. The area is never
+    /// negative (0 for holes larger than their exterior, an invalid polygon).
     ///
     /// - Parameters:
     ///   - exterior: The outer ring.
@@ -400,9 +400,9 @@ extension Geodesic {
             holesArea += inner.area
             perimeter += inner.perimeter
         }
-        // Holes that cannot fit in the exterior's smaller region lie in its larger one.
+        // Holes in an exterior that encloses nothing: the exterior is the whole-world box.
         let whole = 4 * Double.pi * storage.raw.c2
-        let outerArea = holesArea > outer.area ? whole - outer.area : outer.area
+        let outerArea = holesArea > 0 && outer.area < 1 ? whole - outer.area : outer.area
         return PolygonMeasurement(area: max(0, outerArea - holesArea), perimeter: perimeter)
     }
 

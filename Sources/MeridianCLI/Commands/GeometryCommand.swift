@@ -494,18 +494,6 @@ enum Input {
         _ lines: [Substring], _ geometry: (String) throws(GeoError) -> Geometry
     ) -> [Line] {
         lines.enumerated().map { index, raw in
-            // As in the other batch commands, a line past the limit is an error of its own (a
-            // whole document may be larger; a line is one geometry).
-            let length = raw.utf8.count
-            guard length <= LineReader.maximumLineBytes else {
-                return Line(
-                    number: index + 1,
-                    value: .failure(
-                        GeoError(
-                            .malformedInput,
-                            "the line is longer than \(LineReader.maximumLineBytes) bytes (\(length))"
-                        )))
-            }
             let text = String(raw.drop { $0 == "\u{FEFF}" })
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty && !trimmed.hasPrefix("#") else {

@@ -132,6 +132,10 @@ struct GeodesicKnownValueTests {
             // Alone, the box's edges enclose nothing.
             #expect(try Geodesic.wgs84.measure(exterior: exterior).area < 1)
         }
+        // Holes larger than a real exterior (an invalid polygon, such as a hole listed twice)
+        // do not turn it into the world: the area is 0, never negative.
+        let twice = try Geodesic.wgs84.measure(exterior: cell, holes: [cell, cell])
+        #expect(twice.area == 0)
         // A buffer wider than a hemisphere measures as the cap it is (about 4.35e14 m²; it
         // measured negative when the box counted as enclosing nothing).
         let wide = try Geometry.point(Position(x: 0, y: 0)).buffer(meters: 15_000_000)

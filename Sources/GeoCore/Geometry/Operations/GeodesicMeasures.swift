@@ -6,10 +6,9 @@ extension Geometry {
     /// Every position is checked, also those of points and lines.
     ///
     /// Each ring bounds the smaller of the two regions it separates, so a ring must not enclose more
-    /// than half of the Earth, unless the polygon's holes do not fit in that region: then its
-    /// exterior stands for the larger one (a region wider than a hemisphere written as the
-    /// whole-world box with holes, as ``buffer(meters:style:)`` returns it; see
-    /// ``Geodesic/measure(exterior:holes:)``). Never negative.
+    /// than half of the Earth, except that the whole-world box with holes (a region wider than a
+    /// hemisphere, as ``buffer(meters:style:)`` returns it) is the Earth less the holes; see
+    /// ``Geodesic/measure(exterior:holes:)``. Never negative.
     /// - Parameter geodesic: The ellipsoid; WGS84 by default.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the first vertex whose latitude
     ///   is out of range or whose coordinates are not finite (longitudes past ±180 are reduced).
