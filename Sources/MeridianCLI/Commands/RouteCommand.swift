@@ -34,10 +34,11 @@ enum RouteCommand: Subcommand {
                                    a time out of order
 
         FILE may be GPX, GeoJSON, CSV ('latitude,longitude[,elevation[,time]]' records, or a
-        header naming lat/lon/ele/time/accuracy columns; a blank line starts the next track; CRLF, ';' or
-        tab separators and a byte-order mark are fine) or encoded polylines (one per line); the
-        format comes from --format, the file name's extension, or the content. Without FILE,
-        standard input is read. Errors in a file name the line and column, or the JSON path.
+        header naming lat/lon/ele/time/accuracy columns; a blank line starts the next track;
+        CRLF, ';' or tab separators and a byte-order mark are fine) or encoded polylines (one per
+        line); the format comes from --format, the file name's extension, or the content.
+        Without FILE, standard input is read. Errors in a file name the line and column, or the
+        JSON path.
 
         encode, decode and snap's points are batch mode: every input line gets exactly one output
         line, the answer or an error record in its place ("error: line N: ..." as text,

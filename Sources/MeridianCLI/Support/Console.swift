@@ -109,9 +109,10 @@ struct Console {
     /// A line as a terminal shows it faithfully: control characters other than tab (C0, DEL and
     /// C1: escape sequences, and breaks that would split one answer over two lines) and the line
     /// and paragraph separators U+2028 and U+2029 (which JavaScript's and Python's line
-    /// splitters break at) written as `\u001B`, whatever data or argument they came from. That is also JSON's escape, so a JSON
-    /// line (whose encoder leaves DEL and C1 raw inside strings) stays JSON that reads back the
-    /// same. Lines without any are returned as they are, after one pass over their bytes.
+    /// splitters break at) written as `\u001B`, whatever data or argument they came from. That is
+    /// also JSON's escape, so a JSON line (whose encoder leaves DEL and C1 raw inside strings)
+    /// stays JSON that reads back the same. Lines without any are returned as they are, after one
+    /// pass over their bytes.
     static func visible(_ line: String) -> String {
         var utf8 = line.utf8.makeIterator()
         var clean = true
