@@ -14,7 +14,8 @@ import GeoCore
 /// | `fill-opacity` | 0–1 | 0.3 |
 /// | `title` | the tooltip and the legend's label | none |
 ///
-/// Colors are CSS colors as SVG takes them (`#rrggbb`, `#rgb`, names); anything else is ignored.
+/// Colors are those SVG 1.1 takes (`#rrggbb`, `#rgb`, its 147 names); `#rrggbbaa` and `#rgba`
+/// give their color without the alpha; anything else is ignored.
 public struct FeatureStyle: Hashable, Sendable {
     /// A point's fill.
     public var markerColor: String
@@ -81,7 +82,9 @@ public struct FeatureStyle: Hashable, Sendable {
         return style
     }
 
-    /// A color value SVG takes: `#` and 3, 4, 6 or 8 hex digits, or a CSS color name.
+    /// A color value SVG 1.1 takes: `#` and 3 or 6 hex digits, or one of its 147 color names (any
+    /// case). `#rgba` and `#rrggbbaa` give their color without the alpha, which SVG 1.1 has no
+    /// way to write in a color.
     static func color(_ value: JSONValue?) -> String? {
         guard let text = value?.stringValue, !text.isEmpty, text.utf8.count <= 32 else {
             return nil
@@ -91,11 +94,39 @@ public struct FeatureStyle: Hashable, Sendable {
             guard [3, 4, 6, 8].contains(digits.count), digits.allSatisfy(\.isHexDigit) else {
                 return nil
             }
-            return text
+            return digits.count == 4 || digits.count == 8
+                ? String(text.dropLast(digits.count / 4)) : text
         }
-        guard text.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
-        return text.lowercased()
+        let name = text.lowercased()
+        return colorNames.contains(name) ? name : nil
     }
+
+    /// The color keywords of SVG 1.1 (section 4.4), which are CSS's.
+    static let colorNames: Set<String> = [
+        "aliceblue", "antiquewhite", "aqua", "aquamarine", "azure", "beige", "bisque", "black",
+        "blanchedalmond", "blue", "blueviolet", "brown", "burlywood", "cadetblue", "chartreuse",
+        "chocolate", "coral", "cornflowerblue", "cornsilk", "crimson", "cyan", "darkblue",
+        "darkcyan", "darkgoldenrod", "darkgray", "darkgreen", "darkgrey", "darkkhaki",
+        "darkmagenta", "darkolivegreen", "darkorange", "darkorchid", "darkred", "darksalmon",
+        "darkseagreen", "darkslateblue", "darkslategray", "darkslategrey", "darkturquoise",
+        "darkviolet", "deeppink", "deepskyblue", "dimgray", "dimgrey", "dodgerblue", "firebrick",
+        "floralwhite", "forestgreen", "fuchsia", "gainsboro", "ghostwhite", "gold", "goldenrod",
+        "gray", "grey", "green", "greenyellow", "honeydew", "hotpink", "indianred", "indigo",
+        "ivory", "khaki", "lavender", "lavenderblush", "lawngreen", "lemonchiffon", "lightblue",
+        "lightcoral", "lightcyan", "lightgoldenrodyellow", "lightgray", "lightgreen", "lightgrey",
+        "lightpink", "lightsalmon", "lightseagreen", "lightskyblue", "lightslategray",
+        "lightslategrey", "lightsteelblue", "lightyellow", "lime", "limegreen", "linen",
+        "magenta", "maroon", "mediumaquamarine", "mediumblue", "mediumorchid", "mediumpurple",
+        "mediumseagreen", "mediumslateblue", "mediumspringgreen", "mediumturquoise",
+        "mediumvioletred", "midnightblue", "mintcream", "mistyrose", "moccasin", "navajowhite",
+        "navy", "oldlace", "olive", "olivedrab", "orange", "orangered", "orchid",
+        "palegoldenrod", "palegreen", "paleturquoise", "palevioletred", "papayawhip",
+        "peachpuff", "peru", "pink", "plum", "powderblue", "purple", "red", "rosybrown",
+        "royalblue", "saddlebrown", "salmon", "sandybrown", "seagreen", "seashell", "sienna",
+        "silver", "skyblue", "slateblue", "slategray", "slategrey", "snow", "springgreen",
+        "steelblue", "tan", "teal", "thistle", "tomato", "turquoise", "violet", "wheat", "white",
+        "whitesmoke", "yellow", "yellowgreen",
+    ]
 
     /// The palette layers take their colors from, in order (colorblind-friendly, after Okabe–Ito).
     public static let palette = [

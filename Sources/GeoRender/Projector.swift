@@ -131,6 +131,18 @@ struct Projector {
         try? geometry.clipped(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
     }
 
+    /// A polygon of map points as GEOS's rectangle clipper needs it: valid. A ring valid in
+    /// longitude and latitude can cross itself once its vertices are joined by straight lines in
+    /// Web Mercator (a narrow spike, as Sudan's outline has, whose sides cross when latitudes are
+    /// stretched), and the clipper answers such a ring with the clip rectangle less the polygon,
+    /// flooding the view. So an invalid polygon is rebuilt from its rings first, the areas its
+    /// even-odd fill covers; one that cannot be is drawn unclipped.
+    private static func clippable(_ rings: [[MapPoint]]) -> Geometry {
+        let polygon = Geometry.polygon(rings.map(positions))
+        guard (try? polygon.isValid()) == false else { return polygon }
+        return (try? polygon.makeValid(method: .structure)) ?? polygon
+    }
+
     private static func positions(_ points: [MapPoint]) -> [Position] {
         points.map { Position(x: $0.x, y: $0.y) }
     }
@@ -175,7 +187,7 @@ struct Projector {
             let (isInside, isOutside) = clip.relation(mapRings)
             if isOutside { continue }
             var parts = [mapRings]
-            if !isInside, let clip = clip.clipped(.polygon(mapRings.map(Projector.positions))) {
+            if !isInside, let clip = clip.clipped(Self.clippable(mapRings)) {
                 var clippedPolygons = [[[Position]]]()
                 collectPolygons(clip, into: &clippedPolygons)
                 parts = clippedPolygons.map { $0.map(Projector.mapPoints) }
@@ -479,9 +491,12 @@ struct ScaleBar {
     var label: String
 
     init?(viewport: MapViewport) {
+        // The scale where the view is centered: a camera over a pole looks at the map's edge,
+        // ±85.0511°.
+        let latitude = viewport.camera.centerCoordinate.latitude
+        let shown = max(-WebMercator.maximumLatitude, min(WebMercator.maximumLatitude, latitude))
         let metersPerPoint =
-            viewport.mapPointsPerPoint
-            * MapPoint.metersPerMapPoint(atLatitude: viewport.camera.centerCoordinate.latitude)
+            viewport.mapPointsPerPoint * MapPoint.metersPerMapPoint(atLatitude: shown)
         let target = viewport.size.width / 5 * metersPerPoint
         guard target.isFinite, target > 0 else { return nil }
         let magnitude = pow(10, (log10(target)).rounded(.down))

@@ -111,51 +111,52 @@ struct Renderer {
             let name = layer.name.map { GeoError.quoted($0) } ?? "\(index)"
             throw GeoError(error.kind, "layer \(name), \(error.message)")
         }
-        var scale = PointScaleResolver(layer.pointScale, features: layer.features)
+        let scale = PointScaleResolver(layer.pointScale, features: layer.features)
         // Polygons and circles on the ground first, then lines, then points and clusters.
         var lines = [(Feature, FeatureStyle)](), points = [(Feature, FeatureStyle)]()
         out.raw("<g>\n")
-        var kinds = Set<LegendEntry.Kind>()
-        // The legend shows the first feature's style: what the layer looks like.
-        var legendStyle: FeatureStyle?
+        // The legend shows the kind drawn on top, in the style of its first feature: what the
+        // layer looks like.
+        var kinds = [LegendEntry.Kind: FeatureStyle]()
         for feature in layer.features {
             guard let geometry = feature.geometry else { continue }
             let style = layer.style.applying(feature.properties)
-            if legendStyle == nil { legendStyle = style }
             if case .point(let p?) = geometry, let radius = SVGMap.groundRadius(feature) {
                 if let circle = try? GeodesicCircle(
                     center: Coordinate(latitude: p.y, longitude: p.x), radius: radius)
                 {
                     try drawPolygonal(circle.polygon(), feature: feature, style: style)
-                    kinds.insert(.circle)
+                    if kinds[.circle] == nil { kinds[.circle] = style }
                 }
                 continue
             }
             switch Projector.dimension(of: geometry) {
             case 2:
                 try drawPolygonal(geometry, feature: feature, style: style)
-                kinds.insert(.polygon)
+                if kinds[.polygon] == nil { kinds[.polygon] = style }
             case 1: lines.append((feature, style))
             default: points.append((feature, style))
             }
         }
         for (feature, style) in lines {
             try drawLinear(feature.geometry, feature: feature, style: style)
-            kinds.insert(.line)
+            if kinds[.line] == nil { kinds[.line] = style }
         }
         for (feature, style) in points {
             if Cluster.count(of: feature) != nil {
                 drawCluster(feature, style: style)
-                kinds.insert(.cluster)
+                if kinds[.cluster] == nil { kinds[.cluster] = style }
             } else {
-                drawPoints(feature, style: scale.style(of: feature, base: style))
-                kinds.insert(.point)
+                let pointStyle = scale.style(of: feature, base: style)
+                drawPoints(feature, style: pointStyle)
+                if kinds[.point] == nil { kinds[.point] = pointStyle }
             }
         }
         out.raw("</g>\n")
-        if let name = layer.name, let kind = LegendEntry.Kind.allCases.first(where: kinds.contains)
+        if let name = layer.name,
+            let kind = LegendEntry.Kind.allCases.first(where: { kinds[$0] != nil })
         {
-            legend.append(LegendEntry(label: name, style: legendStyle ?? layer.style, kind: kind))
+            legend.append(LegendEntry(label: name, style: kinds[kind] ?? layer.style, kind: kind))
         }
         for entry in scale.legendEntries(base: layer.style) { legend.append(entry) }
     }
@@ -451,11 +452,23 @@ struct Renderer {
     }
 
     private mutating func drawLegend() {
+        // As many rows as fit above the scale bar (the bottom 40 points); when some do not, the
+        // last row that fits says how many layers and values are left out.
+        let rowHeight = 18.0
+        let x = 12.0, y = map.title == nil ? 12.0 : 34.0
+        let fitting = Int(((map.size.height - 40 - y - 10) / rowHeight).rounded(.down))
+        guard fitting >= 1 else { return }
+        var legend = self.legend
+        if legend.count > fitting {
+            let omitted = legend.count - fitting + 1
+            legend = Array(legend.prefix(fitting - 1))
+            legend.append(
+                LegendEntry(label: "and \(omitted) more", style: FeatureStyle(), kind: nil))
+        }
         // Text at 11 points is about 6.3 points per character.
         let longest = legend.map { min($0.label.count, 40) }.max() ?? 0
-        let rowHeight = 18.0, width = 44 + 6.3 * Double(longest)
+        let width = 44 + 6.3 * Double(longest)
         let height = 10 + rowHeight * Double(legend.count)
-        let x = 12.0, y = map.title == nil ? 12.0 : 34.0
         out.raw("<g")
         out.attribute("transform", "translate(\(x) \(y))")
         out.raw("><rect")
@@ -484,6 +497,8 @@ struct Renderer {
                 out.attribute("stroke", s.stroke)
                 out.attribute("stroke-width", min(s.strokeWidth, 5))
                 out.raw("/>")
+            case nil:
+                break
             case .polygon, .circle:
                 out.raw("<rect x=\"8\"")
                 out.attribute("y", cy - 6)
@@ -494,7 +509,7 @@ struct Renderer {
                 out.attribute("stroke", s.stroke)
                 out.raw("/>")
             }
-            out.raw("<text x=\"32\"")
+            out.raw(entry.kind == nil ? "<text x=\"8\"" : "<text x=\"32\"")
             out.attribute("y", cy + 4)
             out.raw(" font-size=\"11\" fill=\"#1b2a36\">")
             out.text(String(entry.label.prefix(40)))
@@ -512,7 +527,8 @@ struct LegendEntry: Sendable {
 
     var label: String
     var style: FeatureStyle
-    var kind: Kind
+    /// What its symbol shows; `nil` for a row of text alone.
+    var kind: Kind?
 }
 
 /// supercluster's cluster features: a point with `cluster: true` and `point_count`.
@@ -541,14 +557,41 @@ enum Cluster {
 }
 
 /// Sizes and colors a layer's points by their properties.
+///
+/// Colors go to the values of the color property in the order first seen, one of
+/// ``FeatureStyle/palette`` each; when there are more values than the palette has colors, the
+/// first seven keep theirs and every other value is drawn in gray, with a legend row saying how
+/// many values that is, so no two values seem to be one.
 struct PointScaleResolver {
     let scale: SVGMap.PointScale?
     let sizes: ClosedRange<Double>?
     var colors: [String: String] = [:]
     var order: [String] = []
+    /// The number of values drawn in ``otherColor``.
+    var others = 0
+
+    /// The color of the values beyond the palette's.
+    static let otherColor = "#9a9a9a"
 
     init(_ scale: SVGMap.PointScale?, features: [Feature]) {
         self.scale = scale
+        if let property = scale?.colorProperty {
+            for f in features {
+                guard case .object(let p) = f.properties, let value = p[property] else { continue }
+                let key = Self.key(value)
+                if colors[key] == nil {
+                    colors[key] = ""
+                    order.append(key)
+                }
+            }
+            let palette = FeatureStyle.palette
+            let named = order.count <= palette.count ? order.count : palette.count - 1
+            for (i, key) in order.enumerated() {
+                colors[key] = i < named ? palette[i] : Self.otherColor
+            }
+            others = order.count - named
+            order = Array(order.prefix(named))
+        }
         guard let property = scale?.sizeProperty else {
             sizes = nil
             return
@@ -563,7 +606,14 @@ struct PointScaleResolver {
         sizes = low <= high ? low...high : nil
     }
 
-    mutating func style(of feature: Feature, base: FeatureStyle) -> FeatureStyle {
+    /// The text a value of the color property is known by.
+    static func key(_ value: JSONValue) -> String {
+        value.stringValue ?? value.intValue.map { String($0) }
+            ?? value.doubleValue.map { String($0) } ?? value.boolValue.map { String($0) }
+            ?? "other"
+    }
+
+    func style(of feature: Feature, base: FeatureStyle) -> FeatureStyle {
         guard let scale, case .object(let p) = feature.properties else { return base }
         var style = base
         if let property = scale.sizeProperty, let sizes, let v = p[property]?.doubleValue,
@@ -576,26 +626,27 @@ struct PointScaleResolver {
             let r0 = scale.radii.lowerBound, r1 = scale.radii.upperBound
             style.markerRadius = (r0 * r0 + t * (r1 * r1 - r0 * r0)).squareRoot()
         }
-        if let property = scale.colorProperty, let value = p[property] {
-            let key =
-                value.stringValue ?? value.intValue.map { String($0) }
-                ?? value.doubleValue.map { String($0) } ?? value.boolValue.map { String($0) }
-                ?? "other"
-            if colors[key] == nil {
-                colors[key] = FeatureStyle.palette[colors.count % FeatureStyle.palette.count]
-                order.append(key)
-            }
-            style.markerColor = colors[key] ?? style.markerColor
+        if let property = scale.colorProperty, let value = p[property],
+            let color = colors[Self.key(value)]
+        {
+            style.markerColor = color
         }
         return style
     }
 
-    /// One legend row per color given, in the order first seen.
+    /// One legend row per value with a color of its own, in the order first seen, and one for
+    /// the values drawn in gray.
     func legendEntries(base: FeatureStyle) -> [LegendEntry] {
-        order.prefix(12).map { key in
+        var rows = order.map { key in
             var style = base
             style.markerColor = colors[key] ?? base.markerColor
             return LegendEntry(label: key, style: style, kind: .point)
         }
+        if others > 0 {
+            var style = base
+            style.markerColor = Self.otherColor
+            rows.append(LegendEntry(label: "\(others) other values", style: style, kind: .point))
+        }
+        return rows
     }
 }

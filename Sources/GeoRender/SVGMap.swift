@@ -76,8 +76,10 @@ public struct SVGMap: Sendable {
         }
     }
 
-    /// Points sized by a numeric property (area proportional to its value) and colored by another
-    /// (a color per distinct value, from ``FeatureStyle/palette``).
+    /// Points sized by a numeric property (area proportional to its value) and colored by another:
+    /// a color of ``FeatureStyle/palette`` per distinct value, in the order first seen; beyond the
+    /// palette's eight, the first seven values keep theirs and the rest are gray, with a legend
+    /// row that counts them.
     public struct PointScale: Hashable, Sendable {
         /// The numeric property that sets the radius, if any.
         public var sizeProperty: String?

@@ -453,6 +453,50 @@ struct SVGMapTests {
         #expect(svg.utf8.count < 60_000)
     }
 
+    /// Polygons that cross themselves in the plane of the map are clipped to what their even-odd
+    /// fill covers: a narrow spike from Natural Earth's outline of Sudan, valid in longitude and
+    /// latitude, whose sides cross once latitudes are stretched (GEOS's rectangle clipper gave the
+    /// view less the spike, flooding the sea), and a bow tie, crossing itself as written.
+    @Test func selfCrossingPolygonsAreClippedToTheirFill() throws {
+        let size = MapSize(width: 800, height: 500)
+        let spike = [
+            (24.567369012152085, 8.229187933785468), (23.805813429466752, 8.666318874542526),
+            (32.9, 22.0), (23.886979580860668, 8.619729712933065),
+            (24.567369012152085, 8.229187933785468),
+        ].map { Position(x: $0.0, y: $0.1) }
+        #expect(try Geometry.polygon([spike]).isValid())
+        let bowTie = [(-10.0, 0.0), (10, 10), (10, 0), (-10, 10), (-10, 0)].map {
+            Position(x: $0.0, y: $0.1)
+        }
+        for (ring, center, zoom) in [(spike, (-10.0, 0.0), 4.0), (bowTie, (8, 5), 5)] {
+            let camera = MapCamera(
+                centerCoordinate: Coordinate(latitude: center.1, longitude: center.0),
+                distance: MapCamera.distance(
+                    forZoom: zoom, atLatitude: center.1, viewHeight: size.height))
+            let viewport = camera.viewport(size: size)
+            let drawn = try Projector(viewport: viewport).polygons(of: .polygon([ring]))
+            #expect(!drawn.isEmpty)
+            // The drawn area, against the ring's own box in view points (the whole ring for the
+            // spike, its visible part for the bow tie, whose lobes are each a quarter of its box).
+            var area = 0.0
+            for drawnRing in drawn.flatMap({ $0 }) {
+                var twice = 0.0
+                for (a, b) in zip(drawnRing, drawnRing.dropFirst() + drawnRing.prefix(1)) {
+                    twice += a.x * b.y - b.x * a.y
+                }
+                area += abs(twice) / 2
+            }
+            let corners = ring.compactMap {
+                viewport.point(for: MapPoint(Coordinate(latitude: $0.y, longitude: $0.x)))
+            }
+            #expect(corners.count == ring.count)
+            let xs = corners.map { min(max($0.x, -32), size.width + 32) }
+            let ys = corners.map { min(max($0.y, -32), size.height + 32) }
+            let box = ((xs.max() ?? 0) - (xs.min() ?? 0)) * ((ys.max() ?? 0) - (ys.min() ?? 0))
+            #expect(area > 0 && area <= box / 2 + 1, "\(area) of \(box): \(drawn)")
+        }
+    }
+
     /// 100,000 points are all drawn; the scale bar's label matches its length at the center.
     @Test func manyPointsAndTheScaleBar() throws {
         var rng = SplitMix64(seed: 5)
@@ -472,5 +516,59 @@ struct SVGMapTests {
                 == (meters >= 1000
                     ? "\(Int((meters / 1000).rounded())) km" : "\(Int(meters.rounded())) m"))
         #expect(bar.points > 60 && bar.points <= 120)
+    }
+
+    /// The legend keeps above the scale bar: rows that do not fit become one "and N more" row.
+    /// More values of a color property than the palette has colors: seven keep theirs, the rest
+    /// share gray and one legend row, so no two values seem to be one. A layer's legend symbol
+    /// is the style of the kind it shows. Colors are SVG 1.1's.
+    @Test func legendRowsFitAndColorsStayDistinct() throws {
+        let features = (0..<16).map { i in
+            point(Double(i), Double(i % 4), ["c": .string(String(UnicodeScalar(UInt8(97 + i))))])
+        }
+        // Nine rows: the layer, seven values and the gray ones. 250 points tall, all fit; 180
+        // points tall, (180 − 40 − 12 − 10) / 18 = 6 rows do, the last saying what is left.
+        for (height, shown) in [(250.0, 9), (180, 6)] {
+            var map = try SVGMap(fitting: features, size: MapSize(width: 400, height: height))
+            map.addLayer(
+                features, name: "letters", pointScale: SVGMap.PointScale(colorProperty: "c"))
+            let texts = try #require(SVGElements.parse(try map.render())).text
+            #expect(texts.contains("letters"))
+            #expect(texts.contains("9 other values") == (shown == 9))
+            #expect(texts.contains("and 4 more") == (shown == 6))
+        }
+        let resolver = PointScaleResolver(
+            SVGMap.PointScale(colorProperty: "c"), features: features)
+        let colors = features.map { resolver.style(of: $0, base: FeatureStyle()).markerColor }
+        #expect(Set(colors.prefix(7)).count == 7)
+        #expect(colors.dropFirst(7).allSatisfy { $0 == PointScaleResolver.otherColor })
+        #expect(!colors.prefix(7).contains(PointScaleResolver.otherColor))
+        let rows = resolver.legendEntries(base: FeatureStyle())
+        #expect(rows.count == 8 && rows.last?.label == "9 other values")
+        // Eight values or fewer: a color each, a row each.
+        let eight = PointScaleResolver(
+            SVGMap.PointScale(colorProperty: "c"), features: Array(features.prefix(8)))
+        #expect(eight.legendEntries(base: FeatureStyle()).count == 8)
+        #expect(Set(eight.colors.values) == Set(FeatureStyle.palette))
+
+        // A red polygon, then black points: the legend's dot is black, the points' color.
+        let square: Geometry = .polygon([
+            [(0.0, 0.0), (1, 0), (1, 1), (0, 1), (0, 0)].map { Position(x: $0.0, y: $0.1) }
+        ])
+        let mixed = [
+            Feature(geometry: square, properties: ["fill": "red", "stroke": "red"]),
+            point(0.5, 0.5, ["marker-color": "#000000"]),
+        ]
+        var both = try SVGMap(fitting: mixed, size: size)
+        both.addLayer(mixed, name: "mixed")
+        let legendCircles = try #require(SVGElements.parse(try both.render())).all("circle")
+            .filter { $0["cx"] == "16" }
+        #expect(legendCircles.count == 1 && legendCircles.first?["fill"] == "#000000")
+
+        #expect(FeatureStyle.color("notacolor") == nil)
+        #expect(FeatureStyle.color("Tomato") == "tomato")
+        #expect(FeatureStyle.color("#11223344") == "#112233")
+        #expect(FeatureStyle.color("#abcd") == "#abc")
+        #expect(FeatureStyle.color("#12345") == nil)
     }
 }

@@ -79,7 +79,8 @@ public enum GeoJSON: Hashable, Sendable {
     ///   - limits: What the reader accepts: the size of all the data, and for each document the
     ///     rest of ``init(parsing:limits:)``'s limits.
     /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` for the first document that is not
-    ///   GeoJSON, naming its line when there are several; ``GeoError/Kind-swift.struct/limitExceeded``.
+    ///   GeoJSON, naming its line when there are several, and for data with no document (empty,
+    ///   or blank lines only); ``GeoError/Kind-swift.struct/limitExceeded``.
     /// - Complexity: O(length of the data).
     public static func documents(
         in data: some Collection<UInt8>, limits: InputLimits = .standard
@@ -107,6 +108,8 @@ public enum GeoJSON: Hashable, Sendable {
                         error.kind, "line \(number + 1): \(error.message)", line: number + 1)
                 }
             }
+            // Blank lines alone are no more a document than empty input is.
+            guard !documents.isEmpty else { throw error }
             return documents
         }
         return [whole]

@@ -37,12 +37,13 @@ enum RenderCommand: Subcommand {
           --fit                   show all features (the default without --center)
           --center LAT,LON        the view's center, with --zoom Z (Web-Mercator zoom level)
           --heading H             degrees clockwise from north at the top (default 0)
-          --pitch P               degrees of tilt from straight down (default 0, at most 70)
+          --pitch P               degrees of tilt from straight down (0 to 70, default 0)
           --basemap               Natural Earth's country outlines underneath
           --graticule             meridians and parallels
           --title T               a title at the top left
           --size-by PROP          size points by a numeric property (area proportional)
-          --color-by PROP         color points by a property's values
+          --color-by PROP         color points by a property's values (eight colors; with
+                                  more values, seven and gray for the rest)
 
         \(ExitCode.table)
 
@@ -68,6 +69,9 @@ enum RenderCommand: Subcommand {
         }
         guard padding >= 0, padding * 2 < min(width, height) else {
             throw UsageError("padding \(padding) leaves no room in a \(width) × \(height) picture")
+        }
+        guard pitch >= 0, pitch <= MapCamera.maximumPitch else {
+            throw UsageError("--pitch must be 0 to 70 degrees, got \(pitch)")
         }
         guard (center == nil) == (zoom == nil) else {
             throw UsageError("--center and --zoom go together")
@@ -115,7 +119,12 @@ enum RenderCommand: Subcommand {
                         heading: heading, pitch: pitch))
             } else {
                 let all = layers.flatMap(\.features)
-                if all.contains(where: { $0.geometry != nil }) {
+                // Fitted to the positions there are; features without any (null or empty
+                // geometries, or none at all) leave the whole world in view.
+                let hasPosition = all.contains { feature in
+                    feature.geometry?.positions.contains { $0.x.isFinite && $0.y.isFinite } == true
+                }
+                if hasPosition {
                     map = try SVGMap(
                         fitting: all, size: size, padding: MapEdgePadding(all: padding),
                         heading: heading)

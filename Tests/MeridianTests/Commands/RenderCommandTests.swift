@@ -54,4 +54,35 @@ struct RenderCommandTests {
             input: #"{"type":"Point","coordinates":[2.35,48.86]}"#)
         #expect(centered.code == 0 && centered.output.contains(">N</text>"))
     }
+
+    /// Pitch beyond 0–70° is refused, not clamped; features with no position (empty geometries)
+    /// leave the world in view, as no features do; empty input and blank lines are both bad
+    /// input; a view over a pole has the scale of the map's edge it shows.
+    @Test func edgesOfTheOptionsAndTheInput() {
+        let point = #"{"type":"Point","coordinates":[0,0]}"#
+        for pitch in ["71", "-1", "nan"] {
+            let refused = run(["--pitch", pitch], input: point)
+            #expect(refused.code == 64 && refused.error.contains("--pitch"), "\(pitch)")
+        }
+        #expect(run(["--pitch", "70"], input: point).code == 0)
+        for empty in [
+            #"{"type":"Feature","properties":{},"geometry":{"type":"GeometryCollection","geometries":[]}}"#,
+            #"{"type":"MultiPoint","coordinates":[]}"#,
+        ] {
+            let world = run(["--basemap"], input: empty)
+            #expect(world.code == 0 && world.output.contains("<svg"), "\(world.error)")
+        }
+        for blank in ["", "\n", "\n\n \r\n"] {
+            #expect(run([], input: blank).code == 2, "\(Array(blank.utf8))")
+        }
+        let empty = #"{"type":"FeatureCollection","features":[]}"#
+        let north = run(["--center", "90,0", "--zoom", "3"], input: empty)
+        let edge = run(["--center", "85.0511287798066,0", "--zoom", "3"], input: empty)
+        let label = { (svg: String) in
+            svg.components(separatedBy: "fill=\"#1b2a36\">").dropFirst().first {
+                $0.hasSuffix("m</text>\n") || $0.contains(" km<") || $0.contains(" m<")
+            }?.prefix { $0 != "<" }
+        }
+        #expect(label(north.output) != nil && label(north.output) == label(edge.output))
+    }
 }
