@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Least-significant-digit radix sort of 64-bit keys: O(n · passes), stable, with an optional
 /// payload that moves with its key.
 ///
@@ -14,6 +16,70 @@ package enum RadixSort {
     package static func sort(_ keys: inout [UInt64], bits: Range<Int> = 0..<64) {
         var none = [UInt32]()
         sort(&keys, payload: &none, carriesPayload: false, bits: bits)
+    }
+
+    /// Sorts `keys` ascending by the bits in `bits` (stable), on up to `parts` threads from
+    /// 65,536 keys: each pass, every part counts its own run of the keys, and then moves it to
+    /// the places the counts of the runs before it leave, so the order is the one-thread sort's.
+    /// - Complexity: O(n · passes) work, divided among the parts; n more keys of scratch memory.
+    package static func sort(_ keys: inout [UInt64], bits: Range<Int> = 0..<64, parts: Int) {
+        let n = keys.count
+        let parts = n >= 65_536 ? max(1, min(parts, 16)) : 1
+        guard parts > 1 else { return sort(&keys, bits: bits) }
+        let low = max(0, bits.lowerBound), high = min(64, bits.upperBound)
+        guard high > low else { return }
+        let radix = 1 << digitBits
+        var scratch = [UInt64](repeating: 0, count: n)
+        // Each part's counters of the pass's digits, then where its first key of each digit goes.
+        var counts = [Int](repeating: 0, count: parts * radix)
+        for shift in stride(from: low, to: high, by: digitBits) {
+            let shift = UInt64(shift)
+            let mask = (UInt64(1) << UInt64(min(digitBits, high - Int(shift)))) - 1
+            var skipped = false
+            keys.withUnsafeBufferPointer { keyBuffer in
+                scratch.withUnsafeMutableBufferPointer { scratchBuffer in
+                    counts.withUnsafeMutableBufferPointer { countBuffer in
+                        guard let out = scratchBuffer.baseAddress,
+                            let countBase = countBuffer.baseAddress
+                        else { return }
+                        let source = SharedView(keyBuffer)
+                        let slots = WorkerSlots(out), counters = WorkerSlots(countBase)
+                        DispatchQueue.concurrentPerform(iterations: parts) { part in
+                            let keys = source.buffer, count = counters.base + part * radix
+                            count.update(repeating: 0, count: radix)
+                            for i in (n * part / parts)..<(n * (part + 1) / parts) {
+                                count[Int((keys[i] >> shift) & mask)] &+= 1
+                            }
+                        }
+                        // A pass whose digit is the same for every key changes nothing.
+                        var sum = 0
+                        for d in 0..<radix {
+                            let first = sum
+                            for part in 0..<parts {
+                                let c = countBase[part * radix + d]
+                                countBase[part * radix + d] = sum
+                                sum &+= c
+                            }
+                            if sum - first == n {
+                                skipped = true
+                                return
+                            }
+                        }
+                        DispatchQueue.concurrentPerform(iterations: parts) { part in
+                            let keys = source.buffer, next = counters.base + part * radix
+                            for i in (n * part / parts)..<(n * (part + 1) / parts) {
+                                let key = keys[i]
+                                let d = Int((key >> shift) & mask)
+                                let to = next[d]
+                                next[d] = to &+ 1
+                                slots.base[to] = key
+                            }
+                        }
+                    }
+                }
+            }
+            if !skipped { swap(&keys, &scratch) }
+        }
     }
 
     /// Sorts `keys` ascending by the bits in `bits` (stable) and sets `order[i]` to the original

@@ -64,14 +64,41 @@ struct CellGrid: Sendable {
         while level < 10 && 6 * (1 << (2 * (level + 1))) * 8 <= n { level += 1 }
         let side = 1 << level
         var ranges = [SIMD2<Int32>](repeating: .zero, count: 6 * side * side)
-        // Each record's column and row among the curve keys' own cells.
+        // Each record's column and row among the curve keys' own cells, and its cell at the
+        // grid's level (−1 for the Earth's center, which no valid record is), on two threads for
+        // large inputs.
         var finestCells = [SIMD2<UInt16>](repeating: .zero, count: n)
+        var cells = [Int32](repeating: 0, count: n)
         let shift = Self.finest - level
+        let parts = n >= 65_536 ? 2 : 1
+        records.withUnsafeBufferPointer { records in
+            finestCells.withUnsafeMutableBufferPointer { finestBuffer in
+                cells.withUnsafeMutableBufferPointer { cellBuffer in
+                    guard let finestBase = finestBuffer.baseAddress,
+                        let cellBase = cellBuffer.baseAddress
+                    else { return }
+                    let source = SharedView(records)
+                    let finest = WorkerSlots(finestBase), cell = WorkerSlots(cellBase)
+                    DispatchQueue.concurrentPerform(iterations: parts) { part in
+                        let records = source.buffer
+                        for r in (n * part / parts)..<(n * (part + 1) / parts) {
+                            guard let (face, _, _, column, row) = Self.locate(records[r].position)
+                            else {
+                                cell.base[r] = -1
+                                continue
+                            }
+                            finest.base[r] = SIMD2(UInt16(column), UInt16(row))
+                            cell.base[r] = Int32(
+                                (face * side + row >> shift) * side + column >> shift)
+                        }
+                    }
+                }
+            }
+        }
         var last = -1
-        for (r, record) in records.enumerated() {
-            guard let (face, _, _, column, row) = Self.locate(record.position) else { return nil }
-            finestCells[r] = SIMD2(UInt16(column), UInt16(row))
-            let cell = (face * side + row >> shift) * side + column >> shift
+        for r in 0..<n {
+            let cell = Int(cells[r])
+            guard cell >= 0 else { return nil }
             if cell != last {
                 guard ranges[cell] == .zero else { return nil }
                 ranges[cell] = SIMD2(Int32(r), Int32(r))
@@ -79,6 +106,7 @@ struct CellGrid: Sendable {
             }
             ranges[cell].y = Int32(r + 1)
         }
+        cells = []
         // Column i holds the unit coordinates t with ⌊t · 65 535⌋ >> shift = i.
         edges = (0...side).map { Self.edge($0, level: level) }
         edgeScale = edges.map { 1 / (1 + $0 * $0).squareRoot() }

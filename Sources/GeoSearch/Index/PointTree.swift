@@ -160,7 +160,8 @@ struct PointTree: Sendable {
                 }
             }
         }
-        RadixSort.sort(&keys, bits: indexBits..<(indexBits + curveBits))
+        RadixSort.sort(
+            &keys, bits: indexBits..<(indexBits + curveBits), parts: Self.chunkCount(n))
 
         // Distinct positions in curve order: every element gathered as a position of its own
         // (on two threads), then each run of equal keys grouped exactly, since equal coordinates
@@ -222,66 +223,97 @@ struct PointTree: Sendable {
     private mutating func groupEqualCoordinates(_ keys: [UInt64], indexBits: Int) {
         let n = records.count
         let shift = UInt64(indexBits)
-        var w = 0
-        var i = 0
-        while i < n {
-            var j = i + 1
-            while j < n && keys[j] >> shift == keys[i] >> shift { j += 1 }
-            if j - i == 1 {
-                if w < i {
-                    records[w] = records[i]
-                    coordinates[w] = coordinates[i]
+        // Moved out of `self` while they are rewritten, so that no copy is made.
+        var records = [Record](), coordinates = [Coordinate](), members = [Int32]()
+        swap(&records, &self.records)
+        swap(&coordinates, &self.coordinates)
+        swap(&members, &self.members)
+        let kept = keys.withUnsafeBufferPointer { keys in
+            records.withUnsafeMutableBufferPointer { records in
+                coordinates.withUnsafeMutableBufferPointer { coordinates in
+                    var w = 0
+                    var i = 0
+                    while i < n {
+                        let key = keys[i] >> shift
+                        var j = i + 1
+                        while j < n && keys[j] >> shift == key { j += 1 }
+                        if j - i == 1 {
+                            if w < i {
+                                records[w] = records[i]
+                                coordinates[w] = coordinates[i]
+                            }
+                            w += 1
+                            i = j
+                            continue
+                        }
+                        // Stable radix order kept the element indices ascending; sort by
+                        // coordinate.
+                        var run = (i..<j).map { (records[$0], coordinates[$0]) }
+                        run.sort { a, b in
+                            if a.1.latitude != b.1.latitude { return a.1.latitude < b.1.latitude }
+                            if a.1.longitude != b.1.longitude {
+                                return a.1.longitude < b.1.longitude
+                            }
+                            return a.0.element < b.0.element
+                        }
+                        var g = 0
+                        while g < run.count {
+                            var h = g + 1
+                            while h < run.count && run[h].1 == run[g].1 { h += 1 }
+                            var record = run[g].0
+                            if h - g > 1 {
+                                record.element = Int32(members.count)
+                                record.memberCount = Int32(h - g)
+                                for m in g..<h { members.append(run[m].0.element) }
+                            }
+                            records[w] = record
+                            // −0.0 and 0.0 are the same coordinate; keep the first's spelling.
+                            coordinates[w] = run[g].1
+                            w += 1
+                            g = h
+                        }
+                        i = j
+                    }
+                    return w
                 }
-                w += 1
-                i = j
-                continue
             }
-            // Stable radix order kept the element indices ascending; sort by coordinate.
-            var run = Array(zip(records[i..<j], coordinates[i..<j]))
-            run.sort { a, b in
-                if a.1.latitude != b.1.latitude { return a.1.latitude < b.1.latitude }
-                if a.1.longitude != b.1.longitude { return a.1.longitude < b.1.longitude }
-                return a.0.element < b.0.element
-            }
-            var g = 0
-            while g < run.count {
-                var h = g + 1
-                while h < run.count && run[h].1 == run[g].1 { h += 1 }
-                var record = run[g].0
-                if h - g > 1 {
-                    record.element = Int32(members.count)
-                    record.memberCount = Int32(h - g)
-                    for m in g..<h { members.append(run[m].0.element) }
-                }
-                records[w] = record
-                // −0.0 and 0.0 are the same coordinate; keep the first's spelling.
-                coordinates[w] = run[g].1
-                w += 1
-                g = h
-            }
-            i = j
         }
-        records.removeSubrange(w...)
-        coordinates.removeSubrange(w...)
+        records.removeSubrange(kept...)
+        coordinates.removeSubrange(kept...)
+        (self.records, self.coordinates, self.members) = (records, coordinates, members)
     }
 
     private mutating func buildBoxes() {
         let fanout = Self.fanout
         var count = (self.count + fanout - 1) / fanout
-        boxes.reserveCapacity(count + count / (fanout - 1) + 2)
         // Rounding outwards is monotone, so rounding the leaf's extremes once gives the union of
-        // its positions' rounded boxes.
-        records.withUnsafeBufferPointer { records in
-            for leaf in 0..<count {
-                let first = records[leaf * fanout]
-                var (lowX, lowY, lowZ) = (first.x, first.y, first.z)
-                var (highX, highY, highZ) = (first.x, first.y, first.z)
-                for r in records[(leaf * fanout)..<min(records.count, leaf * fanout + fanout)] {
-                    (lowX, lowY, lowZ) = (min(lowX, r.x), min(lowY, r.y), min(lowZ, r.z))
-                    (highX, highY, highZ) = (max(highX, r.x), max(highY, r.y), max(highZ, r.z))
+        // its positions' rounded boxes. The leaves on two threads for large inputs.
+        let leaves = count
+        let parts = Self.chunkCount(self.count)
+        boxes = records.withUnsafeBufferPointer { records in
+            let source = SharedView(records)
+            return [Box](unsafeUninitializedCapacity: leaves + leaves / (fanout - 1) + 2) {
+                buffer, initialized in
+                guard let base = buffer.baseAddress else { return }
+                let slots = WorkerSlots(base)
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    let records = source.buffer
+                    for leaf in (leaves * part / parts)..<(leaves * (part + 1) / parts) {
+                        let first = records[leaf * fanout]
+                        var (lowX, lowY, lowZ) = (first.x, first.y, first.z)
+                        var (highX, highY, highZ) = (first.x, first.y, first.z)
+                        for r in leaf * fanout..<min(records.count, leaf * fanout + fanout) {
+                            let r = records[r]
+                            (lowX, lowY, lowZ) = (min(lowX, r.x), min(lowY, r.y), min(lowZ, r.z))
+                            (highX, highY, highZ) = (
+                                max(highX, r.x), max(highY, r.y), max(highZ, r.z)
+                            )
+                        }
+                        (slots.base + leaf).initialize(
+                            to: Box(low: SIMD3(lowX, lowY, lowZ), high: SIMD3(highX, highY, highZ)))
+                    }
                 }
-                boxes.append(
-                    Box(low: SIMD3(lowX, lowY, lowZ), high: SIMD3(highX, highY, highZ)))
+                initialized = leaves
             }
         }
         levelStart.append(boxes.count)

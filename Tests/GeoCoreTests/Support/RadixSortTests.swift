@@ -57,4 +57,31 @@ struct RadixSortTests {
         #expect(order.map(Int.init) == expected)
         #expect(keys == expected.map { original[$0] })
     }
+
+    /// On several threads the order is the one-thread sort's, stable: many ties, a bit range
+    /// that skips the low bits, a digit every key shares (its pass skipped), and part counts that
+    /// do not divide the keys evenly.
+    @Test(arguments: [2, 3, 7])
+    func sortsOnSeveralThreadsAsOnOne(_ parts: Int) {
+        var rng = SplitMix64(seed: 13)
+        let original = (0..<200_003).map { i in
+            (rng.next() % 40_000) << 40 | 0x55 << 29 | UInt64(i)
+        }
+        var expected = original
+        RadixSort.sort(&expected, bits: 29..<64)
+        #expect(
+            expected
+                == original.sorted { ($0 >> 29, $0 & 0x1FFF_FFFF) < ($1 >> 29, $1 & 0x1FFF_FFFF) })
+        var keys = original
+        RadixSort.sort(&keys, bits: 29..<64, parts: parts)
+        #expect(keys == expected)
+        var full = original.map { $0 &* 0x9E37_79B9_7F4A_7C15 }
+        let fullExpected = full.sorted()
+        RadixSort.sort(&full, parts: parts)
+        #expect(full == fullExpected)
+        // Below 65,536 keys, one thread sorts.
+        var small = Array(original.prefix(1000).reversed())
+        RadixSort.sort(&small, bits: 0..<64, parts: parts)
+        #expect(small == original.prefix(1000).sorted())
+    }
 }
