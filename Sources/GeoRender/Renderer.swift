@@ -576,8 +576,13 @@ struct PointScaleResolver {
     init(_ scale: SVGMap.PointScale?, features: [Feature]) {
         self.scale = scale
         if let property = scale?.colorProperty {
+            // The features drawn as plain points: not clusters, circles on the ground, lines or
+            // polygons.
             for f in features {
-                guard case .object(let p) = f.properties, let value = p[property] else { continue }
+                guard let geometry = f.geometry, Projector.dimension(of: geometry) == 0,
+                    Cluster.count(of: f) == nil, SVGMap.groundRadius(f) == nil,
+                    case .object(let p) = f.properties, let value = p[property]
+                else { continue }
                 let key = Self.key(value)
                 if colors[key] == nil {
                     colors[key] = ""
