@@ -86,6 +86,27 @@ struct CommandLineTests {
             errors == "meridian distance: cannot read standard input: error number \(EISDIR)\n",
             "\(errors)")
         #expect(reader.next() == nil && reader.failure == EISDIR)
+
+        // A command that reads its input whole answers nothing from part of it.
+        let document = Array("10,20\n10.001,20.001\n".utf8)
+        var given = false
+        let whole = LineReader { buffer in
+            guard !given else { return -Int(EISDIR) }
+            given = true
+            buffer.replaceSubrange(0..<document.count, with: document)
+            return document.count
+        }
+        var clustered = "", complaints = ""
+        let clusterConsole = Console(
+            readLine: { whole.next() }, readAll: { whole.rest() }, write: { clustered += $0 },
+            writeError: { complaints += $0 },
+            readFailure: { whole.failure.map { "error number \($0)" } })
+        let refused = MeridianCommand.run(
+            ["cluster", "--input", "-", "--zoom", "0"], console: clusterConsole)
+        #expect(refused == 1 && clustered.isEmpty)
+        #expect(
+            complaints == "meridian cluster: cannot read standard input: error number \(EISDIR)\n",
+            "\(complaints)")
     }
 
     /// Standard input: every input line gets exactly one output line, in order: the answer, an

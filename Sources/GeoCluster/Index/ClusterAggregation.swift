@@ -150,7 +150,11 @@ public struct ClusterAggregation<Element> {
                 let n1 = total["count"]?.intValue ?? 0, n2 = next["count"]?.intValue ?? 0
                 guard n1 + n2 > 0 else { return }
                 let m1 = total["mean"]?.doubleValue ?? 0, m2 = next["mean"]?.doubleValue ?? 0
-                let mean = m1 + (m2 - m1) * Double(n2) / Double(n1 + n2)
+                let w = Double(n2) / Double(n1 + n2), d = m2 - m1
+                // Means of opposite signs near the largest double differ by more than it: then
+                // the weighted sum, whose terms cannot overflow.
+                let mean =
+                    d.isFinite || !m1.isFinite || !m2.isFinite ? m1 + d * w : m1 * (1 - w) + m2 * w
                 total = ["mean": .number(mean), "count": .integer(n1 + n2)]
             })
     }

@@ -78,7 +78,7 @@ public struct ClusterOptions: Hashable, Sendable, Codable {
     /// These options, if they are usable.
     ///
     /// - Throws: `GeoError.Kind.invalidArgument` naming the option: a radius or extent
-    ///   that is not positive and finite, `maxZoom` outside 0...30 (cluster ids keep the zoom in five
+    ///   that is not positive and finite, an extent beyond 2⁴⁰ pixels, `maxZoom` outside 0...30 (cluster ids keep the zoom in five
     ///   bits), `minZoom` outside 0...maxZoom, a negative `minPoints` or a `nodeSize` below 1.
     public func validated() throws(GeoError) -> ClusterOptions {
         guard radius.isFinite && radius > 0 else {
@@ -88,6 +88,13 @@ public struct ClusterOptions: Hashable, Sendable, Codable {
         guard extent.isFinite && extent > 0 else {
             throw GeoError(
                 .invalidArgument, "extent \(extent) is not a positive finite number of pixels")
+        }
+        // Tile pixels are integers, exact up to 2^53 as supercluster's are: an extent up to 2^40
+        // keeps every feature within reach of a tile below that.
+        guard extent <= 0x1p40 else {
+            throw GeoError(
+                .invalidArgument,
+                "extent \(extent) is more than 2^40 pixels (tile pixels are exact integers)")
         }
         guard (0...30).contains(maxZoom) else {
             throw GeoError(.invalidArgument, "maxZoom \(maxZoom) is outside 0...30")

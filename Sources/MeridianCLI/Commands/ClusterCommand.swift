@@ -32,7 +32,8 @@ enum ClusterCommand: Subcommand {
         properties, bbox, altitude and other members), a CSV record as a Point feature.
 
         Input (FILE, or - for standard input): CSV records lon,lat[,category] (a header may name
-        lon, lat and category/kind/type; points only cluster with points of the same category;
+        lon, lat and category/kind/type; points only cluster with points of the same category,
+        points without one with each other, in both modes;
         CRLF, ';' or tab separators, quotes and a byte-order mark are fine) or GeoJSON Point
         features. Bad CSV records are reported on standard error with their line and column and
         left out (exit code 2); points beyond Web Mercator's ±85.05° are clustered at the map's
@@ -192,7 +193,7 @@ enum ClusterCommand: Subcommand {
                 ? nil : .combined(aggregates.map { ($0.name, $0.aggregation) })
             let index = try ClusterIndex(
                 points, options: options, coordinate: { $0.coordinate },
-                clusteringIdentifier: hasCategories ? { $0.category } : nil,
+                clusteringIdentifier: hasCategories ? { categoryIdentifier($0) } : nil,
                 aggregation: aggregation)
             let names = aggregates.map(\.name)
             switch question {
@@ -248,13 +249,17 @@ enum ClusterCommand: Subcommand {
         if let z = try arguments.number("zoom") {
             var box = BoundingBox(west: -180, south: -90, east: 180, north: 90)
             if let text = arguments.option("bbox") {
-                let parts = text.split(separator: ",").map {
+                let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
                     Double($0.trimmingCharacters(in: .whitespaces))
                 }
                 guard parts.count == 4, let w = parts[0], let s = parts[1], let e = parts[2],
-                    let n = parts[3]
+                    let n = parts[3], w.isFinite, s.isFinite, e.isFinite, n.isFinite
                 else {
-                    throw UsageError("--bbox: \(GeoError.quoted(text)) is not W,S,E,N")
+                    throw UsageError(
+                        "--bbox: \(GeoError.quoted(text)) is not W,S,E,N (four finite numbers)")
+                }
+                guard s <= n else {
+                    throw UsageError("--bbox: south \(s) is north of north \(n)")
                 }
                 box = BoundingBox(west: w, south: s, east: e, north: n)
             }
@@ -263,12 +268,14 @@ enum ClusterCommand: Subcommand {
             throw UsageError("--bbox needs --zoom Z")
         }
         if let text = arguments.option("tile") {
-            let parts = text.split(separator: "/").compactMap { Int($0) }
-            guard parts.count == 3 else {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false).map {
+                Int($0)
+            }
+            guard parts.count == 3, let z = parts[0], let x = parts[1], let y = parts[2] else {
                 throw UsageError("--tile: \(GeoError.quoted(text)) is not Z/X/Y")
             }
             do throws(GeoError) {
-                asked.append(.tile(try TileID(x: parts[1], y: parts[2], zoom: parts[0])))
+                asked.append(.tile(try TileID(x: x, y: y, zoom: z)))
             } catch {
                 throw UsageError("--tile: \(error.message)")
             }
@@ -291,6 +298,23 @@ enum ClusterCommand: Subcommand {
                     : "ask only one of --zoom, --tile, --children, --leaves and --expansion-zoom")
         }
         return only
+    }
+
+    /// A point's clustering identifier: its category behind a "c", or "-" without one, so that
+    /// points without a category cluster with each other, as in --live (an identifier of nil
+    /// would leave them unclustered).
+    static func categoryIdentifier(_ point: PointFeature) -> String? {
+        point.category.map { "c" + $0 } ?? "-"
+    }
+
+    /// A cluster of the file's index with its category as the input spelled it (see
+    /// ``categoryIdentifier(_:)``).
+    static func withCategory(_ cluster: Cluster) -> Cluster {
+        var cluster = cluster
+        cluster.clusteringIdentifier = cluster.clusteringIdentifier.flatMap {
+            $0.hasPrefix("c") ? String($0.dropFirst()) : nil
+        }
+        return cluster
     }
 
     /// supercluster's cluster properties, and the aggregates under their names; as in supercluster,
@@ -316,7 +340,7 @@ enum ClusterCommand: Subcommand {
         case .cluster(let cluster):
             return [
                 "type": "Feature", "id": .integer(cluster.id),
-                "properties": properties(cluster, aggregates: aggregates),
+                "properties": properties(withCategory(cluster), aggregates: aggregates),
                 "geometry": [
                     "type": "Point",
                     "coordinates": [
@@ -353,7 +377,7 @@ enum ClusterCommand: Subcommand {
                     ]
                     switch feature.feature {
                     case .cluster(let cluster):
-                        object["tags"] = properties(cluster, aggregates: aggregates)
+                        object["tags"] = properties(withCategory(cluster), aggregates: aggregates)
                         object["id"] = .integer(cluster.id)
                     case .point(let point):
                         // A feature without `properties` has no tags, as in supercluster.

@@ -108,13 +108,14 @@ enum LiveClusterMode {
         while let text = console.readLine() {
             number += 1
             let command: LiveClusterCommand?
+            // A line that is not UTF-8 or too long arrives as empty text: it is a bad change of
+            // the batch, not a blank line that ends it.
+            let problem = console.lineProblem()
             do throws(GeoError) {
-                if let problem = console.lineProblem() {
-                    throw GeoError(.malformedInput, problem)
-                }
+                if let problem { throw GeoError(.malformedInput, problem) }
                 command = try LiveClusterCommand(line: text)
             } catch {
-                if LiveClusterCommand.endsBatch(text) {
+                if problem == nil && LiveClusterCommand.endsBatch(text) {
                     // A malformed view or commit still ends the batch; the view stays.
                     commit(at: number)
                     report(number, error)

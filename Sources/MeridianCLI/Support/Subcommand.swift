@@ -366,9 +366,17 @@ func format(_ value: Double, decimals: Int) -> String {
 
 /// The bytes of a file, or of standard input for `-` or no path.
 ///
-/// - Throws: ``GeoError/Kind-swift.struct/io`` naming the path.
+/// - Throws: ``GeoError/Kind-swift.struct/io`` naming the path, or standard input when it could not
+///   be read to its end.
 func readInput(_ path: String?, console: Console) throws(GeoError) -> Data {
-    guard let path, path != "-" else { return console.readAll() }
+    guard let path, path != "-" else {
+        // Part of a document is not a document: nothing is answered from it.
+        let data = console.readAll()
+        if let failure = console.readFailure() {
+            throw GeoError(.io, "cannot read standard input: \(failure)")
+        }
+        return data
+    }
     do {
         return try Data(contentsOf: URL(fileURLWithPath: path))
     } catch {

@@ -160,4 +160,58 @@ struct ClusterCommandTests {
                 == 64)
         #expect(run(["cluster", "--input", "/nonexistent/file.csv", "--zoom", "1"]).code == 1)
     }
+
+    /// Tiles and boxes are refused unless every part is a number of the right kind; an extent
+    /// whose tile pixels would not be exact integers is refused; points without a category
+    /// cluster with each other beside categorized ones (as in --live) and their clusters carry
+    /// no category; a mean of values near the largest double does not overflow.
+    @Test func optionsCategoriesAndMeans() throws {
+        let points = "1,2\n"
+        for ask in [
+            ["--tile", "1/x/0/0"], ["--tile", "1//0"], ["--tile", "2/1.5/1"],
+            ["--zoom", "1", "--bbox", ",1,2,3,4"], ["--zoom", "1", "--bbox", "nan,0,1,1"],
+            ["--zoom", "1", "--bbox", "-180,nan,180,90"], ["--zoom", "1", "--bbox", "0,10,1,-10"],
+            ["--tile", "0/0/0", "--extent", "1e19"],
+        ] {
+            let refused = run(["cluster", "--input", "-"] + ask, input: points)
+            #expect(refused.code == 64 && refused.output.isEmpty, "\(ask)")
+        }
+        #expect(run(["cluster", "--input", "-", "--tile", "1/0/0"], input: points).code == 0)
+
+        let mixed = run(
+            ["cluster", "--input", "-", "--zoom", "0"],
+            input: "1,2,a\n5,5\n5,5\n1.001,2.001,a\n")
+        #expect(mixed.code == 0)
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(mixed.output.utf8))
+        let clusters = try #require(json["features"]?.arrayValue).compactMap { $0["properties"] }
+        #expect(clusters.count == 2 && clusters.allSatisfy { $0["point_count"] == 2 })
+        #expect(Set(clusters.map { $0["category"] }) == [.string("a"), nil])
+        let live = LiveClusterOutput.run(
+            "insert x 2 1 a\ninsert p 5 5\ninsert q 5 5\ninsert y 2.001 1.001 a\nview -180 -90 180 90 0\n"
+        )
+        let view = try #require(live.last?["features"]?.arrayValue).compactMap { $0["properties"] }
+        #expect(Set(view.map { $0["category"] }) == Set(clusters.map { $0["category"] }))
+
+        let geojson = """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","properties":{"w":1e308},"geometry":{"type":"Point","coordinates":[10,20]}},
+            {"type":"Feature","properties":{"w":1e308},"geometry":{"type":"Point","coordinates":[10.001,20]}},
+            {"type":"Feature","properties":{"w":-1e308},"geometry":{"type":"Point","coordinates":[10.002,20]}}]}
+            """
+        let mean = run(["cluster", "--input", "-", "--zoom", "0", "--mean", "w"], input: geojson)
+        let meanJSON = try JSONDecoder().decode(JSONValue.self, from: Data(mean.output.utf8))
+        let value = try #require(meanJSON["features"]?[0]?["properties"]?["mean_w"]?["mean"])
+        #expect(abs((value.doubleValue ?? 0) - 1e308 / 3) <= 1e293, "\(mean.output)")
+    }
+}
+
+/// The JSON lines `meridian cluster --live` writes for an input.
+enum LiveClusterOutput {
+    static func run(_ input: String) -> [JSONValue] {
+        let console = BufferedConsole(input: input)
+        _ = MeridianCommand.run(["cluster", "--live"], console: console.console)
+        return console.output.split(separator: "\n").compactMap {
+            try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8))
+        }
+    }
 }

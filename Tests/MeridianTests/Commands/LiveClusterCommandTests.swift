@@ -64,6 +64,16 @@ struct LiveClusterCommandLineTests {
         let unreadable = try run("insert a 1 2\ncommit\nfly\ninsert b nan 0\ncommit\n")
         #expect(unreadable.lines.map { $0["line"]?.intValue } == [2, 3, 4, 5])
         #expect(unreadable.lines.last?["batch"] == 2 && unreadable.lines.last?["applied"] == 0)
+        // A line that is not UTF-8 is a bad change of its batch, not a blank line ending it.
+        let console = BufferedConsole(
+            data: Data("insert a 1 2\ninsert b".utf8 + [0xFF] + " 1 2\ninsert c 1 2\n".utf8))
+        let notText = MeridianCommand.run(["cluster", "--live"], console: console.console)
+        let records = console.output.split(separator: "\n").compactMap {
+            try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8))
+        }
+        #expect(notText == 2)
+        #expect(records.map { $0["line"]?.intValue } == [2, 3], "\(console.output)")
+        #expect(records.last?["batch"] == 1 && records.last?["applied"] == 2)
         // A malformed view or commit ends its batch as a good one would, opens none, and keeps
         // the view: the error follows the batch's record, and the next batch has the old view.
         let input2 =
