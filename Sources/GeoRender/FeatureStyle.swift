@@ -14,8 +14,8 @@ import GeoCore
 /// | `fill-opacity` | 0–1 | 0.3 |
 /// | `title` | the tooltip and the legend's label | none |
 ///
-/// Colors are those SVG 1.1 takes (`#rrggbb`, `#rgb`, its 147 names); `#rrggbbaa` and `#rgba`
-/// give their color without the alpha; anything else is ignored.
+/// Colors are those SVG 1.1 takes (`#rrggbb`, `#rgb`, its 147 names, and `none` for a stroke or
+/// fill); `#rrggbbaa` and `#rgba` give their color without the alpha; anything else is ignored.
 public struct FeatureStyle: Hashable, Sendable {
     /// A point's fill.
     public var markerColor: String
@@ -68,14 +68,14 @@ public struct FeatureStyle: Hashable, Sendable {
         case "large": style.markerRadius = 9
         default: break
         }
-        if let c = FeatureStyle.color(p["stroke"]) { style.stroke = c }
+        if let c = FeatureStyle.color(p["stroke"], orNone: true) { style.stroke = c }
         if let w = p["stroke-width"]?.doubleValue, w.isFinite, w >= 0 {
             style.strokeWidth = min(w, 100)
         }
         if let o = p["stroke-opacity"]?.doubleValue, o.isFinite {
             style.strokeOpacity = max(0, min(1, o))
         }
-        if let c = FeatureStyle.color(p["fill"]) { style.fill = c }
+        if let c = FeatureStyle.color(p["fill"], orNone: true) { style.fill = c }
         if let o = p["fill-opacity"]?.doubleValue, o.isFinite {
             style.fillOpacity = max(0, min(1, o))
         }
@@ -83,9 +83,9 @@ public struct FeatureStyle: Hashable, Sendable {
     }
 
     /// A color value SVG 1.1 takes: `#` and 3 or 6 hex digits, or one of its 147 color names (any
-    /// case). `#rgba` and `#rrggbbaa` give their color without the alpha, which SVG 1.1 has no
-    /// way to write in a color.
-    static func color(_ value: JSONValue?) -> String? {
+    /// case), or `none` where `orNone` (a stroke or fill left out). `#rgba` and `#rrggbbaa` give
+    /// their color without the alpha, which SVG 1.1 has no way to write in a color.
+    static func color(_ value: JSONValue?, orNone: Bool = false) -> String? {
         guard let text = value?.stringValue, !text.isEmpty, text.utf8.count <= 32 else {
             return nil
         }
@@ -98,7 +98,7 @@ public struct FeatureStyle: Hashable, Sendable {
                 ? String(text.dropLast(digits.count / 4)) : text
         }
         let name = text.lowercased()
-        return colorNames.contains(name) ? name : nil
+        return colorNames.contains(name) || (orNone && name == "none") ? name : nil
     }
 
     /// The color keywords of SVG 1.1 (section 4.4), which are CSS's.

@@ -136,11 +136,15 @@ struct Projector {
     /// Web Mercator (a narrow spike, as Sudan's outline has, whose sides cross when latitudes are
     /// stretched), and the clipper answers such a ring with the clip rectangle less the polygon,
     /// flooding the view. So an invalid polygon is rebuilt from its rings first, the areas its
-    /// even-odd fill covers; one that cannot be is drawn unclipped.
-    private static func clippable(_ rings: [[MapPoint]]) -> Geometry {
+    /// even-odd fill covers; `nil` for one that cannot be, which is drawn unclipped (the SVG's
+    /// clip path still bounds it).
+    private static func clippable(_ rings: [[MapPoint]]) -> Geometry? {
         let polygon = Geometry.polygon(rings.map(positions))
-        guard (try? polygon.isValid()) == false else { return polygon }
-        return (try? polygon.makeValid(method: .structure)) ?? polygon
+        switch try? polygon.isValid() {
+        case true?: return polygon
+        case false?: return try? polygon.makeValid(method: .structure)
+        case nil: return nil
+        }
     }
 
     private static func positions(_ points: [MapPoint]) -> [Position] {
@@ -187,7 +191,7 @@ struct Projector {
             let (isInside, isOutside) = clip.relation(mapRings)
             if isOutside { continue }
             var parts = [mapRings]
-            if !isInside, let clip = clip.clipped(Self.clippable(mapRings)) {
+            if !isInside, let polygon = Self.clippable(mapRings), let clip = clip.clipped(polygon) {
                 var clippedPolygons = [[[Position]]]()
                 collectPolygons(clip, into: &clippedPolygons)
                 parts = clippedPolygons.map { $0.map(Projector.mapPoints) }

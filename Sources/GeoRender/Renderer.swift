@@ -147,9 +147,9 @@ struct Renderer {
                 drawCluster(feature, style: style)
                 if kinds[.cluster] == nil { kinds[.cluster] = style }
             } else {
-                let pointStyle = scale.style(of: feature, base: style)
-                drawPoints(feature, style: pointStyle)
-                if kinds[.point] == nil { kinds[.point] = pointStyle }
+                drawPoints(feature, style: scale.style(of: feature, base: style))
+                // The layer's row shows the point before the scale, which has rows of its own.
+                if kinds[.point] == nil { kinds[.point] = style }
             }
         }
         out.raw("</g>\n")
@@ -159,6 +159,12 @@ struct Renderer {
             legend.append(LegendEntry(label: name, style: kinds[kind] ?? layer.style, kind: kind))
         }
         for entry in scale.legendEntries(base: layer.style) { legend.append(entry) }
+    }
+
+    /// Whether a feature is drawn as its circle on the ground: a point with a radius.
+    static func isGroundCircle(_ feature: Feature) -> Bool {
+        guard case .point(_?) = feature.geometry else { return false }
+        return SVGMap.groundRadius(feature) != nil
     }
 
     private mutating func openElement(_ name: String, feature: Feature) {
@@ -456,8 +462,9 @@ struct Renderer {
         // last row that fits says how many layers and values are left out.
         let rowHeight = 18.0
         let x = 12.0, y = map.title == nil ? 12.0 : 34.0
-        let fitting = Int(((map.size.height - 40 - y - 10) / rowHeight).rounded(.down))
-        guard fitting >= 1 else { return }
+        let rows = ((map.size.height - 40 - y - 10) / rowHeight).rounded(.down)
+        guard rows >= 1 else { return }
+        let fitting = rows >= Double(legend.count) ? legend.count : Int(rows)
         var legend = self.legend
         if legend.count > fitting {
             let omitted = legend.count - fitting + 1
@@ -580,7 +587,7 @@ struct PointScaleResolver {
             // polygons.
             for f in features {
                 guard let geometry = f.geometry, Projector.dimension(of: geometry) == 0,
-                    Cluster.count(of: f) == nil, SVGMap.groundRadius(f) == nil,
+                    Cluster.count(of: f) == nil, !Renderer.isGroundCircle(f),
                     case .object(let p) = f.properties, let value = p[property]
                 else { continue }
                 let key = Self.key(value)

@@ -65,8 +65,8 @@ enum MeridianCommand {
             var arguments = try Arguments(rest, valueOptions: command.valueOptions)
             let code = try command.run(&arguments, console: console)
             // Input that could not be read is not input that ended: what was read was answered,
-            // and the failure is reported (by the command itself when it failed for it).
-            if let failure = console.readFailure(), code != ExitCode.failure {
+            // and the failure is reported (unless the command reported it itself).
+            if let failure = console.readFailure() {
                 console.printError(
                     "meridian \(command.name): cannot read standard input: \(failure)")
                 return ExitCode.failure

@@ -570,5 +570,18 @@ struct SVGMapTests {
         #expect(FeatureStyle.color("#11223344") == "#112233")
         #expect(FeatureStyle.color("#abcd") == "#abc")
         #expect(FeatureStyle.color("#12345") == nil)
+        #expect(
+            FeatureStyle.color("none") == nil && FeatureStyle.color("None", orNone: true) == "none")
+        #expect(FeatureStyle().applying(["fill": "none", "marker-color": "none"]).fill == "none")
+        #expect(FeatureStyle().applying(["marker-color": "none"]).markerColor == "#1f77b4")
+        // A map of any height draws its legend or leaves it out, and never traps.
+        for height in [Double.nan, .infinity, 1e300, 20] {
+            var tall = SVGMap(
+                size: MapSize(width: 300, height: height),
+                camera: MapCamera(
+                    centerCoordinate: Coordinate(latitude: 0, longitude: 0), distance: 1e7))
+            tall.addLayer([point(0, 0)], name: "one")
+            _ = try? tall.render()
+        }
     }
 }

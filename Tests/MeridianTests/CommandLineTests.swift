@@ -100,7 +100,9 @@ struct CommandLineTests {
         let clusterConsole = Console(
             readLine: { whole.next() }, readAll: { whole.rest() }, write: { clustered += $0 },
             writeError: { complaints += $0 },
-            readFailure: { whole.failure.map { "error number \($0)" } })
+            readFailure: {
+                whole.failureReported ? nil : whole.failure.map { "error number \($0)" }
+            }, readFailureReported: { whole.failureReported = true })
         let refused = MeridianCommand.run(
             ["cluster", "--input", "-", "--zoom", "0"], console: clusterConsole)
         #expect(refused == 1 && clustered.isEmpty)

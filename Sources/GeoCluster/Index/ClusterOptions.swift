@@ -77,9 +77,10 @@ public struct ClusterOptions: Hashable, Sendable, Codable {
 
     /// These options, if they are usable.
     ///
-    /// - Throws: `GeoError.Kind.invalidArgument` naming the option: a radius or extent
-    ///   that is not positive and finite, an extent beyond 2⁴⁰ pixels, `maxZoom` outside 0...30 (cluster ids keep the zoom in five
-    ///   bits), `minZoom` outside 0...maxZoom, a negative `minPoints` or a `nodeSize` below 1.
+    /// - Throws: `GeoError.Kind.invalidArgument` naming the option: a radius or extent that is
+    ///   not positive and finite, an extent beyond 2⁴⁰ pixels, `maxZoom` outside 0...30 (cluster
+    ///   ids keep the zoom in five bits), `minZoom` outside 0...maxZoom, a negative `minPoints`
+    ///   or a `nodeSize` below 1.
     public func validated() throws(GeoError) -> ClusterOptions {
         guard radius.isFinite && radius > 0 else {
             throw GeoError(

@@ -135,14 +135,20 @@ enum FenceCommand: Subcommand {
             // A replay against no fence could only ever print nothing.
             guard !fences.isEmpty else { throw FenceFile.noFences }
         } catch {
-            console.printError("meridian fence: \(printable(fencesPath)): \(Self.located(error))")
+            // A read failure's message names what could not be read.
+            console.printError(
+                error.kind == .io
+                    ? "meridian fence: \(error.message)"
+                    : "meridian fence: \(printable(fencesPath)): \(Self.located(error))")
             return .done(error.kind == .io ? ExitCode.failure : ExitCode.badInput)
         }
         do {
             locations = try LocationLog.read(locationsPath, console: console)
         } catch {
             console.printError(
-                "meridian fence: \(printable(locationsPath)): \(Self.located(error))")
+                error.kind == .io
+                    ? "meridian fence: \(error.message)"
+                    : "meridian fence: \(printable(locationsPath)): \(Self.located(error))")
             return .done(error.kind == .io ? ExitCode.failure : ExitCode.badInput)
         }
         for problem in locations.problems {

@@ -101,8 +101,12 @@ enum RenderCommand: Subcommand {
                 let name = file == "-" ? "input" : (file as NSString).lastPathComponent
                 layers.append((name, features))
             } catch {
+                // A read failure's message names what could not be read.
                 let place = file == "-" ? "standard input" : GeoError.quoted(file)
-                console.printError("meridian render: \(place): \(error.message)")
+                console.printError(
+                    error.kind == .io
+                        ? "meridian render: \(error.message)"
+                        : "meridian render: \(place): \(error.message)")
                 return error.kind == .io ? ExitCode.failure : ExitCode.badInput
             }
         }

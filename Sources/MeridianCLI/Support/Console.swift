@@ -26,6 +26,9 @@ struct Console {
     /// than ``LineReader/maximumLineBytes``, or not UTF-8 (naming the byte); `nil` for a good
     /// line. A batch command answers such a line with an error record.
     var lineProblem: () -> String? = { nil }
+    /// Records that the command reported ``readFailure`` itself; from then on ``readFailure``
+    /// gives `nil`, so the caller does not report it again.
+    var readFailureReported: () -> Void = {}
 
     /// The process's standard streams. Lines end at LF, CR LF or a lone CR, and a byte-order mark
     /// at the start is dropped, so input from any system reads the same.
@@ -75,7 +78,8 @@ struct Console {
                 }
             },
             readFailure: {
-                reader.failure.map { code in
+                guard !reader.failureReported else { return nil }
+                return reader.failure.map { code in
                     #if canImport(Glibc) || canImport(Darwin)
                     return String(cString: strerror(code))
                     #else
@@ -84,7 +88,8 @@ struct Console {
                 }
             },
             lineReady: { reader.hasLine },
-            lineProblem: { reader.problem })
+            lineProblem: { reader.problem },
+            readFailureReported: { reader.failureReported = true })
     }
 
     /// Why a write failed, in the system's words where it gave an error number.
@@ -169,6 +174,9 @@ final class LineReader {
     private var first = true
     /// The error number of a failed read (the source returned −errno), which ended the input.
     private(set) var failure: Int32?
+    /// Whether a command has reported ``failure`` itself (one that reads its input whole and
+    /// answered nothing), so that it is not reported twice.
+    var failureReported = false
 
     /// A reader over a source that fills a buffer and returns how many bytes it read: 0 at the
     /// end, −errno when reading failed (which ends the input too; see ``failure``).

@@ -373,6 +373,7 @@ func readInput(_ path: String?, console: Console) throws(GeoError) -> Data {
         // Part of a document is not a document: nothing is answered from it.
         let data = console.readAll()
         if let failure = console.readFailure() {
+            console.readFailureReported()
             throw GeoError(.io, "cannot read standard input: \(failure)")
         }
         return data

@@ -197,7 +197,8 @@ struct FenceCommandTests {
         // The message names the file that is missing, not the other one.
         #expect(
             missing.code == 1
-                && missing.error.hasPrefix("meridian fence: /nonexistent/fences.csv: "),
+                && missing.error.hasPrefix(
+                    #"meridian fence: cannot read "/nonexistent/fences.csv": "#),
             "\(missing.error)")
         let fences = try write("10,20,-5\n", named: "fences.csv")
         let bad = meridian(["fence", "--fences", fences, "--locations", fences])
