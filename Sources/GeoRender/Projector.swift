@@ -502,7 +502,9 @@ struct ScaleBar {
         let metersPerPoint =
             viewport.mapPointsPerPoint * MapPoint.metersPerMapPoint(atLatitude: shown)
         let target = viewport.size.width / 5 * metersPerPoint
-        guard target.isFinite, target > 0 else { return nil }
+        // Beyond a few times round the Earth a scale says nothing (and its label would not fit
+        // an integer).
+        guard target.isFinite, target > 0, target <= 1e9 else { return nil }
         let magnitude = pow(10, (log10(target)).rounded(.down))
         let meters = [5.0, 2, 1].map { $0 * magnitude }.first(where: { $0 <= target }) ?? magnitude
         points = meters / metersPerPoint

@@ -575,6 +575,16 @@ struct SVGMapTests {
         #expect(FeatureStyle().applying(["fill": "none", "marker-color": "none"]).fill == "none")
         #expect(FeatureStyle().applying(["marker-color": "none"]).markerColor == "#1f77b4")
         // A map of any height draws its legend or leaves it out, and never traps.
+        // Nor does a camera over a pole from far away, whose scale bar would be longer than
+        // the Earth is round: it is left out.
+        for (latitude, distance) in [(90.0, 5e7), (0, 1e30)] {
+            let far = SVGMap(
+                size: MapSize(width: 800, height: 600),
+                camera: MapCamera(
+                    centerCoordinate: Coordinate(latitude: latitude, longitude: 0),
+                    distance: distance))
+            #expect(!(try far.render()).contains(" km</text>"))
+        }
         for height in [Double.nan, .infinity, 1e300, 20] {
             var tall = SVGMap(
                 size: MapSize(width: 300, height: height),

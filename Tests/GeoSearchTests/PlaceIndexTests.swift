@@ -350,6 +350,37 @@ struct PlaceIndexTests {
         }
     }
 
+    @Test("regions ending on the 180th meridian and boxes beyond the poles miss nothing")
+    func regionAndBoxEdges() throws {
+        // Places written at both signs of the 180th meridian, and near both poles.
+        var points = [Coordinate]()
+        for lat in stride(from: -89.5, through: 89.5, by: 0.5) {
+            points += [-180.0, 180, 176, -176, 179.99].map {
+                Coordinate(latitude: lat, longitude: $0)
+            }
+        }
+        let index = try PlaceIndex(points, coordinate: { $0 })
+        for (center, span) in [
+            ((0.0, 175.0), (10.0, 10.0)), ((0.0, -175.0), (10.0, 10.0)), ((0, 180), (2, 0)),
+            ((0, -180), (2, 0)), ((0, 170), (400, 20)), ((60, 179.99), (40, 0.02)),
+        ] {
+            let region = CoordinateRegion(
+                center: Coordinate(latitude: center.0, longitude: center.1),
+                span: CoordinateSpan(latitudeDelta: span.0, longitudeDelta: span.1))
+            let expected = points.indices.filter { region.contains(points[$0]) }
+            #expect(!expected.isEmpty)
+            #expect(index.places(in: region).map(\.index) == expected, "\(center) \(span)")
+        }
+        for box in [
+            BoundingBox(west: 170, south: -95, east: -170, north: 95),
+            BoundingBox(west: -180, south: -1e3, east: 180, north: 1e3),
+        ] {
+            let expected = points.indices.filter { box.contains(points[$0]) }
+            #expect(expected.count > points.count / 3)
+            #expect(index.places(in: box).map(\.index) == expected, "\(box)")
+        }
+    }
+
     @Test("a million places at one coordinate: the lowest indices, in order")
     func onePile() throws {
         let spot = Coordinate(latitude: -33.8688, longitude: 151.2093)

@@ -12,6 +12,17 @@ public enum FeatureIdentifier: Hashable, Sendable, Codable, ExpressibleByStringL
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int) { self = .integer(value) }
 
+    /// Whether two identifiers are the same; numbers compare by value whichever case holds them
+    /// (`.integer(3) == .number(3.0)`), as ``JSONValue`` does.
+    public static func == (a: FeatureIdentifier, b: FeatureIdentifier) -> Bool {
+        a.jsonValue == b.jsonValue
+    }
+
+    /// Hashes the identifier as its ``jsonValue``.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(jsonValue)
+    }
+
     public init(from decoder: any Decoder) throws {
         switch try JSONValue(from: decoder) {
         case .string(let s): self = .string(s)

@@ -1,8 +1,9 @@
 /// Any JSON value: what GeoJSON `properties`, foreign members and cluster aggregates hold.
 ///
 /// Numbers without a fraction or exponent that fit in `Int` decode as ``integer(_:)`` so identifiers
-/// survive exactly; all other numbers decode as ``number(_:)``, correctly rounded. Objects compare
-/// without regard to key order.
+/// survive exactly; all other numbers decode as ``number(_:)``, correctly rounded. Numbers compare
+/// by value, as JSON has one kind of number: `.integer(2) == .number(2.0)`, so encoding a value and
+/// decoding it gives an equal value. Objects compare without regard to key order.
 public enum JSONValue: Hashable, Sendable, Codable {
     /// `null`.
     case null
@@ -35,6 +36,53 @@ public enum JSONValue: Hashable, Sendable, Codable {
             self = .array(value)
         } else {
             self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    /// Whether two values are the same JSON value; numbers compare by value whichever case holds
+    /// them.
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): true
+        case (.bool(let x), .bool(let y)): x == y
+        case (.integer(let x), .integer(let y)): x == y
+        case (.number(let x), .number(let y)): x == y
+        case (.integer(let i), .number(let d)), (.number(let d), .integer(let i)):
+            Int(exactly: d) == i
+        case (.string(let x), .string(let y)): x == y
+        case (.array(let x), .array(let y)): x == y
+        case (.object(let x), .object(let y)): x == y
+        default: false
+        }
+    }
+
+    /// Hashes the value; a number that is a whole `Int` hashes as that integer, as it compares.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value):
+            hasher.combine(1)
+            hasher.combine(value)
+        case .integer(let value):
+            hasher.combine(2)
+            hasher.combine(value)
+        case .number(let value):
+            if let whole = Int(exactly: value) {
+                hasher.combine(2)
+                hasher.combine(whole)
+            } else {
+                hasher.combine(3)
+                hasher.combine(value)
+            }
+        case .string(let value):
+            hasher.combine(4)
+            hasher.combine(value)
+        case .array(let value):
+            hasher.combine(5)
+            hasher.combine(value)
+        case .object(let value):
+            hasher.combine(6)
+            hasher.combine(value)
         }
     }
 

@@ -35,6 +35,27 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
         self.init(unchecked: x, y, zoom)
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case zoom, x, y
+    }
+
+    /// Decodes a tile's `zoom`, `x` and `y`, validated as ``init(x:y:zoom:)`` validates them.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` naming the zoom, column or row that is out of range.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let zoom = try container.decode(Int.self, forKey: .zoom)
+        let x = try container.decode(Int.self, forKey: .x)
+        let y = try container.decode(Int.self, forKey: .y)
+        do {
+            try self.init(x: x, y: y, zoom: zoom)
+        } catch {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: error.message))
+        }
+    }
+
     /// Creates a tile from a TMS row (counted from the south).
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` as ``init(x:y:zoom:)``.

@@ -248,9 +248,17 @@ public struct PlaceIndex<Element: Sendable>: Sendable {
     public func places(
         in region: CoordinateRegion, sortedByDistanceFrom origin: Coordinate? = nil
     ) -> [PlaceMatch<Element>] {
-        let inBox = tree.positions(in: region.boundingBox).filter {
-            region.contains(tree.coordinates[$0])
+        // The region's box widened by about a centimeter each way, so that a box ending on the
+        // 180th meridian also takes places written at the other sign of it (−180 and 180 are one
+        // meridian, as the region's own test has it); the region decides.
+        var box = region.boundingBox
+        if box.longitudeSpan < 359.999 {
+            box.west = Angle.normalizedLongitude(box.west - 1e-7)
+            box.east = Angle.normalizedLongitude(box.east + 1e-7)
+        } else {
+            (box.west, box.east) = (-180, 180)
         }
+        let inBox = tree.positions(in: box).filter { region.contains(tree.coordinates[$0]) }
         return matches(inBox, from: origin ?? region.center, sorted: origin != nil)
     }
 

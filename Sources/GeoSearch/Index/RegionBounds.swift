@@ -49,6 +49,10 @@ extension PointTree {
     /// order.
     func positions(in box: BoundingBox) -> [Int] {
         var found = [Int]()
+        // Latitudes beyond the poles hold nothing more, and would fold the box's height back.
+        var box = box
+        (box.south, box.north) = (max(-90, box.south), min(90, box.north))
+        guard box.south <= box.north else { return [] }
         for part in box.splitAt180thMeridian {
             let bounds = EarthBox(around: part)
             forEachPosition(where: { $0.intersects(low: bounds.low, high: bounds.high) }) { i in

@@ -25,6 +25,29 @@ struct GeoJSONTests {
         }
         """
 
+    /// JSON has one kind of number: values and feature ids that hold a whole number as a double
+    /// compare and hash equal to the integer, so encoding and decoding gives an equal value,
+    /// features included; other numbers stay apart.
+    @Test func numbersRoundTripByValue() throws {
+        for value: JSONValue in [
+            .number(2.0), .number(-0.0), .number(9_007_199_254_740_992), .number(2.5), .integer(7),
+            .array([.number(1), .integer(1)]), .object(["a": .number(3)]),
+        ] {
+            let back = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+            #expect(back == value, "\(value)")
+            #expect(back.hashValue == value.hashValue, "\(value)")
+        }
+        #expect(JSONValue.number(2.5) != .integer(2) && JSONValue.number(2) != .string("2"))
+        #expect(Set<JSONValue>([.integer(2), .number(2), .number(2.5)]).count == 2)
+        let id = FeatureIdentifier.number(3.0)
+        #expect(
+            try JSONDecoder().decode(FeatureIdentifier.self, from: JSONEncoder().encode(id)) == id)
+        #expect(FeatureIdentifier.integer(3).hashValue == id.hashValue)
+        let feature = Feature(id: id, geometry: nil, properties: ["a": .number(2.0)])
+        let decoded = try JSONDecoder().decode(Feature.self, from: JSONEncoder().encode(feature))
+        #expect(decoded == feature)
+    }
+
     @Test func rfcExample() throws {
         let collection = try FeatureCollection(parsing: Self.rfcExample)
         #expect(collection.features.count == 3)

@@ -162,4 +162,20 @@ struct TileIDTests {
             }
         }
     }
+
+    /// Decoding validates as the initializer does: a tile out of range is a decoding error, not a
+    /// value whose children overflow; a valid one round-trips.
+    @Test func decodingValidates() throws {
+        for json in [
+            #"{"zoom":29,"x":9223372036854775807,"y":0}"#, #"{"zoom":99,"x":-5,"y":7}"#,
+            #"{"zoom":64,"x":0,"y":0}"#, #"{"zoom":2,"x":1,"y":4}"#, #"{"zoom":2,"x":1}"#,
+        ] {
+            #expect(throws: DecodingError.self) {
+                try JSONDecoder().decode(TileID.self, from: Data(json.utf8))
+            }
+        }
+        let tile = try TileID(x: 5, y: 9, zoom: 4)
+        let back = try JSONDecoder().decode(TileID.self, from: JSONEncoder().encode(tile))
+        #expect(back == tile)
+    }
 }
