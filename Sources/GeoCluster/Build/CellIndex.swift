@@ -50,10 +50,10 @@ struct CellIndex {
     private(set) var keys: [Int64] = []
     /// Cells are 2^-shift wide.
     private(set) var shift = 0
-    /// The buffers the next ``advance(to:newPosition:clusters:radius:centers:)`` writes into, kept
-    /// from the move before.
-    private var nextEntries: [CellEntry] = []
-    private var nextKeys: [Int64] = []
+    /// A copy of the first row of a pair that ``advance(to:newPosition:clusters:radius:centers:)``
+    /// merges, kept from one move to the next.
+    private var rowEntries: [CellEntry] = []
+    private var rowKeys: [Int64] = []
     /// The new position of each entry's record, gathered before the move.
     private var movedPositions: [UInt32] = []
     /// An upper bound of |float32(v) − v| over the coordinates of every record so far.
@@ -125,11 +125,14 @@ struct CellIndex {
         self.keys = keys.map { Int64(bitPattern: $0 ^ (1 << 63)) }
     }
 
-    /// Lets go of the buffers the next move writes into (they are made again at the size then
+    /// Lets go of the memory the moves kept from one level to the next: the entries' and keys'
+    /// room beyond the level, the row copies and the gathered positions (made again at the size then
     /// needed).
     mutating func releaseMoveBuffers() {
-        nextEntries = []
-        nextKeys = []
+        entries = entries.withUnsafeBufferPointer { Array($0) }
+        keys = keys.withUnsafeBufferPointer { Array($0) }
+        rowEntries = []
+        rowKeys = []
         movedPositions = []
     }
 
@@ -180,18 +183,13 @@ struct CellIndex {
             )
         }
         // One pass: the survivors with halved cells (rows 2j and 2j+1 merge into row j, columns
-        // halve, all in integers) merged with the new clusters, written into the move buffers.
-        let capacity = entries.count + added.count
-        var newEntries = nextEntries, newKeys = nextKeys
-        nextEntries = []
-        nextKeys = []
-        newEntries.resize(to: capacity, filling: CellEntry(fx: 0, fy: 0, flaggedPosition: 0))
-        newKeys.resize(to: capacity, filling: 0)
+        // halve, all in integers) merged with the new clusters, in place.
+        let oldCount = entries.count, total = oldCount + added.count
         // Where each entry's record went, gathered first in a loop of independent loads (the
         // positions are in random order), so that many are in flight at once.
         var moved = movedPositions
         movedPositions = []
-        moved.resize(to: entries.count, filling: 0)
+        moved.resize(to: oldCount, filling: 0)
         moved.withUnsafeMutableBufferPointer { moved in
             entries.withUnsafeBufferPointer { entries in
                 newPosition.withUnsafeBufferPointer { newPosition in
@@ -199,102 +197,155 @@ struct CellIndex {
                 }
             }
         }
-        let count = newEntries.withUnsafeMutableBufferPointer { out in
-            newKeys.withUnsafeMutableBufferPointer { outKeys in
+        // Room for the new clusters, with an eighth to spare when it must grow, so that the high
+        // zooms, where a few clusters form per level, do not reallocate at every level.
+        if entries.capacity < total { entries.reserveHugeCapacity(total + total / 8) }
+        if keys.capacity < total { keys.reserveHugeCapacity(total + total / 8) }
+        entries.resize(to: total, filling: CellEntry(fx: 0, fy: 0, flaggedPosition: 0))
+        keys.resize(to: total, filling: 0)
+        var rowEntries = self.rowEntries, rowKeys = self.rowKeys
+        self.rowEntries = []
+        self.rowKeys = []
+        let count = entries.withUnsafeMutableBufferPointer { entries in
+            keys.withUnsafeMutableBufferPointer { keys in
                 moved.withUnsafeBufferPointer { moved in
-                    CellIndex.mergeHalved(
-                        old: entries, oldKeys: keys, added: added, moved: moved, into: out,
-                        keys: outKeys)
+                    CellIndex.mergeHalvedInPlace(
+                        entries: entries, keys: keys, oldCount: oldCount, added: added,
+                        moved: moved, rowEntries: &rowEntries, rowKeys: &rowKeys)
                 }
             }
         }
         movedPositions = moved
-        newEntries.resize(to: count, filling: CellEntry(fx: 0, fy: 0, flaggedPosition: 0))
-        newKeys.resize(to: count, filling: 0)
-        swap(&entries, &newEntries)
-        swap(&keys, &newKeys)
-        nextEntries = newEntries
-        nextKeys = newKeys
+        self.rowEntries = rowEntries
+        self.rowKeys = rowKeys
+        entries.resize(to: count, filling: CellEntry(fx: 0, fy: 0, flaggedPosition: 0))
+        keys.resize(to: count, filling: 0)
     }
 
-    /// Writes the survivors of `old` with halved cells (rows 2j and 2j+1 merge into row j, columns
-    /// halve, all in integer keys) merged with the sorted new clusters; returns how many were written.
-    private static func mergeHalved(
-        old: [CellEntry], oldKeys: [Int64], added: [(key: Int64, entry: CellEntry)],
-        moved: UnsafeBufferPointer<UInt32>,
-        into out: UnsafeMutableBufferPointer<CellEntry>,
-        keys outKeys: UnsafeMutableBufferPointer<Int64>
+    /// Writes the survivors of the first `oldCount` entries with halved cells (rows 2j and 2j+1
+    /// merge into row j, columns halve, all in integer keys) merged with the sorted new clusters,
+    /// over the same buffers; returns how many were written.
+    ///
+    /// The old entries are first moved up by the number of new clusters. Reading them in order, the
+    /// writes then never reach an entry not yet read: at any time they have written at most the
+    /// entries read and the clusters placed, and the clusters are the room given. A pair of rows is
+    /// read in two places at once, so the first row is merged from a copy, unless the room left
+    /// covers the whole second row and every cluster still to place (which holds once enough entries
+    /// were dropped, at the zooms where rows are long).
+    private static func mergeHalvedInPlace(
+        entries: UnsafeMutableBufferPointer<CellEntry>, keys: UnsafeMutableBufferPointer<Int64>,
+        oldCount n: Int, added: [(key: Int64, entry: CellEntry)],
+        moved: UnsafeBufferPointer<UInt32>, rowEntries: inout [CellEntry], rowKeys: inout [Int64]
     ) -> Int {
+        let shift = added.count
+        guard n > 0, let firstEntry = entries.baseAddress, let firstKey = keys.baseAddress else {
+            for (i, cluster) in added.enumerated() {
+                entries[i] = cluster.entry
+                keys[i] = cluster.key
+            }
+            return added.count
+        }
+        if shift > 0 {
+            // Overlapping moves (memmove).
+            UnsafeMutableRawPointer(firstEntry + shift).copyMemory(
+                from: firstEntry, byteCount: n * MemoryLayout<CellEntry>.stride)
+            UnsafeMutableRawPointer(firstKey + shift).copyMemory(
+                from: firstKey, byteCount: n * MemoryLayout<Int64>.stride)
+        }
+        let oldEntries = firstEntry + shift, oldKeys = firstKey + shift
         var count = 0
-        old.withUnsafeBufferPointer { old in
-            oldKeys.withUnsafeBufferPointer { oldKeys in
-                added.withUnsafeBufferPointer { added in
-                    var nextAdded = 0
-                    @inline(__always)
-                    func halved(_ key: Int64) -> Int64 {
-                        let row = key >> 32, column = (key & 0xFFFF_FFFF) - (1 << 31)
-                        return (row >> 1) << 32 | ((column >> 1) + (1 << 31))
-                    }
-                    @inline(__always)
-                    func put(_ entry: CellEntry, _ key: Int64) {
-                        out[count] = entry
-                        outKeys[count] = key
-                        count += 1
-                    }
-                    @inline(__always)
-                    func emit(_ i: Int) {
-                        let e = old[i]
-                        let p = moved[i]
-                        guard p != UInt32.max else { return }
-                        let key = halved(oldKeys[i])
-                        while nextAdded < added.count && added[nextAdded].key < key {
-                            put(added[nextAdded].entry, added[nextAdded].key)
-                            nextAdded += 1
-                        }
-                        put(
-                            CellEntry(
-                                fx: e.fx, fy: e.fy,
-                                flaggedPosition: p | (e.flaggedPosition & CellEntry.inexact)),
-                            key)
-                    }
-                    var i = 0
-                    let n = old.count
-                    while i < n {
-                        let row = oldKeys[i] >> 32
-                        var end = i + 1
-                        while end < n && oldKeys[end] >> 32 == row { end += 1 }
-                        var otherEnd = end
-                        if end < n && (oldKeys[end] >> 32) >> 1 == row >> 1 {
-                            let other = oldKeys[end] >> 32
-                            while otherEnd < n && oldKeys[otherEnd] >> 32 == other { otherEnd += 1 }
-                        }
-                        var a = i, b = end
-                        while a < end && b < otherEnd {
-                            if halved(oldKeys[a]) <= halved(oldKeys[b]) {
-                                emit(a)
-                                a += 1
-                            } else {
-                                emit(b)
-                                b += 1
-                            }
-                        }
-                        while a < end {
-                            emit(a)
-                            a += 1
-                        }
-                        while b < otherEnd {
-                            emit(b)
-                            b += 1
-                        }
-                        i = otherEnd
-                    }
-                    while nextAdded < added.count {
-                        put(added[nextAdded].entry, added[nextAdded].key)
-                        nextAdded += 1
+        return added.withUnsafeBufferPointer { added in
+            var nextAdded = 0
+            @inline(__always)
+            func halved(_ key: Int64) -> Int64 {
+                let row = key >> 32, column = (key & 0xFFFF_FFFF) - (1 << 31)
+                return (row >> 1) << 32 | ((column >> 1) + (1 << 31))
+            }
+            @inline(__always)
+            func put(_ entry: CellEntry, _ key: Int64) {
+                entries[count] = entry
+                keys[count] = key
+                count += 1
+            }
+            @inline(__always)
+            func emit(_ e: CellEntry, _ oldKey: Int64, _ p: UInt32) {
+                guard p != UInt32.max else { return }
+                let key = halved(oldKey)
+                while nextAdded < added.count && added[nextAdded].key < key {
+                    put(added[nextAdded].entry, added[nextAdded].key)
+                    nextAdded += 1
+                }
+                put(
+                    CellEntry(
+                        fx: e.fx, fy: e.fy,
+                        flaggedPosition: p | (e.flaggedPosition & CellEntry.inexact)),
+                    key)
+            }
+            // Merges rows [i, end) (read through `first`, `firstKeys`) and [end, otherEnd).
+            @inline(__always)
+            func mergePair(
+                _ i: Int, _ end: Int, _ otherEnd: Int, _ first: UnsafePointer<CellEntry>,
+                _ firstKeys: UnsafePointer<Int64>
+            ) {
+                var a = 0, b = end
+                let firstCount = end - i
+                while a < firstCount && b < otherEnd {
+                    if halved(firstKeys[a]) <= halved(oldKeys[b]) {
+                        emit(first[a], firstKeys[a], moved[i + a])
+                        a += 1
+                    } else {
+                        emit(oldEntries[b], oldKeys[b], moved[b])
+                        b += 1
                     }
                 }
+                while a < firstCount {
+                    emit(first[a], firstKeys[a], moved[i + a])
+                    a += 1
+                }
+                while b < otherEnd {
+                    emit(oldEntries[b], oldKeys[b], moved[b])
+                    b += 1
+                }
             }
+            var i = 0
+            while i < n {
+                let row = oldKeys[i] >> 32
+                var end = i + 1
+                while end < n && oldKeys[end] >> 32 == row { end += 1 }
+                var otherEnd = end
+                if end < n && (oldKeys[end] >> 32) >> 1 == row >> 1 {
+                    let other = oldKeys[end] >> 32
+                    while otherEnd < n && oldKeys[otherEnd] >> 32 == other { otherEnd += 1 }
+                }
+                if otherEnd == end {
+                    for j in i..<end { emit(oldEntries[j], oldKeys[j], moved[j]) }
+                } else if (otherEnd - end) + (added.count - nextAdded) < shift + i - count {
+                    // The room left covers every write before the first row's last read.
+                    mergePair(i, end, otherEnd, oldEntries + i, oldKeys + i)
+                } else {
+                    let firstCount = end - i
+                    if rowEntries.count < firstCount {
+                        rowEntries.resize(
+                            to: firstCount, filling: CellEntry(fx: 0, fy: 0, flaggedPosition: 0))
+                        rowKeys.resize(to: firstCount, filling: 0)
+                    }
+                    rowEntries.withUnsafeMutableBufferPointer { copy in
+                        rowKeys.withUnsafeMutableBufferPointer { copyKeys in
+                            guard let copy = copy.baseAddress, let copyKeys = copyKeys.baseAddress
+                            else { return }
+                            copy.update(from: oldEntries + i, count: firstCount)
+                            copyKeys.update(from: oldKeys + i, count: firstCount)
+                            mergePair(i, end, otherEnd, copy, copyKeys)
+                        }
+                    }
+                }
+                i = otherEnd
+            }
+            while nextAdded < added.count {
+                put(added[nextAdded].entry, added[nextAdded].key)
+                nextAdded += 1
+            }
+            return count
         }
-        return count
     }
 }
