@@ -1,4 +1,5 @@
 internal import CPROJ
+import Foundation
 
 /// Geodesics on an ellipsoid of revolution: shortest paths, their lengths and azimuths, points along
 /// them, and the area of polygons they bound.
@@ -373,22 +374,37 @@ public struct PolygonMeasurement: Hashable, Sendable {
 extension Geodesic {
     /// The area and perimeter of a polygon whose edges are geodesics.
     ///
-    /// Each ring may be given open or closed (first point repeated at the end). A ring's area is the
-    /// smaller of the two regions it separates, whatever its orientation, so a ring must not enclose
-    /// more than half of the ellipsoid, with one exception: an exterior that encloses nothing
-    /// (under 1 m², as the whole-world box does, its geodesic edges running out and back along
-    /// one meridian) but has holes stands for the whole ellipsoid. That is how a region wider
-    /// than a hemisphere is written, and what ``Geometry/buffer(meters:style:)`` returns for a cap
-    /// wider than a hemisphere; the area is then the ellipsoid's, 4πc² (c the authalic radius),
-    /// less the holes. Holes subtract their area; the perimeter adds all rings. The area is never
-    /// negative (0 for holes larger than their exterior, an invalid polygon).
+    /// Each ring may be given open or closed (first point repeated at the end), in either
+    /// orientation. Which of the two regions a ring separates is its own is read as
+    /// ``GeographicPolygon`` reads it, so that `area` measures what `contains` holds:
+    /// - a ring that does not wind round a pole bounds the side that is inside it in longitude and
+    ///   latitude (edges taken the short way round): the smaller side, unless that inside covers
+    ///   more than a quarter of the Earth, when the ring's orientation picks the side, so rings
+    ///   larger than a hemisphere (the hole left round the antipode of a wide buffer) are measured
+    ///   as they are;
+    /// - a ring that winds once round a pole and reaches one of the poles (as a cap cut along the
+    ///   pole is written, and ``GeodesicCircle`` writes a circle round a pole) bounds that pole's
+    ///   cap, however large; a winding ring that reaches neither bounds the smaller cap;
+    /// - a ring that only encloses something when a step of exactly 360° (`-180 → 180`) is read as
+    ///   a full turn, such as the whole-world box or a cap cut at the 180th meridian
+    ///   (`(-180 30, 180 30, 180 90, -180 90)`), has no geodesic reading: its edges are taken as
+    ///   straight in longitude and latitude (parallels and meridians exactly; other edges by
+    ///   16-point Gauss–Legendre quadrature of the ellipsoid's zone area);
+    /// - a ring ``GeographicPolygon`` refuses (fewer than three distinct points, an edge of exactly
+    ///   180° of longitude) bounds the smaller side.
+    ///
+    /// An exterior that encloses nothing (under 1 m²) but has holes stands for the whole
+    /// ellipsoid, 4πc² (c the authalic radius), less the holes. Holes subtract their area; the
+    /// perimeter adds all rings. The area is never negative (0 for holes larger than their
+    /// exterior, an invalid polygon).
     ///
     /// - Parameters:
     ///   - exterior: The outer ring.
     ///   - holes: Inner rings, each inside `exterior`.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the first invalid vertex.
     /// - Complexity: O(total vertices). Wraps `geod_polygon_addpoint` and `geod_polygon_compute`;
-    ///   accurate to about 0.1 m² per edge (Karney 2013, §6).
+    ///   accurate to about 0.1 m² per edge (Karney 2013, §6) for the smaller side, and to the
+    ///   Earth's area's rounding (about 0.06 m²) for the larger.
     public func measure(
         exterior: [Coordinate], holes: [[Coordinate]] = []
     ) throws(GeoError) -> PolygonMeasurement {
@@ -430,12 +446,79 @@ extension Geodesic {
                 geod_polygon_addpoint(g, &polygon, c.latitude, c.longitude)
             }
         }
-        var area = 0.0, perimeter = 0.0
+        // Signed: the smaller side, positive when it lies to the left (counterclockwise).
+        var signed = 0.0, perimeter = 0.0
         withUnsafePointer(to: storage.raw) { g in
-            _ = geod_polygon_compute(g, &polygon, 0, 1, &area, &perimeter)
+            _ = geod_polygon_compute(g, &polygon, 0, 1, &signed, &perimeter)
         }
-        return PolygonMeasurement(area: abs(area), perimeter: perimeter)
+        let smaller = abs(signed), larger = 4 * Double.pi * storage.raw.c2 - smaller
+        let area: Double
+        switch GeographicPolygon.region(of: ring[0..<count]) {
+        case .smaller: area = smaller
+        case .left: area = signed >= 0 ? smaller : larger
+        case .right: area = signed >= 0 ? larger : smaller
+        case .lonLatEdges(let x, let y): area = lonLatArea(x: x, y: y)
+        }
+        return PolygonMeasurement(area: area, perimeter: perimeter)
     }
+
+    /// The area of a ring whose edges are straight in longitude and latitude (degrees, unrolled,
+    /// not winding): |∮ Z(φ) dλ|, Z(φ) the area per radian of longitude of the zone from the
+    /// equator to φ, exact along parallels and meridians, by 16-point Gauss–Legendre quadrature
+    /// on edges whose latitude changes.
+    private func lonLatArea(x: [Double], y: [Double]) -> Double {
+        let a = storage.raw.a, f = storage.raw.f
+        let b = a * (1 - f), e2 = f * (2 - f)
+        // atanh(e s) / e, also for a sphere and a prolate ellipsoid.
+        func atanhe(_ s: Double) -> Double {
+            if e2 > 0 {
+                let e = e2.squareRoot()
+                return atanh(e * s) / e
+            }
+            if e2 < 0 {
+                let e = (-e2).squareRoot()
+                return atan(e * s) / e
+            }
+            return s
+        }
+        func zone(_ latitude: Double) -> Double {
+            let s = Angle.sinCos(degrees: latitude).sin
+            return b * b / 2 * (s / (1 - e2 * s * s) + atanhe(s))
+        }
+        let n = x.count
+        var sum = 0.0
+        for i in 0..<n {
+            let j = i + 1 < n ? i + 1 : 0
+            let dx = (x[j] - x[i]) * .pi / 180
+            guard dx != 0 else { continue }
+            if y[i] == y[j] {
+                sum += zone(y[i]) * dx
+                continue
+            }
+            var integral = 0.0
+            for (node, weight) in Self.gaussLegendre16 {
+                let t = (1 + node) / 2
+                integral += weight / 2 * zone(y[i] + (y[j] - y[i]) * t)
+            }
+            sum += integral * dx
+        }
+        return abs(sum)
+    }
+
+    /// The nodes and weights of 16-point Gauss–Legendre quadrature on [−1, 1].
+    private static let gaussLegendre16: [(Double, Double)] = {
+        let half: [(Double, Double)] = [
+            (0.0950125098376374, 0.1894506104550685),
+            (0.2816035507792589, 0.1826034150449236),
+            (0.4580167776572274, 0.1691565193950025),
+            (0.6178762444026438, 0.1495959888165767),
+            (0.7554044083550030, 0.1246289712555339),
+            (0.8656312023878318, 0.0951585116824928),
+            (0.9445750230732326, 0.0622535239386479),
+            (0.9894009349916499, 0.0271524594117541),
+        ]
+        return half + half.map { (-$0.0, $0.1) }
+    }()
 
     private func validatedVertex(_ c: Coordinate, index: Int) throws(GeoError) -> Coordinate {
         do throws(GeoError) {

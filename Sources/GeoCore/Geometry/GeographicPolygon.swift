@@ -55,6 +55,9 @@ public struct GeographicPolygon: Sendable, Hashable {
         /// Where each pole lies relative to the ring's region.
         var northPole: PointLocation
         var southPole: PointLocation
+        /// Whether steps of exactly 360° were read as full turns (a box from −180 to 180, which
+        /// would collapse onto one meridian otherwise).
+        var fullTurns = false
     }
 
     /// One polygon: an exterior ring and holes.
@@ -312,7 +315,7 @@ public struct GeographicPolygon: Sendable, Hashable {
         }
         var result = Ring(
             x: x, y: y, winding: winding, capIsNorth: capIsNorth, northPole: .exterior,
-            southPole: .exterior)
+            southPole: .exterior, fullTurns: fullTurns)
         result.northPole = poleLocation(result, pole: 90)
         result.southPole = poleLocation(result, pole: -90)
         return result
@@ -363,5 +366,51 @@ extension Geometry {
     /// - Throws: As ``GeographicPolygon/init(_:)``.
     public func containsGeographically(_ coordinate: Coordinate) throws(GeoError) -> Bool {
         try GeographicPolygon(self).contains(coordinate)
+    }
+}
+
+// MARK: - Which side a ring measures
+
+extension GeographicPolygon {
+    /// Which of the two regions a ring separates is its own, for measures whose edges are
+    /// geodesics (see ``Geodesic/measure(exterior:holes:)``).
+    enum RingRegion: Equatable {
+        /// The smaller region.
+        case smaller
+        /// The region to the left of the ring as given (counterclockwise seen from above).
+        case left
+        /// The region to its right.
+        case right
+        /// The region inside edges straight in longitude and latitude (unrolled degrees), for a
+        /// ring that encloses nothing when read with geodesic edges.
+        case lonLatEdges(x: [Double], y: [Double])
+    }
+
+    /// The region of a ring (open: its first vertex not repeated at the end), read as
+    /// ``locate(_:)`` reads it.
+    static func region(of ring: ArraySlice<Coordinate>) -> RingRegion {
+        let positions = ring.map { Position(x: $0.longitude, y: $0.latitude) }
+        guard let prepared = try? prepare(positions, name: "ring") else { return .smaller }
+        let x = prepared.x, y = prepared.y
+        if prepared.winding != 0 {
+            let north = y.contains(90), south = y.contains(-90)
+            guard north != south, !prepared.fullTurns else { return .smaller }
+            // Going east, the north lies to the left.
+            return (prepared.winding > 0) == north ? .left : .right
+        }
+        if prepared.fullTurns { return .lonLatEdges(x: x, y: y) }
+        // The inside in longitude and latitude as a share of a sphere, counterclockwise
+        // positive: −∮ sin φ dλ / 4π along edges straight in longitude and latitude.
+        var s = 0.0
+        for i in x.indices {
+            let j = i + 1 < x.count ? i + 1 : 0
+            let a = y[i] * .pi / 180, b = y[j] * .pi / 180
+            let half = (b - a) / 2
+            let factor = abs(half) < 1e-8 ? 1 : sin(half) / half
+            s += sin((a + b) / 2) * factor * (x[j] - x[i]) * .pi / 180
+        }
+        let share = -s / (4 * .pi)
+        guard abs(share) > 0.25 else { return .smaller }
+        return share > 0 ? .left : .right
     }
 }

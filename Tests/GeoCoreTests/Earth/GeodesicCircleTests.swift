@@ -120,6 +120,35 @@ struct GeodesicCircleTests {
         #expect(abs(capArea / exact - 1) < 1e-4, "\(capArea) vs \(exact)")
     }
 
+    /// Circles round one pole and round both measure as the circles they are. On a sphere a
+    /// circle of angular radius θ covers 2πR²(1 − cos θ); the polygon inscribed in it falls short by
+    /// a few parts in 10⁷. Circles round the north pole, round both poles (the world with a hole
+    /// larger than a hemisphere round the antipode) and round the south pole, in turn.
+    @Test func circlesRoundThePolesMeasureAsCircles() throws {
+        let radius = 6_371_000.0
+        let sphere = try Geodesic(equatorialRadius: radius, flattening: 0)
+        for (latitude, meters) in [
+            (60.0, 5_000_000.0), (60, 15_000_000), (0, 12_000_000), (-30, 9_000_000),
+            (10, 19_000_000),
+        ] {
+            let circle = try GeodesicCircle(
+                center: at(latitude, 20), radius: meters, geodesic: sphere)
+            let area = try circle.polygon(minimumVertices: 720).geodesicArea(on: sphere)
+            let exact = 2 * .pi * radius * radius * (1 - cos(meters / radius))
+            #expect(abs(area / exact - 1) < 1e-5, "\(latitude) \(meters): \(area) vs \(exact)")
+        }
+        // On WGS84 a circle round the equator's (0, 0) just past both poles (10,002,000 m; the
+        // quarter meridian is 10,001,966 m) still covers less than half the Earth, since it
+        // does not reach 90° of longitude along the equator: its area continues that of a
+        // circle 100 m smaller, not that of the rest of the Earth.
+        let center = at(0, 0)
+        let past = try GeodesicCircle(center: center, radius: 10_002_000).polygon().geodesicArea()
+        let short = try GeodesicCircle(center: center, radius: 10_001_900).polygon()
+            .geodesicArea()
+        #expect(past - short > 0 && past - short < 1e10, "\(past) vs \(short)")
+        #expect(past < 510_065_621_724_088.44 / 2)
+    }
+
     /// A point's buffer is its circle at any distance; beyond the antipode it is the world. Other
     /// geometries are refused beyond the metric plane's limit, which the message names.
     @Test func pointBuffersAndLimits() throws {

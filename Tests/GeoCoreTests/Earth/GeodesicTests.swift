@@ -129,9 +129,22 @@ struct GeodesicKnownValueTests {
             let exterior = box.map { Coordinate(latitude: $0.0, longitude: $0.1) }
             let world = try Geodesic.wgs84.measure(exterior: exterior, holes: [cell])
             #expect(abs(world.area - (510_065_621_724_088.44 - 12_308_778_361.469)) < 1)
-            // Alone, the box's edges enclose nothing.
-            #expect(try Geodesic.wgs84.measure(exterior: exterior).area < 1)
         }
+        // Alone, the box from −180 to 180 is the world, as `GeographicPolygon` holds it (its
+        // geodesic edges enclose nothing; its edges in longitude and latitude enclose all), and
+        // a box of no width encloses nothing.
+        let world = [(-90.0, -180.0), (-90, 180), (90, 180), (90, -180)].map {
+            Coordinate(latitude: $0.0, longitude: $0.1)
+        }
+        #expect(abs(try Geodesic.wgs84.measure(exterior: world).area - 510_065_621_724_088.44) < 1)
+        #expect(
+            abs(
+                try Geodesic.wgs84.measure(exterior: world.reversed()).area
+                    - 510_065_621_724_088.44) < 1)
+        let flat = [(-90.0, 30.0), (90, 30), (90, 30), (-90, 30)].map {
+            Coordinate(latitude: $0.0, longitude: $0.1)
+        }
+        #expect(try Geodesic.wgs84.measure(exterior: flat).area < 1)
         // Holes larger than a real exterior (an invalid polygon, such as a hole listed twice)
         // do not turn it into the world: the area is 0, never negative.
         let twice = try Geodesic.wgs84.measure(exterior: cell, holes: [cell, cell])
@@ -141,6 +154,35 @@ struct GeodesicKnownValueTests {
         let wide = try Geometry.point(Position(x: 0, y: 0)).buffer(meters: 15_000_000)
         let area = try wide.geodesicArea()
         #expect(area > 4e14 && area < 4.5e14, "\(area)")
+    }
+
+    /// A cap cut at the 180th meridian as RFC 7946 writes it, `(-180 30, 180 30, 180 90, -180 90)`,
+    /// is the cap north of 30°: the ellipsoid's zone in closed form, πb² (1/(1 − e²) + atanh(e)/e
+    /// − sin φ/(1 − e² sin² φ) − atanh(e sin φ)/e) = 127 944 540 878 342.7 m², in either
+    /// orientation; its holes are subtracted.
+    @Test func capsCutAtTheAntimeridian() throws {
+        let b = WGS84.polarRadius, e = WGS84.eccentricitySquared.squareRoot()
+        func zone(_ s: Double) -> Double {
+            .pi * b * b * (s / (1 - e * e * s * s) + atanh(e * s) / e)
+        }
+        let exact = zone(1) - zone(0.5)
+        #expect(abs(exact - 127_944_540_878_342.7) < 1)
+        let cap = [(30.0, -180.0), (30, 180), (90, 180), (90, -180)].map {
+            Coordinate(latitude: $0.0, longitude: $0.1)
+        }
+        for ring in [cap, cap.reversed()] {
+            #expect(abs(try Geodesic.wgs84.measure(exterior: ring).area - exact) < 1)
+        }
+        let cell = [(40.0, 0.0), (40, 1), (41, 1), (41, 0)].map {
+            Coordinate(latitude: $0.0, longitude: $0.1)
+        }
+        let holed = try Geodesic.wgs84.measure(exterior: cap, holes: [cell]).area
+        #expect(abs(holed - (exact - (try Geodesic.wgs84.measure(exterior: cell).area))) < 1)
+        // `contains` holds the same region.
+        let polygon = try GeographicPolygon(
+            .polygon([cap.map { Position(x: $0.longitude, y: $0.latitude) }]))
+        #expect(polygon.contains(Coordinate(latitude: 60, longitude: 0)))
+        #expect(!polygon.contains(Coordinate(latitude: 20, longitude: 0)))
     }
 
     @Test func evenlySpacedPoints() throws {
