@@ -18,7 +18,9 @@ enum GeometryCommand: Subcommand {
         (each line on its own, so the two may be mixed; a line's GeoJSON must hold exactly one
         geometry) in batch mode: one output line per input line, see below. Operations:
 
-          area                 geodesic area on WGS84, square meters
+          area                 geodesic area on WGS84, square meters, of the region contains
+                               holds: a ring around a pole that reaches it bounds that pole's
+                               cap, a box cut at ±180° (RFC 7946) is taken as written
           length               geodesic length on WGS84, meters (the perimeter for polygons)
           buffer --meters M    the points within M meters (negative erodes polygons); a point's
                                buffer is its exact geodesic circle at any distance, other

@@ -5,9 +5,10 @@ extension Geometry {
     /// The area in square meters of the polygonal parts (holes subtracted); 0 for points and lines.
     /// Every position is checked, also those of points and lines.
     ///
-    /// Each ring bounds the smaller of the two regions it separates, so a ring must not enclose more
-    /// than half of the Earth, except that the whole-world box with holes (a region wider than a
-    /// hemisphere, as ``buffer(meters:style:)`` returns it) is the Earth less the holes; see
+    /// Each ring bounds the region ``GeographicPolygon`` holds inside it (the side inside it in
+    /// longitude and latitude; a pole's cap for a ring round that pole that reaches it; the
+    /// whole-world box and boxes cut at ±180° as written), so that what ``buffer(meters:style:)``
+    /// returns for a circle round a pole, or wider than a hemisphere, measures as that circle; see
     /// ``Geodesic/measure(exterior:holes:)``. Never negative.
     /// - Parameter geodesic: The ellipsoid; WGS84 by default.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` naming the first vertex whose latitude
