@@ -262,18 +262,20 @@ struct JSONParser {
         index += 1  // opening quote
         var scalars = String.UnicodeScalarView()
         var runStart = index
-        func flush(_ end: Int) {
-            if end > runStart {
-                scalars.append(
-                    contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self)
-                        .unicodeScalars)
+        func flush(_ end: Int) throws(GeoError) {
+            guard end > runStart else { return }
+            let run = bytes[runStart..<end]
+            if let bad = UTF8Validation.firstInvalidByte(in: run) {
+                let at = runStart + bad
+                throw error(UTF8Validation.message(byte: bytes[at], place: "in a string"), at: at)
             }
+            scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars)
         }
         while true {
             guard index < bytes.count else { throw error("unterminated string", at: start) }
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
-                flush(index)
+                try flush(index)
                 index += 1
                 return String(scalars)
             }
@@ -282,7 +284,7 @@ struct JSONParser {
                 index += 1
                 continue
             }
-            flush(index)
+            try flush(index)
             index += 1
             guard index < bytes.count else {
                 throw error("unterminated escape in a string", at: start)

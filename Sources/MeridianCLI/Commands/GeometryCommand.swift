@@ -446,12 +446,25 @@ enum Input {
     /// otherwise (blank and `#` lines are skipped). Text that starts with `{` but is neither one
     /// document, nor lines whose first is a whole object, nor lines that each start with `{` or a
     /// letter (a document broken across lines) is malformed.
+    ///
+    /// Input that starts with UTF-16's byte-order mark is malformed as a whole (as the other
+    /// commands refuse it); a line that is not UTF-8 is that line's error.
     static func read(_ data: Data) -> Input {
-        let text = DelimitedText.decode(data)
+        if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) {
+            return .malformed(
+                GeoError(
+                    .malformedInput,
+                    "the input is UTF-16 (it starts with its byte-order mark); convert it to UTF-8, for example with iconv -f UTF-16 -t UTF-8"
+                ))
+        }
+        let bytes = [UInt8](data)
+        let text = String(decoding: bytes, as: UTF8.self)
         let start = Self.leading(text)
-        let lines = DelimitedText.lines(of: text)
+        let lines = Self.lines(of: bytes)
         // The lines that hold something, from their first character on.
-        let content = lines.map(Self.leading).filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        let content = lines.compactMap { try? $0.get() }.map(Self.leading).filter {
+            !$0.isEmpty && !$0.hasPrefix("#")
+        }
         if start.hasPrefix("{") {
             do throws(GeoError) {
                 return .document(try GeoJSON(data: Array(data)))
@@ -492,10 +505,44 @@ enum Input {
         Substring(line).drop { $0.isWhitespace || $0 == "\u{FEFF}" }
     }
 
+    /// The lines of bytes, split at LF, CR LF and lone CR (a final line break does not start
+    /// another line), each as text, or an error naming its first byte that is not UTF-8.
+    private static func lines(of bytes: [UInt8]) -> [Result<Substring, GeoError>] {
+        var lines = [Result<Substring, GeoError>]()
+        var start = 0, i = 0
+        func add(_ end: Int) {
+            let line = bytes[start..<end]
+            if let bad = UTF8Validation.firstInvalidByte(in: line) {
+                let message = UTF8Validation.message(
+                    byte: line[line.startIndex + bad], place: "at column \(bad + 1)")
+                lines.append(.failure(GeoError(.malformedInput, message)))
+            } else {
+                lines.append(.success(Substring(String(decoding: line, as: UTF8.self))))
+            }
+        }
+        while i < bytes.count {
+            let b = bytes[i]
+            guard b == 0x0A || b == 0x0D else {
+                i += 1
+                continue
+            }
+            add(i)
+            i += b == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A ? 2 : 1
+            start = i
+        }
+        if start < bytes.count { add(bytes.count) }
+        return lines
+    }
+
     private static func parse(
-        _ lines: [Substring], _ geometry: (String) throws(GeoError) -> Geometry
+        _ lines: [Result<Substring, GeoError>], _ geometry: (String) throws(GeoError) -> Geometry
     ) -> [Line] {
-        lines.enumerated().map { index, raw in
+        lines.enumerated().map { index, line in
+            let raw: Substring
+            switch line {
+            case .success(let text): raw = text
+            case .failure(let error): return Line(number: index + 1, value: .failure(error))
+            }
             let text = String(raw.drop { $0 == "\u{FEFF}" })
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty && !trimmed.hasPrefix("#") else {

@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 
 #if canImport(Glibc)
 import Glibc
@@ -281,44 +282,13 @@ final class LineReader {
                 "the line is longer than \(Self.maximumLineBytes) bytes (\(dropped + bytes.count))"
             return ""
         }
-        if let bad = Self.firstInvalidUTF8(bytes) {
-            let byte = String(bytes[bytes.startIndex + bad], radix: 16, uppercase: true)
-            problem =
-                "byte 0x\(byte.count < 2 ? "0" : "")\(byte) at column \(bad + 1) is not UTF-8 text"
+        if let bad = UTF8Validation.firstInvalidByte(in: bytes) {
+            problem = UTF8Validation.message(
+                byte: bytes[bytes.startIndex + bad], place: "at column \(bad + 1)")
             return ""
         }
         problem = nil
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The offset of the first byte that does not begin a well-formed UTF-8 sequence (overlong
-    /// forms, surrogates and values past U+10FFFF included), or `nil` for UTF-8 text.
-    static func firstInvalidUTF8(_ bytes: ArraySlice<UInt8>) -> Int? {
-        var i = bytes.startIndex
-        while i < bytes.endIndex {
-            let b = bytes[i]
-            if b < 0x80 {
-                i += 1
-                continue
-            }
-            // The sequence's length and the range its second byte must be in.
-            let (length, second): (Int, ClosedRange<UInt8>)
-            switch b {
-            case 0xC2...0xDF: (length, second) = (2, 0x80...0xBF)
-            case 0xE0: (length, second) = (3, 0xA0...0xBF)
-            case 0xE1...0xEC, 0xEE...0xEF: (length, second) = (3, 0x80...0xBF)
-            case 0xED: (length, second) = (3, 0x80...0x9F)
-            case 0xF0: (length, second) = (4, 0x90...0xBF)
-            case 0xF1...0xF3: (length, second) = (4, 0x80...0xBF)
-            case 0xF4: (length, second) = (4, 0x80...0x8F)
-            default: return i - bytes.startIndex
-            }
-            guard bytes.endIndex - i >= length, second.contains(bytes[i + 1]),
-                (2..<length).allSatisfy({ (0x80...0xBF).contains(bytes[i + $0]) })
-            else { return i - bytes.startIndex }
-            i += length
-        }
-        return nil
     }
 
     /// Whether ``next()`` can answer from what has been read, without reading more: a line

@@ -150,6 +150,26 @@ struct GeoJSONTests {
         }
     }
 
+    /// JSON is UTF-8: a string with a byte that is not is an error at that byte, not a
+    /// replacement character in a property.
+    @Test func stringsMustBeUTF8() {
+        let bytes =
+            Array(#"{"type":"Feature","geometry":null,"properties":{"name":"caf"#.utf8) + [0xE9]
+            + Array(#""}}"#.utf8)
+        do {
+            _ = try GeoJSON(data: bytes)
+            Issue.record("parsed text that is not UTF-8")
+        } catch {
+            #expect(error.kind == .malformedInput)
+            #expect(error.offset == 59, "\(error.message)")
+            #expect(
+                error.message.contains("byte 0xE9 in a string is not UTF-8 text"),
+                "\(error.message)")
+        }
+        let fine = Array(#"{"type":"Feature","geometry":null,"properties":{"name":"café"}}"#.utf8)
+        #expect(throws: Never.self) { try GeoJSON(data: fine) }
+    }
+
     @Test func deepNestingIsRejected() {
         let text = String(repeating: "[", count: 100_000)
         #expect(throws: GeoError.self) { try GeoJSON(parsing: text) }

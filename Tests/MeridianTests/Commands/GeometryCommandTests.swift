@@ -194,6 +194,32 @@ struct GeometryCommandTests {
         #expect(long.code == 0 && long.output.hasSuffix(" m²\n"), "\(long.errors)")
     }
 
+    /// Bytes that are not UTF-8 are the error of their line, not replacement characters in the
+    /// answer; UTF-16 input is refused as a whole, as the other commands refuse it (it was read as
+    /// one line of garbled text).
+    @Test func textThatIsNotUTF8() {
+        func run(_ bytes: [UInt8]) -> (code: Int32, output: String, errors: String) {
+            let console = BufferedConsole(data: Data(bytes))
+            let code = MeridianCommand.run(["geometry", "area"], console: console.console)
+            return (code, console.output, console.errorOutput)
+        }
+        let lines = run(
+            Array("POINT (1 2)\nPOINT (1 ".utf8) + [0xE9] + Array(")\r\nPOINT (3 4)\n".utf8))
+        #expect(lines.code == 2)
+        #expect(
+            lines.output
+                == "0.000 m²\nerror: line 2: byte 0xE9 at column 10 is not UTF-8 text\n0.000 m²\n",
+            "\(lines.output)")
+        let feature = run(
+            Array(#"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"#.utf8)
+                + Array(#""properties":{"name":""#.utf8) + [0xE9] + Array(#""}}"#.utf8))
+        #expect(
+            feature.code == 2 && feature.output.contains("is not UTF-8 text"), "\(feature.output)")
+        #expect(!feature.output.contains("\u{FFFD}"))
+        let utf16 = run([0xFF, 0xFE] + Array("POINT (1 2)\n".utf8).flatMap { [$0, 0] })
+        #expect(utf16.code == 2 && utf16.output.isEmpty && utf16.errors.contains("UTF-16"))
+    }
+
     /// A validity report whose location is not a finite number still writes a full JSON record
     /// (the number as `null`), never a bare `null` line.
     @Test func validityOfNonFiniteCoordinatesAsJSON() {
