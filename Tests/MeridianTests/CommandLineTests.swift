@@ -65,6 +65,33 @@ struct CommandLineTests {
 
     /// Standard input that fails part way (a directory, a device error) is not input that ended:
     /// the lines read before are answered, the failure is reported, and the exit code is 1.
+    /// Files are read to their end as a stream, so a FIFO (`<(cmd)`, `/dev/stdin`) is read as a
+    /// regular file is (it failed with "You don't have permission"); a directory names the
+    /// system's reason.
+    @Test func filesThatArePipes() throws {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("meridian-fifo-\(getpid())").path
+        unlink(path)
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        let writer = Thread {
+            let fd = open(path, O_WRONLY)
+            let text = Array("POLYGON ((0 0, 1 0, 1 1, 0 1, 0 0))\n".utf8)
+            _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        writer.start()
+        let data = try readFile(path)
+        #expect(String(decoding: data, as: UTF8.self) == "POLYGON ((0 0, 1 0, 1 1, 0 1, 0 0))\n")
+        do {
+            _ = try readFile(FileManager.default.temporaryDirectory.path)
+            Issue.record("read a directory")
+        } catch {
+            #expect(
+                error.kind == .io && error.message.contains("Is a directory"), "\(error.message)")
+        }
+    }
+
     @Test func aFailedReadIsReported() {
         let bytes = Array("0 0 0 1\n".utf8)
         var served = false
@@ -368,8 +395,8 @@ struct LineReaderTests {
         #expect(lines[4].1 == "byte 0xED at column 1 is not UTF-8 text")
         #expect(lines[5].1 == "byte 0xF4 at column 1 is not UTF-8 text")
         #expect(lines.last?.1 == "byte 0xE2 at column 3 is not UTF-8 text")
-        #expect(LineReader.firstInvalidUTF8(Array("okâ".utf8)[...]) == nil)
-        #expect(LineReader.firstInvalidUTF8(Array("ok".utf8)[...] + [0xE2, 0x82]) == 2)
+        #expect(UTF8Validation.firstInvalidByte(in: Array("okâ".utf8)[...]) == nil)
+        #expect(UTF8Validation.firstInvalidByte(in: Array("ok".utf8)[...] + [0xE2, 0x82]) == 2)
         // The batch tool answers such lines with error records, one per line.
         let console = BufferedConsole(data: Data(bytes))
         let code = MeridianCommand.run(["distance"], console: console.console)

@@ -378,9 +378,30 @@ func readInput(_ path: String?, console: Console) throws(GeoError) -> Data {
         }
         return data
     }
-    do {
-        return try Data(contentsOf: URL(fileURLWithPath: path))
-    } catch {
-        throw GeoError(.io, "cannot read \(GeoError.quoted(path)): \(error.localizedDescription)")
+    return try readFile(path)
+}
+
+/// The bytes of a file, read to its end with `read(2)`, so that pipes and FIFOs (`<(cmd)`,
+/// `/dev/stdin`) are read as regular files are.
+///
+/// - Throws: ``GeoError/Kind-swift.struct/io`` naming the path and the system's reason ("No such
+///   file or directory", "Is a directory").
+func readFile(_ path: String) throws(GeoError) -> Data {
+    func failure() -> GeoError {
+        GeoError(.io, "cannot read \(GeoError.quoted(path)): \(String(cString: strerror(errno)))")
+    }
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw failure() }
+    defer { close(fd) }
+    var data = Data()
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count == 0 { return data }
+        if count < 0 {
+            if errno == EINTR { continue }
+            throw failure()
+        }
+        data.append(contentsOf: chunk[0..<count])
     }
 }
