@@ -23,7 +23,8 @@ enum RouteCommand: Subcommand {
                                    drops points whose triangle with their neighbors is under A m²
                                    (an area: it bounds no distance)
           encode [--precision P]   one polyline per line, points "LAT,LON LAT,LON ..." -> encoded
-          decode [--precision P]   one encoded polyline per line -> "LAT,LON LAT,LON ..."
+          decode [--precision P]   one encoded polyline per line -> "LAT,LON LAT,LON ..." (a
+                                   point outside [-90, 90] x [-180, 180] is an error, as in encode)
           snap FILE [LAT LON]      the nearest point of the file's lines to a point (points from
                                    standard input, one "LAT LON" per line, when not given); every
                                    line and segment of the file is searched and the answer names
@@ -241,6 +242,14 @@ enum RouteCommand: Subcommand {
             }
             do throws(GeoError) {
                 let points = try EncodedPolyline.decode(text, precision: precision)
+                // What encode refuses is not answered as a coordinate either.
+                for (i, point) in points.enumerated() {
+                    do throws(GeoError) {
+                        _ = try point.validated()
+                    } catch {
+                        throw GeoError(error.kind, "point \(i + 1): \(error.message)")
+                    }
+                }
                 batch.emit(
                     line: number,
                     .success(

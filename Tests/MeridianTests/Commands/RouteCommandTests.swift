@@ -29,6 +29,13 @@ struct RouteCommandTests {
         #expect(six.output == "40.7,-120.95\n")
         let json = meridian(["route", "decode", "--json"], input: "_p~iF~ps|U\n")
         #expect(json.output == "{\"line\":1,\"points\":[[38.5,-120.2]]}\n")
+        // A polyline that decodes to no coordinate (100, 200) is refused, as encoding it is.
+        let outside = meridian(["route", "decode"], input: "??_gjaR_ouce@\n_p~iF~ps|U\n")
+        #expect(outside.code == 2)
+        #expect(
+            outside.output.hasPrefix("error: line 1: point 2: latitude 100.0 is outside [-90, 90]")
+                && outside.output.hasSuffix("\n38.5,-120.2\n"), "\(outside.output)")
+        #expect(meridian(["route", "encode"], input: "100,200\n").code == 2)
     }
 
     /// Every input line gets one output line: a malformed polyline gets an error record with its
