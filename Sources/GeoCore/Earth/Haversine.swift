@@ -42,7 +42,11 @@ public enum Haversine {
         let dLambda = (b.longitude - a.longitude) * (.pi / 180)
         let s1 = sin(dPhi / 2)
         let s2 = sin(dLambda / 2)
-        let h = s1 * s1 + cos(phi1) * cos(phi2) * s2 * s2
+        // At a pole the cosine is 0 exactly (cos(π/2) is 6e-17), so every longitude there is
+        // the same point.
+        let c1 = a.latitude.magnitude == 90 ? 0 : cos(phi1)
+        let c2 = b.latitude.magnitude == 90 ? 0 : cos(phi2)
+        let h = s1 * s1 + c1 * c2 * s2 * s2
         let root = h.squareRoot()
         // Not `min(1, root)`, which would turn NaN (from an infinite longitude) into 1.
         return 2 * radius * asin(root > 1 ? 1 : root)

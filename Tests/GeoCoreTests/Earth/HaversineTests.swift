@@ -70,6 +70,22 @@ struct HaversineTests {
     }
 
     /// Bearings along the meridians and the equator, and a destination across the 180th meridian.
+    /// Every longitude at a pole is the pole: 0 m apart exactly (it was 3.3e-10 m, from
+    /// cos(π/2) = 6e-17), and the distance from a pole is the meridian's, whatever its longitude.
+    @Test func polesAreOnePoint() {
+        for pole in [90.0, -90] {
+            for longitude in [0.0, 50, -180, 179.9] {
+                let a = Coordinate(latitude: pole, longitude: 0)
+                let b = Coordinate(latitude: pole, longitude: longitude)
+                #expect(Haversine.distance(from: a, to: b) == 0)
+            }
+            let pole = Coordinate(latitude: pole, longitude: 37)
+            let equator = Coordinate(latitude: 0, longitude: -120)
+            let quarter = Haversine.meanEarthRadius * .pi / 2
+            #expect(abs(Haversine.distance(from: pole, to: equator) - quarter) < 1e-6)
+        }
+    }
+
     @Test func bearingsAndDestinationsOfKnownLines() {
         let origin = Coordinate(latitude: 0, longitude: 0)
         #expect(Haversine.initialBearing(from: origin, to: .init(latitude: 10, longitude: 0)) == 0)
