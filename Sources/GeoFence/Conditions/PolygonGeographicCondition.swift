@@ -20,10 +20,18 @@ import GeoCore
 ///
 /// ### Distances
 /// ``distanceToBoundary(from:)`` is the geodesic distance on WGS84 to the nearest point of the
-/// boundary, where each edge is taken as the geodesic between its vertices
-/// (`GeodesicLine.closestPoint(to:)`). The geodesic and the straight longitude/latitude edge part
-/// by at most about ℓ² |tan φ| / (8 R) for an edge of length ℓ at latitude φ: 2 cm for 1 km at 45°,
-/// 2 m for 10 km. Use vertices every few kilometers where that matters.
+/// boundary, the same straight longitude/latitude edges that containment uses, so that the sign
+/// and the size of ``signedDistance(from:)`` agree (a point inside is never nearer to an edge
+/// than the edge it is inside of). Each edge is followed by geodesic pieces
+/// (`GeodesicLine.closestPoint(to:)`): an edge is halved until the middle of each piece's
+/// straight edge lies within ``pieceTolerance`` (5 cm) of the piece's geodesic, at most 8 times
+/// (256 pieces), and a polygon keeps at most 8 pieces per edge plus 1,024 (about 80 bytes
+/// each), so that memory stays linear in the vertices. The two part by about ℓ² |tan φ| / (8 R)
+/// for a piece of length ℓ at latitude φ (2 cm for 1 km at 45°), and more for slanted edges
+/// near the equator, so edges of a kilometer or two are one piece. Beyond those limits (an
+/// edge over about 600 km at 45° in a small polygon, or long edges in many) the pieces follow
+/// the straight edge within that formula for their length: 8 m for a 4,000 km edge at 60° in
+/// 256 pieces.
 ///
 /// Encoded as `{"exterior": [coordinates], "holes": [[coordinates]]}`; decoding validates.
 public struct PolygonGeographicCondition: Sendable {
@@ -34,6 +42,12 @@ public struct PolygonGeographicCondition: Sendable {
 
     /// Unrolled planar rings and per-edge geodesics, derived from the vertices.
     let rings: PreparedRings
+
+    /// How far, in meters, the middle of an edge's piece may lie from the piece's geodesic: the
+    /// distances follow the straight edges within about this (5 cm).
+    public static let pieceTolerance = 0.05
+    /// How many times an edge is halved at most (into 256 pieces).
+    static let maximumHalvings = 8
 
     /// Creates a polygon condition.
     ///
@@ -227,12 +241,27 @@ extension PolygonGeographicCondition {
         let minX: Double, maxX: Double, minY: Double, maxY: Double
         let edges: [Edge]
 
-        /// One edge as a geodesic, with the center and radius of a sphere that holds it: every point
-        /// of an edge of length ℓ is within ℓ/2 (along the edge) of its midpoint.
+        /// One piece of an edge as a geodesic, with the center and radius of a sphere that holds
+        /// it: every point of a piece of length ℓ is within ℓ/2 (along it) of its midpoint.
         struct Edge: Sendable {
-            let line: GeodesicLine
+            let start: Coordinate
+            let end: Coordinate
+            /// The geodesic's midpoint, and its Earth-centered position.
+            let middle: Coordinate
             let midpoint: SIMD3<Double>
             let halfLength: Double
+
+            init(_ line: GeodesicLine, from start: Coordinate, to end: Coordinate) {
+                self.start = start
+                self.end = end
+                middle = line.position(atDistance: line.length / 2).coordinate
+                midpoint = EllipsoidMetric.cartesian(middle)
+                halfLength = line.length / 2
+            }
+
+            /// The piece's geodesic (made when a query needs it, so that a polygon keeps about
+            /// 80 bytes per piece).
+            var line: GeodesicLine { Geodesic.wgs84.line(from: start, to: end) }
         }
 
         init(exterior: PreparedRing, holes: [PreparedRing]) {
@@ -244,18 +273,43 @@ extension PolygonGeographicCondition {
             minY = holes.reduce(exterior.minY) { min($0, $1.minY) }
             maxY = holes.reduce(exterior.maxY) { max($0, $1.maxY) }
             var edges = [Edge]()
+            let edgeCount = holes.reduce(exterior.vertices.count) { $0 + $1.vertices.count }
+            var budget = 7 * edgeCount + 1_024  // halvings left
             for ring in [exterior] + holes {
-                let v = ring.vertices
+                let v = ring.vertices, p = ring.positions
                 for i in v.indices {
-                    let line = Geodesic.wgs84.line(from: v[i], to: v[(i + 1) % v.count])
-                    let mid = line.position(atDistance: line.length / 2).coordinate
-                    edges.append(
-                        Edge(
-                            line: line, midpoint: EllipsoidMetric.cartesian(mid),
-                            halfLength: line.length / 2))
+                    let j = (i + 1) % v.count
+                    // The closing edge ends one whole turn on when the ring crosses ±180 on
+                    // the way round; its unrolled end is the first vertex moved back to it.
+                    var b = p[j]
+                    b.x += ((p[i].x - b.x) / 360).rounded() * 360
+                    Self.addPieces(
+                        from: v[i], p[i], to: v[j], b, depth: 0, budget: &budget, into: &edges)
                 }
             }
             self.edges = edges
+        }
+
+        /// Appends the geodesic pieces that follow the straight edge from `a` to `b` (unrolled
+        /// positions `pa`, `pb`) within ``PolygonGeographicCondition/pieceTolerance``.
+        private static func addPieces(
+            from a: Coordinate, _ pa: Position, to b: Coordinate, _ pb: Position, depth: Int,
+            budget: inout Int, into edges: inout [Edge]
+        ) {
+            let line = Geodesic.wgs84.line(from: a, to: b)
+            let mid = Position(x: (pa.x + pb.x) / 2, y: (pa.y + pb.y) / 2)
+            let middle = Coordinate(latitude: mid.y, longitude: Angle.normalizedLongitude(mid.x))
+            guard depth < PolygonGeographicCondition.maximumHalvings, budget > 0,
+                line.closestPoint(to: middle).distance > PolygonGeographicCondition.pieceTolerance
+            else {
+                edges.append(Edge(line, from: a, to: b))
+                return
+            }
+            budget -= 1
+            addPieces(
+                from: a, pa, to: middle, mid, depth: depth + 1, budget: &budget, into: &edges)
+            addPieces(
+                from: middle, mid, to: b, pb, depth: depth + 1, budget: &budget, into: &edges)
         }
 
         /// The geodesic distance from a point to the nearest edge if it is at most `limit`; otherwise

@@ -360,10 +360,10 @@ public struct GeofenceIndex: Sendable {
             let g = polygon.rings
             var minX = g.minX, maxX = g.maxX, minY = g.minY, maxY = g.maxY
             var full = false
-            // Distances are measured to geodesic edges, which may bulge out of the vertices' box:
-            // each edge lies within half its length of its midpoint.
+            // Distances are measured to geodesic pieces, which may bulge out of the vertices'
+            // box: each lies within half its length of its midpoint.
             for edge in g.edges {
-                let mid = edge.line.position(atDistance: edge.halfLength).coordinate
+                let mid = edge.middle
                 let reach = EllipsoidMetric.reach(edge.halfLength, around: mid.latitude)
                 minY = min(minY, mid.latitude - reach.latitude)
                 maxY = max(maxY, mid.latitude + reach.latitude)
