@@ -58,7 +58,8 @@ public struct PolygonGeographicCondition: Sendable {
     ///   - holes: Rings cut out of the polygon, at least three distinct vertices each.
     /// - Throws: `GeoError.Kind.invalidCoordinate` naming the ring and vertex of a bad
     ///   coordinate; `GeoError.Kind.invalidArgument` for a ring with fewer than three
-    ///   distinct vertices, an edge spanning exactly 180° of longitude, or a ring around a pole.
+    ///   distinct vertices, an edge spanning exactly 180° of longitude, a ring around a pole, or a
+    ///   ring that steps from −180 to 180 (a box cut at the 180th meridian).
     /// - Complexity: O(n) geodesic set-ups for n vertices.
     public init(exterior: [Coordinate], holes: [[Coordinate]] = []) throws(GeoError) {
         let outer = try Self.prepare(exterior, name: "exterior ring")
@@ -207,6 +208,13 @@ public struct PolygonGeographicCondition: Sendable {
             )
         }
         let ring = PreparedRing(vertices: vertices, turns: turns)
+        // A box cut at ±180 (-180 → 180 along a parallel) unrolls onto one meridian.
+        guard Set(ring.positions.map { SIMD2($0.x, $0.y) }).count >= 3 else {
+            throw GeoError(
+                .invalidArgument,
+                "\(name) steps from -180 to 180 (a box cut at the 180th meridian) and has no inside as edges that run the short way round; use a circular condition centered on the pole"
+            )
+        }
         guard ring.maxX - ring.minX < 360 else {
             throw GeoError(
                 .invalidArgument,

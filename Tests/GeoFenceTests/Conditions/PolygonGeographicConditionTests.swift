@@ -193,6 +193,19 @@ struct PolygonGeographicConditionTests {
         }
     }
 
+    /// A box cut at the 180th meridian unrolls onto one meridian: refused with a message saying
+    /// what it is (it was accepted and never contained anything).
+    @Test func boxesCutAtTheAntimeridianAreRefused() {
+        do {
+            _ = try PolygonGeographicCondition(
+                exterior: ring([(-60, -180), (-60, 180), (-90, 180), (-90, -180)]))
+            Issue.record("a box cut at the antimeridian was accepted")
+        } catch {
+            #expect(error.kind == .invalidArgument)
+            #expect(error.message.contains("steps from -180 to 180"), "\(error.message)")
+        }
+    }
+
     @Test func codableRoundTrip() throws {
         let polygon = try PolygonGeographicCondition(
             exterior: ring([(0, 0), (0, 2), (2, 2), (2, 0)]),

@@ -39,7 +39,8 @@ extension Geometry {
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for a latitude outside [-90, 90], a
     ///   longitude beyond ±1e15 or a non-finite position; ``GeoError/Kind-swift.struct/invalidArgument`` for a non-finite distance,
     ///   or when the result would reach farther than ``metricPlaneLimit`` from the geometry's center
-    ///   (not for points, whose buffers are exact circles); or from GEOS.
+    ///   (not for points, whose buffers are exact circles), or for a ring that steps from −180 to
+    ///   180 (a box cut at the 180th meridian, whose geodesic edges enclose nothing); or from GEOS.
     public func buffer(
         meters: Double, style: BufferStyle = BufferStyle()
     ) throws(GeoError) -> Geometry {
@@ -53,6 +54,7 @@ extension Geometry {
             return try GeodesicCircle(center: point.coordinate, radius: meters).polygon(
                 minimumVertices: 4 * max(1, style.quadrantSegments))
         }
+        try refuseFullTurnRings()
         let plane = AzimuthalEquidistant(centeredOn: positions)
         let reach = plane.reach(of: positions) + max(0, meters)
         guard reach <= Self.metricPlaneLimit else {
@@ -64,6 +66,28 @@ extension Geometry {
         let projected = densified(Self.densifySpacing).mapPositions(plane.forward)
         return try projected.buffer(distance: meters, style: style).mapPositions(plane.inverse)
             .closingPolarRings()
+    }
+
+    /// Throws for a polygon ring that encloses something only when a step of exactly 360°
+    /// (`-180 → 180`) is a full turn (a box cut at the 180th meridian, the whole-world box): as
+    /// geodesics, the metric operations' edges, such a ring runs out and back along one meridian.
+    func refuseFullTurnRings() throws(GeoError) {
+        var index = 0
+        var failure: GeoError?
+        try? forEachPolygon { rings in
+            defer { index += 1 }
+            for (r, ring) in rings.enumerated() where failure == nil {
+                guard let prepared = try? GeographicPolygon.prepare(ring, name: ""),
+                    prepared.fullTurns
+                else { continue }
+                let which = r == 0 ? "exterior ring" : "hole \(r - 1)"
+                failure = GeoError(
+                    .invalidArgument,
+                    "polygon \(index)'s \(which) steps from -180 to 180 (a box cut at the 180th meridian); with geodesic edges it runs out and back along one meridian, so it has no buffer or distance in meters: write a ring round the pole with vertices less than 180 degrees apart, or buffer the pole's point"
+                )
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// The polygons with each exterior ring that runs once round a pole (its longitudes turn
@@ -137,7 +161,9 @@ extension Geometry {
     /// other's edges (``GeodesicLine/closestPoint(to:)``), within a micrometer.
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for a latitude outside [-90, 90] or a
-    ///   non-finite position, or from GEOS.
+    ///   non-finite position; ``GeoError/Kind-swift.struct/invalidArgument`` for a ring that steps
+    ///   from −180 to 180 (a box cut at the 180th meridian, whose geodesic edges enclose nothing);
+    ///   or from GEOS.
     /// - Complexity: in the plane, that of GEOS's distance. Beyond, O((n + m) log(n + m)) geodesic
     ///   solutions for n and m vertices when few edges are about equally near (a tree of boxes
     ///   prunes the rest), up to O(n · m) when many are; and O(p · m) for the containment test
@@ -146,6 +172,8 @@ extension Geometry {
         try validateGeographic()
         try other.validateGeographic()
         if isEmpty || other.isEmpty { return .infinity }
+        try refuseFullTurnRings()
+        try other.refuseFullTurnRings()
         let all = positions + other.positions
         let plane = AzimuthalEquidistant(centeredOn: all)
         guard plane.reach(of: all) <= Self.metricPlaneLimit else {

@@ -87,6 +87,31 @@ struct MetricOperationsTests {
     /// longitude/latitude plane too, and means the same on the globe: the pole inside, its area
     /// the winding ring's, points beyond the buffered edges outside. Both poles, growing and
     /// shrinking.
+    /// A box cut at the 180th meridian has no geodesic reading (its edges would run out and back
+    /// along one meridian): buffering it or measuring from it is refused with a message saying
+    /// so, where it gave a thin strip along the meridian.
+    @Test func boxesCutAtTheAntimeridianAreRefused() throws {
+        let cap = try Geometry(wkt: "POLYGON ((-180 -60, 180 -60, 180 -90, -180 -90, -180 -60))")
+        func refused(_ body: () throws -> Void) {
+            do {
+                try body()
+                Issue.record("a box cut at the antimeridian was measured")
+            } catch let error as GeoError {
+                #expect(error.kind == .invalidArgument)
+                #expect(error.message.contains("steps from -180 to 180"), "\(error.message)")
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+        let origin = Geometry.point(Position(x: 0, y: 0))
+        refused { _ = try cap.buffer(meters: 1_000) }
+        refused { _ = try cap.distance(meters: origin) }
+        refused { _ = try origin.distance(meters: cap) }
+        // A box that only touches ±180 is not cut there.
+        let east = try Geometry(wkt: "POLYGON ((170 -10, 180 -10, 180 10, 170 10, 170 -10))")
+        #expect(try east.buffer(meters: 1_000).geodesicArea() > 0)
+    }
+
     @Test func buffersRoundAPoleAreValidCaps() throws {
         for pole in [90.0, -90.0] {
             let lat = pole > 0 ? 80.0 : -80.0
