@@ -378,18 +378,22 @@ extension Geodesic {
     /// orientation. Which of the two regions a ring separates is its own is read as
     /// ``GeographicPolygon`` reads it, so that `area` measures what `contains` holds:
     /// - a ring that does not wind round a pole bounds the side that is inside it in longitude and
-    ///   latitude (edges taken the short way round): the smaller side, unless that inside covers
-    ///   more than a quarter of the Earth, when the ring's orientation picks the side, so rings
-    ///   larger than a hemisphere (the hole left round the antipode of a wide buffer) are measured
-    ///   as they are;
+    ///   latitude (edges taken the short way round), on the side its orientation puts that inside,
+    ///   so that rings larger than a hemisphere (the hole left round the antipode of a wide
+    ///   buffer) and rings whose long geodesic edges bulge past half the Earth are measured as they
+    ///   are; a ring whose inside as written covers less than 5 % of the Earth bounds the smaller
+    ///   side (the same side for any proper ring; an invalid ring crossing itself in lobes of about
+    ///   equal size never measures as the rest of the Earth);
     /// - a ring that winds once round a pole and reaches one of the poles (as a cap cut along the
     ///   pole is written, and ``GeodesicCircle`` writes a circle round a pole) bounds that pole's
-    ///   cap, however large; a winding ring that reaches neither bounds the smaller cap;
-    /// - a ring that only encloses something when a step of exactly 360° (`-180 → 180`) is read as
-    ///   a full turn, such as the whole-world box or a cap cut at the 180th meridian
-    ///   (`(-180 30, 180 30, 180 90, -180 90)`), has no geodesic reading: its edges are taken as
-    ///   straight in longitude and latitude (parallels and meridians exactly; other edges by
-    ///   16-point Gauss–Legendre quadrature of the ellipsoid's zone area);
+    ///   cap, however large (a cap too small for the sign of its geodesic area to tell, under a
+    ///   square meter per vertex, is the side nearer its area with straight edges); a winding ring
+    ///   that reaches neither bounds the smaller cap;
+    /// - a ring that only encloses something when a step of exactly 360° (`-180 → 180`, or
+    ///   `0 → 360` as written) is read as a full turn, such as the whole-world box or a cap cut at
+    ///   the 180th meridian (`(-180 30, 180 30, 180 90, -180 90)`), has no geodesic reading: its
+    ///   edges are taken as straight in longitude and latitude for its area and its perimeter
+    ///   (parallels and meridians exactly; other edges by 16-point Gauss–Legendre quadrature);
     /// - a ring ``GeographicPolygon`` refuses (fewer than three distinct points, an edge of exactly
     ///   180° of longitude) bounds the smaller side.
     ///
@@ -408,11 +412,26 @@ extension Geodesic {
     public func measure(
         exterior: [Coordinate], holes: [[Coordinate]] = []
     ) throws(GeoError) -> PolygonMeasurement {
-        let outer = try ringMeasurement(exterior)
+        try measure(rings: [exterior] + holes, written: nil)
+    }
+
+    /// ``measure(exterior:holes:)`` of rings whose sides are read from their positions as written
+    /// (`written`, longitudes not reduced, so that a step of 360° stays one), or from the rings
+    /// themselves when `nil`.
+    func measure(
+        rings: [[Coordinate]], written: [[Position]]?
+    ) throws(GeoError)
+        -> PolygonMeasurement
+    {
+        guard let exterior = rings.first else { return PolygonMeasurement(area: 0, perimeter: 0) }
+        func positions(_ i: Int) -> [Position] {
+            written?[i] ?? rings[i].map { Position(x: $0.longitude, y: $0.latitude) }
+        }
+        let outer = try ringMeasurement(exterior, written: positions(0))
         var holesArea = 0.0
         var perimeter = outer.perimeter
-        for hole in holes {
-            let inner = try ringMeasurement(hole)
+        for i in rings.indices.dropFirst() {
+            let inner = try ringMeasurement(rings[i], written: positions(i))
             holesArea += inner.area
             perimeter += inner.perimeter
         }
@@ -435,7 +454,11 @@ extension Geodesic {
         return total
     }
 
-    private func ringMeasurement(_ ring: [Coordinate]) throws(GeoError) -> PolygonMeasurement {
+    private func ringMeasurement(
+        _ ring: [Coordinate], written: [Position]
+    ) throws(GeoError)
+        -> PolygonMeasurement
+    {
         var count = ring.count
         if count > 1 && ring[0] == ring[count - 1] { count -= 1 }
         var polygon = geod_polygon()
@@ -451,22 +474,40 @@ extension Geodesic {
         withUnsafePointer(to: storage.raw) { g in
             _ = geod_polygon_compute(g, &polygon, 0, 1, &signed, &perimeter)
         }
-        let smaller = abs(signed), larger = 4 * Double.pi * storage.raw.c2 - smaller
-        let area: Double
-        switch GeographicPolygon.region(of: ring[0..<count]) {
-        case .smaller: area = smaller
-        case .left: area = signed >= 0 ? smaller : larger
-        case .right: area = signed >= 0 ? larger : smaller
-        case .lonLatEdges(let x, let y): area = lonLatArea(x: x, y: y)
+        let whole = 4 * Double.pi * storage.raw.c2
+        let smaller = abs(signed), larger = whole - smaller
+        // Below this the sign of the area is rounding (Karney: about 0.1 m² per edge).
+        let orientationKnown = smaller > Double(count)
+        func side(left: Bool) -> Double { (signed >= 0) == left ? smaller : larger }
+        switch GeographicPolygon.region(of: written) {
+        case .smaller:
+            return PolygonMeasurement(area: smaller, perimeter: perimeter)
+        case .inside(let left, let share):
+            // The larger side only for a ring whose inside is large as written: a ring that
+            // crosses itself with lobes of about equal size (an invalid polygon) may have its
+            // two orientations disagree, and must not measure as the rest of the Earth.
+            let area = orientationKnown && share >= 0.05 ? side(left: left) : smaller
+            return PolygonMeasurement(area: area, perimeter: perimeter)
+        case .cap(let left, let share):
+            // A cap too small (or too nearly whole) for the sign to tell: the side nearer the
+            // cap's area with edges straight in longitude and latitude.
+            let area =
+                orientationKnown
+                ? side(left: left)
+                : abs(smaller - share * whole) <= abs(larger - share * whole) ? smaller : larger
+            return PolygonMeasurement(area: area, perimeter: perimeter)
+        case .lonLatEdges(let x, let y):
+            let measured = lonLatMeasure(x: x, y: y)
+            return PolygonMeasurement(area: measured.area, perimeter: measured.perimeter)
         }
-        return PolygonMeasurement(area: area, perimeter: perimeter)
     }
 
-    /// The area of a ring whose edges are straight in longitude and latitude (degrees, unrolled,
-    /// not winding): |∮ Z(φ) dλ|, Z(φ) the area per radian of longitude of the zone from the
-    /// equator to φ, exact along parallels and meridians, by 16-point Gauss–Legendre quadrature
-    /// on edges whose latitude changes.
-    private func lonLatArea(x: [Double], y: [Double]) -> Double {
+    /// The area and perimeter of a ring whose edges are straight in longitude and latitude
+    /// (degrees, unrolled, not winding): the area |∮ Z(φ) dλ|, Z(φ) the area per radian of
+    /// longitude of the zone from the equator to φ; the perimeter ∫ √(M² dφ² + N² cos² φ dλ²).
+    /// Exact along parallels and meridians; 16-point Gauss–Legendre quadrature on edges whose
+    /// latitude changes.
+    private func lonLatMeasure(x: [Double], y: [Double]) -> (area: Double, perimeter: Double) {
         let a = storage.raw.a, f = storage.raw.f
         let b = a * (1 - f), e2 = f * (2 - f)
         // atanh(e s) / e, also for a sphere and a prolate ellipsoid.
@@ -485,24 +526,35 @@ extension Geodesic {
             let s = Angle.sinCos(degrees: latitude).sin
             return b * b / 2 * (s / (1 - e2 * s * s) + atanhe(s))
         }
+        // The meridian's and the prime vertical's radii of curvature.
+        func radii(_ latitude: Double) -> (m: Double, n: Double, cos: Double) {
+            let (s, c) = Angle.sinCos(degrees: latitude)
+            let w = 1 - e2 * s * s
+            return (a * (1 - e2) / (w * w.squareRoot()), a / w.squareRoot(), c)
+        }
         let n = x.count
-        var sum = 0.0
+        var sum = 0.0, perimeter = 0.0
         for i in 0..<n {
             let j = i + 1 < n ? i + 1 : 0
-            let dx = (x[j] - x[i]) * .pi / 180
-            guard dx != 0 else { continue }
-            if y[i] == y[j] {
+            let dx = (x[j] - x[i]) * .pi / 180, dy = (y[j] - y[i]) * .pi / 180
+            if dy == 0 {
                 sum += zone(y[i]) * dx
+                let r = radii(y[i])
+                perimeter += r.n * r.cos * abs(dx)
                 continue
             }
-            var integral = 0.0
+            var integral = 0.0, length = 0.0
             for (node, weight) in Self.gaussLegendre16 {
-                let t = (1 + node) / 2
-                integral += weight / 2 * zone(y[i] + (y[j] - y[i]) * t)
+                let latitude = y[i] + (y[j] - y[i]) * (1 + node) / 2
+                integral += weight / 2 * zone(latitude)
+                let r = radii(latitude)
+                let along = (r.m * dy) * (r.m * dy) + (r.n * r.cos * dx) * (r.n * r.cos * dx)
+                length += weight / 2 * along.squareRoot()
             }
             sum += integral * dx
+            perimeter += length
         }
-        return abs(sum)
+        return (abs(sum), perimeter)
     }
 
     /// The nodes and weights of 16-point Gauss–Legendre quadrature on [−1, 1].

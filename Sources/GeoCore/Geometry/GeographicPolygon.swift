@@ -375,42 +375,51 @@ extension GeographicPolygon {
     /// Which of the two regions a ring separates is its own, for measures whose edges are
     /// geodesics (see ``Geodesic/measure(exterior:holes:)``).
     enum RingRegion: Equatable {
-        /// The smaller region.
+        /// The smaller region (a ring this type refuses, or one too thin to have an inside).
         case smaller
-        /// The region to the left of the ring as given (counterclockwise seen from above).
-        case left
-        /// The region to its right.
-        case right
+        /// The region inside the ring as written: to the left of the ring as given
+        /// (counterclockwise seen from above) or to its right, and its share of the Earth with
+        /// edges straight in longitude and latitude on a sphere.
+        case inside(left: Bool, share: Double)
+        /// The cap of the pole a winding ring reaches: to its `left` or right, and its share of
+        /// the Earth with edges straight in longitude and latitude on a sphere (for a cap too
+        /// small for the geodesic area's sign to tell).
+        case cap(left: Bool, share: Double)
         /// The region inside edges straight in longitude and latitude (unrolled degrees), for a
         /// ring that encloses nothing when read with geodesic edges.
         case lonLatEdges(x: [Double], y: [Double])
     }
 
-    /// The region of a ring (open: its first vertex not repeated at the end), read as
-    /// ``locate(_:)`` reads it.
-    static func region(of ring: ArraySlice<Coordinate>) -> RingRegion {
-        let positions = ring.map { Position(x: $0.longitude, y: $0.latitude) }
-        guard let prepared = try? prepare(positions, name: "ring") else { return .smaller }
+    /// The region of a ring as written (longitudes not reduced; the first vertex may be
+    /// repeated at the end), read as ``locate(_:)`` reads it.
+    static func region(of ring: [Position]) -> RingRegion {
+        guard let prepared = try? prepare(ring, name: "ring") else { return .smaller }
         let x = prepared.x, y = prepared.y
-        if prepared.winding != 0 {
-            let north = y.contains(90), south = y.contains(-90)
-            guard north != south, !prepared.fullTurns else { return .smaller }
-            // Going east, the north lies to the left.
-            return (prepared.winding > 0) == north ? .left : .right
-        }
-        if prepared.fullTurns { return .lonLatEdges(x: x, y: y) }
-        // The inside in longitude and latitude as a share of a sphere, counterclockwise
-        // positive: −∮ sin φ dλ / 4π along edges straight in longitude and latitude.
+        // ∮ sin φ dλ along edges straight in longitude and latitude, closing by whole turns.
         var s = 0.0
+        let close = Double(prepared.winding) * 360
         for i in x.indices {
             let j = i + 1 < x.count ? i + 1 : 0
             let a = y[i] * .pi / 180, b = y[j] * .pi / 180
             let half = (b - a) / 2
             let factor = abs(half) < 1e-8 ? 1 : sin(half) / half
-            s += sin((a + b) / 2) * factor * (x[j] - x[i]) * .pi / 180
+            let dx = (j == 0 ? x[0] + close : x[j]) - x[i]
+            s += sin((a + b) / 2) * factor * dx * .pi / 180
         }
+        if prepared.winding != 0 {
+            let north = y.contains(90), south = y.contains(-90)
+            guard north != south, !prepared.fullTurns else { return .smaller }
+            // Going east, the north lies to the left. The north cap's share of a sphere is
+            // (2πw − ∮ sin φ dλ) / 4πw for a ring that turns w = ±1 times.
+            let w = Double(prepared.winding)
+            let northShare = (2 * .pi * w - s) / (4 * .pi * w)
+            return .cap(left: (w > 0) == north, share: north ? northShare : 1 - northShare)
+        }
+        if prepared.fullTurns { return .lonLatEdges(x: x, y: y) }
+        // The inside's share of a sphere, counterclockwise positive: −∮ sin φ dλ / 4π. A ring
+        // too thin for it to tell has no inside to pick.
         let share = -s / (4 * .pi)
-        guard abs(share) > 0.25 else { return .smaller }
-        return share > 0 ? .left : .right
+        guard abs(share) > 1e-9 else { return .smaller }
+        return .inside(left: share > 0, share: abs(share))
     }
 }

@@ -185,6 +185,48 @@ struct GeodesicKnownValueTests {
         #expect(!polygon.contains(Coordinate(latitude: 20, longitude: 0)))
     }
 
+    /// Rings as written decide their side: a cap written from 0 to 360 is the cap (its
+    /// longitudes used to be reduced first, collapsing it to nothing), the whole-world box
+    /// written from −150 to 210 is the world, and a cut cap's perimeter runs along its parallel
+    /// (2πN cos φ) and the two meridian edges of the cut, as written.
+    @Test func ringsAsWritten() throws {
+        let whole = 510_065_621_724_088.44
+        let cap = try Geometry(wkt: "POLYGON ((0 30, 360 30, 360 90, 0 90, 0 30))")
+        #expect(abs(try cap.geodesicArea() - 127_944_540_878_342.7) < 1)
+        let world = try Geometry(wkt: "POLYGON ((-150 -90, 210 -90, 210 90, -150 90, -150 -90))")
+        #expect(abs(try world.geodesicArea() - whole) < 1)
+        let cut = [(30.0, -180.0), (30, 180), (90, 180), (90, -180)].map {
+            Coordinate(latitude: $0.0, longitude: $0.1)
+        }
+        let a = WGS84.equatorialRadius, e2 = WGS84.eccentricitySquared
+        let n = a / (1 - e2 / 4).squareRoot()
+        let parallel = 2 * Double.pi * n * 3.0.squareRoot() / 2
+        let meridian = Geodesic.wgs84.distance(
+            from: Coordinate(latitude: 30, longitude: 180),
+            to: Coordinate(latitude: 90, longitude: 180))
+        let perimeter = try Geodesic.wgs84.measure(exterior: cut).perimeter
+        #expect(abs(perimeter - (parallel + 2 * meridian)) < 1e-3, "\(perimeter)")
+    }
+
+    /// A ring whose geodesic edges bulge past half the Earth (170° edges along ±10°, reaching
+    /// ±63.7°) measures the side that holds what the ring holds as written, (0, 0) (0.707 of
+    /// the Earth), not the smaller side; and a cap round a pole a few centimeters wide, whose
+    /// geodesic area's sign is rounding, measures as the few square centimeters it is.
+    @Test func sidesWhereTheSizeMisleads() throws {
+        let whole = 510_065_621_724_088.44
+        let band = try Geometry(
+            wkt: "POLYGON ((-170 -10, 0 -10, 170 -10, 170 10, 0 10, -170 10, -170 -10))")
+        let area = try band.geodesicArea()
+        #expect(area > 0.7 * whole && area < 0.72 * whole, "\(area / whole)")
+        #expect(try GeographicPolygon(band).contains(Coordinate(latitude: 0, longitude: 0)))
+        for radius in [0.01, 0.05, 0.3] {
+            let tiny = try GeodesicCircle(
+                center: Coordinate(latitude: 89.9999999, longitude: 10), radius: radius
+            ).polygon()
+            #expect(try tiny.geodesicArea() < 1, "\(radius)")
+        }
+    }
+
     @Test func evenlySpacedPoints() throws {
         let a = Coordinate(latitude: 40.64, longitude: -73.78),
             b = Coordinate(latitude: 1.36, longitude: 103.99)

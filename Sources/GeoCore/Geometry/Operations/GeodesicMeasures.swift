@@ -20,9 +20,8 @@ extension Geometry {
         try forEachPolygon { (rings) throws(GeoError) in
             let coordinates = try rings.map { (ring) throws(GeoError) in try Self.coordinates(ring)
             }
-            total += try geodesic.measure(
-                exterior: coordinates[0], holes: Array(coordinates.dropFirst())
-            ).area
+            // The sides are read from the rings as written: a step of 360° is a full turn.
+            total += try geodesic.measure(rings: coordinates, written: rings).area
         }
         return total
     }
