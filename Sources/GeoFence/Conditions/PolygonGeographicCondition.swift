@@ -24,14 +24,14 @@ import GeoCore
 /// and the size of ``signedDistance(from:)`` agree (a point inside is never nearer to an edge
 /// than the edge it is inside of). Each edge is followed by geodesic pieces
 /// (`GeodesicLine.closestPoint(to:)`): an edge is halved until the middle of each piece's
-/// straight edge lies within ``pieceTolerance`` (5 cm) of the piece's geodesic, at most 8 times
-/// (256 pieces), and a polygon keeps at most 8 pieces per edge plus 1,024 (about 80 bytes
-/// each), so that memory stays linear in the vertices. The two part by about ℓ² |tan φ| / (8 R)
+/// straight edge (looked at a quarter, half and three quarters along) lies within
+/// ``pieceTolerance`` (5 cm) of the piece's geodesic, at most 12 times; the pieces that stray
+/// most are halved first, and a polygon keeps at most 8 pieces per edge plus 1,024 (about 80
+/// bytes each), so that memory stays linear in the vertices. The two part by about ℓ² |tan φ| / (8 R)
 /// for a piece of length ℓ at latitude φ (2 cm for 1 km at 45°), and more for slanted edges
-/// near the equator, so edges of a kilometer or two are one piece. Beyond those limits (an
-/// edge over about 600 km at 45° in a small polygon, or long edges in many) the pieces follow
-/// the straight edge within that formula for their length: 8 m for a 4,000 km edge at 60° in
-/// 256 pieces.
+/// near the equator, so edges of a kilometer or two are one piece. Beyond the budget (several
+/// edges of thousands of kilometers) the pieces follow the straight edges within that formula
+/// for their length: 8 m for 4,000 km edges at 60° in 256 pieces each.
 ///
 /// Encoded as `{"exterior": [coordinates], "holes": [[coordinates]]}`; decoding validates.
 public struct PolygonGeographicCondition: Sendable {
@@ -46,8 +46,9 @@ public struct PolygonGeographicCondition: Sendable {
     /// How far, in meters, the middle of an edge's piece may lie from the piece's geodesic: the
     /// distances follow the straight edges within about this (5 cm).
     public static let pieceTolerance = 0.05
-    /// How many times an edge is halved at most (into 256 pieces).
-    static let maximumHalvings = 8
+    /// How many times an edge is halved at most (into 4,096 pieces; the polygon's budget of
+    /// halvings usually ends it first).
+    static let maximumHalvings = 12
 
     /// Creates a polygon condition.
     ///
@@ -108,8 +109,8 @@ public struct PolygonGeographicCondition: Sendable {
         locate(point) != .exterior
     }
 
-    /// The geodesic distance in meters from a point to the nearest point of any ring (each edge the
-    /// geodesic between its vertices).
+    /// The geodesic distance in meters from a point to the nearest point of any ring (its edges
+    /// straight in longitude and latitude, followed by geodesic pieces: see the type's discussion).
     ///
     /// - Returns: NaN for an invalid coordinate.
     /// - Complexity: O(n) chord bounds, then a few `closestPoint` solutions (each 2–5 `geod_inverse`)
@@ -280,44 +281,85 @@ extension PolygonGeographicCondition {
             maxX = holes.reduce(exterior.maxX) { max($0, $1.maxX) }
             minY = holes.reduce(exterior.minY) { min($0, $1.minY) }
             maxY = holes.reduce(exterior.maxY) { max($0, $1.maxY) }
-            var edges = [Edge]()
-            let edgeCount = holes.reduce(exterior.vertices.count) { $0 + $1.vertices.count }
-            var budget = 7 * edgeCount + 1_024  // halvings left
+            // Every edge starts as one piece; round by round, the pieces farthest from their
+            // straight edges are halved first, while the budget of halvings lasts, so that no
+            // edge is left unrefined because others came first.
+            var pieces = [Piece]()
             for ring in [exterior] + holes {
                 let v = ring.vertices, p = ring.positions
                 for i in v.indices {
                     let j = (i + 1) % v.count
-                    // The closing edge ends one whole turn on when the ring crosses ±180 on
-                    // the way round; its unrolled end is the first vertex moved back to it.
+                    // The closing edge's unrolled end is the first vertex moved by whole turns
+                    // to where the ring left off.
                     var b = p[j]
                     b.x += ((p[i].x - b.x) / 360).rounded() * 360
-                    Self.addPieces(
-                        from: v[i], p[i], to: v[j], b, depth: 0, budget: &budget, into: &edges)
+                    pieces.append(Piece(from: v[i], p[i], to: v[j], b, depth: 0))
                 }
             }
-            self.edges = edges
+            var budget = 7 * pieces.count + 1_024
+            for _ in 0..<PolygonGeographicCondition.maximumHalvings where budget > 0 {
+                let wanting = pieces.indices.filter {
+                    pieces[$0].deviation > PolygonGeographicCondition.pieceTolerance
+                }.sorted { pieces[$0].deviation > pieces[$1].deviation }
+                guard !wanting.isEmpty else { break }
+                var halve = [Bool](repeating: false, count: pieces.count)
+                for i in wanting.prefix(budget) { halve[i] = true }
+                budget -= min(budget, wanting.count)
+                var next = [Piece]()
+                next.reserveCapacity(pieces.count + wanting.count)
+                for (i, piece) in pieces.enumerated() {
+                    if halve[i] {
+                        next += piece.halves()
+                    } else {
+                        next.append(piece)
+                    }
+                }
+                pieces = next
+            }
+            edges = pieces.map(\.edge)
         }
 
-        /// Appends the geodesic pieces that follow the straight edge from `a` to `b` (unrolled
-        /// positions `pa`, `pb`) within ``PolygonGeographicCondition/pieceTolerance``.
-        private static func addPieces(
-            from a: Coordinate, _ pa: Position, to b: Coordinate, _ pb: Position, depth: Int,
-            budget: inout Int, into edges: inout [Edge]
-        ) {
-            let line = Geodesic.wgs84.line(from: a, to: b)
-            let mid = Position(x: (pa.x + pb.x) / 2, y: (pa.y + pb.y) / 2)
-            let middle = Coordinate(latitude: mid.y, longitude: Angle.normalizedLongitude(mid.x))
-            guard depth < PolygonGeographicCondition.maximumHalvings, budget > 0,
-                line.closestPoint(to: middle).distance > PolygonGeographicCondition.pieceTolerance
-            else {
-                edges.append(Edge(line, from: a, to: b))
-                return
+        /// A piece of a straight edge while the edges are refined: its ends (as coordinates and
+        /// unrolled positions), its geodesic, and how far the straight edge strays from it.
+        private struct Piece {
+            let a: Coordinate, pa: Position, b: Coordinate, pb: Position
+            let edge: Edge
+            let deviation: Double
+            let depth: Int
+
+            init(from a: Coordinate, _ pa: Position, to b: Coordinate, _ pb: Position, depth: Int) {
+                (self.a, self.pa, self.b, self.pb) = (a, pa, b, pb)
+                self.depth = depth
+                let line = Geodesic.wgs84.line(from: a, to: b)
+                edge = Edge(line, from: a, to: b)
+                // The straight edge and the geodesic may cross at the middle (an edge across
+                // the equator at a slant, by symmetry), so three places are looked at. A piece
+                // too short to stray (under 200 m, away from the poles: at most 5 mm) is not.
+                guard depth < PolygonGeographicCondition.maximumHalvings,
+                    line.length >= 200 || max(abs(pa.y), abs(pb.y)) > 80
+                else {
+                    deviation = 0
+                    return
+                }
+                var worst = 0.0
+                for t in [0.25, 0.5, 0.75] {
+                    let at = Coordinate(
+                        latitude: pa.y + (pb.y - pa.y) * t,
+                        longitude: Angle.normalizedLongitude(pa.x + (pb.x - pa.x) * t))
+                    worst = max(worst, line.closestPoint(to: at).distance)
+                }
+                deviation = worst
             }
-            budget -= 1
-            addPieces(
-                from: a, pa, to: middle, mid, depth: depth + 1, budget: &budget, into: &edges)
-            addPieces(
-                from: middle, mid, to: b, pb, depth: depth + 1, budget: &budget, into: &edges)
+
+            func halves() -> [Piece] {
+                let mid = Position(x: (pa.x + pb.x) / 2, y: (pa.y + pb.y) / 2)
+                let middle = Coordinate(
+                    latitude: mid.y, longitude: Angle.normalizedLongitude(mid.x))
+                return [
+                    Piece(from: a, pa, to: middle, mid, depth: depth + 1),
+                    Piece(from: middle, mid, to: b, pb, depth: depth + 1),
+                ]
+            }
         }
 
         /// The geodesic distance from a point to the nearest edge if it is at most `limit`; otherwise

@@ -193,6 +193,40 @@ struct PolygonGeographicConditionTests {
         }
     }
 
+    /// An edge across the equator at a slant meets its geodesic at its middle (by symmetry), yet
+    /// strays 4.5 km from it at a quarter: the pieces look at three places. And when many long
+    /// edges share the budget of halvings, the ones that stray most are halved first, so the
+    /// last edge is refined too (it was left one geodesic, 195 km off).
+    @Test func piecesFollowEveryEdge() throws {
+        let triangle = try PolygonGeographicCondition(
+            exterior: ring([(-10, -10), (10, 10), (10, -10)]))
+        let p = Coordinate(latitude: 5.0578, longitude: 5)
+        let straight = Self.straightEdgeDistance(
+            p, Coordinate(latitude: -10, longitude: -10), Coordinate(latitude: 10, longitude: 10))
+        #expect(straight > 4_000)
+        #expect(triangle.locate(p) == .interior)
+        #expect(
+            abs(triangle.signedDistance(from: p) + straight) < 0.1,
+            "\(triangle.signedDistance(from: p)) vs \(-straight)")
+        let long = ring([
+            (50, 0), (50, 50), (50, 100), (50, 150), (70, 150), (70, 100), (70, 50), (70, 0),
+        ])
+        let band = try PolygonGeographicCondition(exterior: long)
+        for q in [
+            Coordinate(latitude: 71.74, longitude: 25), Coordinate(latitude: 65, longitude: 75),
+            Coordinate(latitude: 51, longitude: 125), Coordinate(latitude: 69.5, longitude: 140),
+        ] {
+            let best =
+                long.indices.map {
+                    Self.straightEdgeDistance(q, long[$0], long[($0 + 1) % long.count])
+                }.min() ?? .infinity
+            let fast = band.distanceToBoundary(from: q)
+            // Six edges of 1,700–3,600 km share 1,080 halvings: pieces of 10–20 km, within
+            // ℓ² tan φ / 8R of the parallels (15 m at 70°).
+            #expect(abs(fast - best) < 15, "\(q): \(fast) vs \(best)")
+        }
+    }
+
     /// A box cut at the 180th meridian unrolls onto one meridian: refused with a message saying
     /// what it is (it was accepted and never contained anything).
     @Test func boxesCutAtTheAntimeridianAreRefused() {
