@@ -92,6 +92,20 @@ struct CommandLineTests {
         }
     }
 
+    /// Text output never writes a negative zero, and event times are rounded to the millisecond
+    /// (a crossing computed as 35.99999999999993 s printed as 35.999).
+    @Test func numbersAndTimesAsText() {
+        #expect(format(-0.0, decimals: 8) == "0.00000000")
+        #expect(format(-1e-12, decimals: 3) == "0.000")
+        #expect(format(-0.0006, decimals: 3) == "-0.001")
+        #expect(format(2.5, decimals: 0) == "2")
+        #expect(
+            iso8601Milliseconds(Date(timeIntervalSince1970: 35.99999999999993))
+                == "1970-01-01T00:00:36.000Z")
+        #expect(
+            iso8601Milliseconds(Date(timeIntervalSince1970: 1.2344)) == "1970-01-01T00:00:01.234Z")
+    }
+
     @Test func aFailedReadIsReported() {
         let bytes = Array("0 0 0 1\n".utf8)
         var served = false

@@ -292,9 +292,17 @@ private struct Replay: Sendable {
         return jsonLine(fields)
     }
 
-    static func iso8601(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
+    static func iso8601(_ date: Date) -> String { iso8601Milliseconds(date) }
+}
+
+/// A date in ISO 8601 with milliseconds, rounded to the nearest (the format style truncates: a
+/// crossing at 35.99999999999993 s printed as 35.999).
+func iso8601Milliseconds(_ date: Date) -> String {
+    // A quarter of a millisecond on, so that the style's truncation keeps the rounded value
+    // (1.234 is 1.23399... in binary).
+    let rounded = Date(
+        timeIntervalSince1970: ((date.timeIntervalSince1970 * 1000).rounded() + 0.25) / 1000)
+    return rounded.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
 }
 
 // MARK: - Input files

@@ -23,7 +23,8 @@ enum GeometryCommand: Subcommand {
                                cap, a box cut at ±180° (RFC 7946) is taken as written
           length               geodesic length on WGS84, meters (the perimeter for polygons)
           buffer --meters M    the points within M meters (negative erodes polygons); a point's
-                               buffer is its exact geodesic circle at any distance, other
+                               buffer is its geodesic circle at any distance (vertices on the
+                               exact circle, at most 10 km apart, chords between them), other
                                geometries may reach at most 2 500 km from their center
           hull                 the convex hull, in the plane of longitude and latitude
           concave-hull         a concave hull (--ratio R in [0, 1], default 0.3; 1 is the convex
@@ -41,7 +42,9 @@ enum GeometryCommand: Subcommand {
           contains --point LAT,LON [FILE]
                                whether the point lies inside each geometry, on the globe: rings
                                across the 180th meridian, around a pole, or cut at ±180° (RFC
-                               7946) mean what they mean on the Earth (with --planar, the plane)
+                               7946) mean what they mean on the Earth, and a point on a ring
+                               counts as inside; with --planar, GEOS's contains in the plane,
+                               where a point on a ring is outside
           contains FILE        the same for many points: one "LAT LON" per line of standard input
 
         Geometries are written as the input was (WKT or GeoJSON; a Feature keeps its properties)

@@ -14,8 +14,10 @@ enum TransformCommand: Subcommand {
         OGC URN, a compound AUTHORITY:CODE+CODE (EPSG:4326+5773: a horizontal CRS with heights
         in a vertical one), WKT, PROJJSON, a PROJ string, or the exact name or alias of a CRS ("WGS 84 / UTM
         zone 33N", "wgs84", any case); anything else is refused with the closest names, never
-        guessed. Between two CRSs, geographic coordinates are always longitude first ("x y" =
-        "lon lat"), whatever the CRS's official axis order. A --pipeline is a PROJ operation or
+        guessed. Between two CRSs, coordinates are always "x y": longitude first for geographic
+        CRSs ("lon lat"), easting first for projected ones ("E N"), whatever the CRS's official
+        axis order (EPSG:3035 and 2193 are officially northing first; PROJ's normalized order,
+        pyproj's always_xy). A --pipeline is a PROJ operation or
         pipeline string and keeps its own axis order (a CRS there is refused: use --from/--to). Angles are in degrees (as PROJ's cct takes
         them), lengths in the CRS's units.
 

@@ -359,9 +359,14 @@ private func appendJSONString(_ s: String, to text: inout String) {
     text += "\""
 }
 
-/// A number for text output with a fixed count of decimals.
+/// A number for text output with a fixed count of decimals; a value that rounds to zero is
+/// written without a minus sign ("0.000", not "-0.000").
 func format(_ value: Double, decimals: Int) -> String {
-    String(format: "%.\(decimals)f", value)
+    let text = String(format: "%.\(decimals)f", value)
+    guard text.hasPrefix("-"), text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) else {
+        return text
+    }
+    return String(text.dropFirst())
 }
 
 /// The bytes of a file, or of standard input for `-` or no path.
