@@ -55,7 +55,17 @@ package struct ByteCursor {
     func found() -> String {
         guard index < bytes.count else { return "the end of the text" }
         let end = min(bytes.count, index + 12)
-        return GeoError.quoted(String(decoding: bytes[index..<end], as: UTF8.self))
+        let ahead = bytes[index..<end]
+        // Text up to its first byte that is not UTF-8 (a lone byte is named in hex, never shown
+        // as a replacement character).
+        if let bad = UTF8Validation.firstInvalidByte(in: ahead) {
+            guard bad > 0 else {
+                let hex = String(bytes[index], radix: 16, uppercase: true)
+                return "byte 0x\(hex.count < 2 ? "0" : "")\(hex), which is not UTF-8 text"
+            }
+            return GeoError.quoted(String(decoding: ahead.prefix(bad), as: UTF8.self))
+        }
+        return GeoError.quoted(String(decoding: ahead, as: UTF8.self))
     }
 
     /// A ``GeoError/Kind-swift.struct/malformedInput`` error at an offset (the cursor by default),

@@ -319,9 +319,12 @@ struct JSONParser {
                 }
                 scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
             default:
-                throw error(
-                    "invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string",
-                    at: index - 2)
+                // Printable ASCII as it is; anything else (a control or a UTF-8 byte) in hex.
+                let shown =
+                    (0x21...0x7E).contains(escape)
+                    ? "'\\\(Character(Unicode.Scalar(escape)))'"
+                    : "'\\' followed by byte 0x\(String(escape, radix: 16, uppercase: true))"
+                throw error("invalid escape \(shown) in a string", at: index - 2)
             }
             runStart = index
         }

@@ -7,7 +7,8 @@ extension Geometry {
     /// ``Position`` has no measure), as are coordinates with 3 or 4 numbers without a tag. Multi-points
     /// may be written with or without parentheses around each point. An EWKT prefix `SRID=n;` is
     /// accepted; use ``parsingEWKT(_:limits:)`` to keep the SRID. Rings must be closed, line strings have at
-    /// least two positions. Like GEOS, the reader accepts closed rings of fewer than four positions and
+    /// least two positions; a `LINEARRING` is read as the closed line string it is (it must be
+    /// closed; ``Geometry`` has no ring of its own, so its validity is a line string's). Like GEOS, the reader accepts closed rings of fewer than four positions and
     /// the numbers `NaN` and `Inf`, so that ``isValid()`` can report them; operations reject them.
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` whose ``GeoError/offset`` is the
@@ -135,6 +136,17 @@ struct WKTParser {
             let p = try parsePosition(dims)
             try expectClose()
             return .point(p)
+        case .lineString where word == "LINEARRING":
+            // A ring, read as the closed line string it is: it must be closed.
+            let start = index
+            let ring = try parseLine(dims, what: "linear ring")
+            if let first = ring.first, let last = ring.last, first.x != last.x || first.y != last.y
+            {
+                throw error(
+                    "LINEARRING is not closed: it starts at (\(first.x) \(first.y)) and ends at (\(last.x) \(last.y))",
+                    at: start)
+            }
+            return .lineString(ring)
         case .lineString:
             return .lineString(try parseLine(dims, what: "line string"))
         case .polygon:

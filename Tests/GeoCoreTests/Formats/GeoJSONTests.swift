@@ -166,6 +166,20 @@ struct GeoJSONTests {
                 error.message.contains("byte 0xE9 in a string is not UTF-8 text"),
                 "\(error.message)")
         }
+        // Outside a string, and after a backslash: named in hex, never echoed.
+        for (bytes, fragment) in [
+            (Array(#"{"type":"#.utf8) + [0xFF], "byte 0xFF, which is not UTF-8 text"),
+            (Array(#"{"type":"\"#.utf8) + [0x1B] + Array(#"""#.utf8), "byte 0x1B"),
+        ] {
+            do {
+                _ = try GeoJSON(data: bytes)
+                Issue.record("parsed \(bytes)")
+            } catch {
+                #expect(error.message.contains(fragment), "\(error.message)")
+                #expect(
+                    !error.message.unicodeScalars.contains { $0.value == 0x1B || $0 == "\u{FFFD}" })
+            }
+        }
         let fine = Array(#"{"type":"Feature","geometry":null,"properties":{"name":"café"}}"#.utf8)
         #expect(throws: Never.self) { try GeoJSON(data: fine) }
     }

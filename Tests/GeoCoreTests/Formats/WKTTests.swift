@@ -84,6 +84,7 @@ struct WKTTests {
         ("POINT Z (1 2)", 9, "coordinate has 2 numbers"),
         ("POINT (1.2.3 4)", 7, "not a number"),
         ("", 0, "expected a geometry tag"),
+        ("LINEARRING (0 0, 50 50, 50 0, 0 50)", 11, "LINEARRING is not closed"),
     ])
     func malformedInputNamesTheOffset(_ text: String, _ offset: Int, _ fragment: String) {
         do {
