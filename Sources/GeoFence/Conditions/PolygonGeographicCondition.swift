@@ -29,9 +29,9 @@ import GeoCore
 /// most are halved first, and a polygon keeps at most 8 pieces per edge plus 1,024 (about 80
 /// bytes each), so that memory stays linear in the vertices. The two part by about ℓ² |tan φ| / (8 R)
 /// for a piece of length ℓ at latitude φ (2 cm for 1 km at 45°), and more for slanted edges
-/// near the equator, so edges of a kilometer or two are one piece. Beyond the budget (several
-/// edges of thousands of kilometers) the pieces follow the straight edges within that formula
-/// for their length: 8 m for 4,000 km edges at 60° in 256 pieces each.
+/// near the equator, so edges of a kilometer or two are one piece. A piece the budget leaves
+/// farther from its straight edge (several edges of thousands of kilometers) is measured along
+/// the straight edge itself, by a golden-section search of about 60 geodesic solutions.
 ///
 /// Encoded as `{"exterior": [coordinates], "holes": [[coordinates]]}`; decoding validates.
 public struct PolygonGeographicCondition: Sendable {
@@ -213,7 +213,7 @@ public struct PolygonGeographicCondition: Sendable {
         guard Set(ring.positions.map { SIMD2($0.x, $0.y) }).count >= 3 else {
             throw GeoError(
                 .invalidArgument,
-                "\(name) steps from -180 to 180 (a box cut at the 180th meridian) and has no inside as edges that run the short way round; use a circular condition centered on the pole"
+                "\(name) steps a full turn of longitude (-180 to 180: a box cut at the 180th meridian) and has no inside as edges that run the short way round; use a circular condition centered on the pole"
             )
         }
         guard ring.maxX - ring.minX < 360 else {
@@ -259,18 +259,64 @@ extension PolygonGeographicCondition {
             let middle: Coordinate
             let midpoint: SIMD3<Double>
             let halfLength: Double
+            /// The straight edge's ends (unrolled degrees).
+            let from: Position, to: Position
+            /// 0 for a piece within ``PolygonGeographicCondition/pieceTolerance`` of its straight
+            /// edge; otherwise how far beyond the geodesic the straight edge may reach (twice the
+            /// largest strayal seen, and the tolerance), and the distance is measured along the
+            /// straight edge itself.
+            let stray: Double
 
-            init(_ line: GeodesicLine, from start: Coordinate, to end: Coordinate) {
+            init(
+                _ line: GeodesicLine, from start: Coordinate, _ from: Position,
+                to end: Coordinate, _ to: Position, deviation: Double
+            ) {
                 self.start = start
                 self.end = end
                 middle = line.position(atDistance: line.length / 2).coordinate
                 midpoint = EllipsoidMetric.cartesian(middle)
                 halfLength = line.length / 2
+                self.from = from
+                self.to = to
+                stray =
+                    deviation > PolygonGeographicCondition.pieceTolerance
+                    ? 2 * deviation + PolygonGeographicCondition.pieceTolerance : 0
             }
 
             /// The piece's geodesic (made when a query needs it, so that a polygon keeps about
-            /// 80 bytes per piece).
+            /// 100 bytes per piece).
             var line: GeodesicLine { Geodesic.wgs84.line(from: start, to: end) }
+
+            /// The distance from a point to the piece: to its geodesic when that is within the
+            /// tolerance of the straight edge, else to the straight edge itself, by a golden-section
+            /// search along it (about 60 geodesic solutions; only pieces that the budget of
+            /// halvings left far from their edges).
+            func distance(to point: Coordinate) -> Double {
+                guard stray > 0 else { return line.closestPoint(to: point).distance }
+                func at(_ t: Double) -> Double {
+                    Geodesic.wgs84.distance(
+                        from: point,
+                        to: Coordinate(
+                            latitude: from.y + (to.y - from.y) * t,
+                            longitude: Angle.normalizedLongitude(from.x + (to.x - from.x) * t)))
+                }
+                let g = (5.0.squareRoot() - 1) / 2
+                var low = 0.0, high = 1.0
+                var x1 = high - g * (high - low), x2 = low + g * (high - low)
+                var f1 = at(x1), f2 = at(x2)
+                for _ in 0..<60 {
+                    if f1 < f2 {
+                        (high, x2, f2) = (x2, x1, f1)
+                        x1 = high - g * (high - low)
+                        f1 = at(x1)
+                    } else {
+                        (low, x1, f1) = (x1, x2, f2)
+                        x2 = low + g * (high - low)
+                        f2 = at(x2)
+                    }
+                }
+                return min(f1, f2, at(0), at(1))
+            }
         }
 
         init(exterior: PreparedRing, holes: [PreparedRing]) {
@@ -300,6 +346,7 @@ extension PolygonGeographicCondition {
             for _ in 0..<PolygonGeographicCondition.maximumHalvings where budget > 0 {
                 let wanting = pieces.indices.filter {
                     pieces[$0].deviation > PolygonGeographicCondition.pieceTolerance
+                        && pieces[$0].depth < PolygonGeographicCondition.maximumHalvings
                 }.sorted { pieces[$0].deviation > pieces[$1].deviation }
                 guard !wanting.isEmpty else { break }
                 var halve = [Bool](repeating: false, count: pieces.count)
@@ -331,24 +378,20 @@ extension PolygonGeographicCondition {
                 (self.a, self.pa, self.b, self.pb) = (a, pa, b, pb)
                 self.depth = depth
                 let line = Geodesic.wgs84.line(from: a, to: b)
-                edge = Edge(line, from: a, to: b)
                 // The straight edge and the geodesic may cross at the middle (an edge across
                 // the equator at a slant, by symmetry), so three places are looked at. A piece
                 // too short to stray (under 200 m, away from the poles: at most 5 mm) is not.
-                guard depth < PolygonGeographicCondition.maximumHalvings,
-                    line.length >= 200 || max(abs(pa.y), abs(pb.y)) > 80
-                else {
-                    deviation = 0
-                    return
-                }
                 var worst = 0.0
-                for t in [0.25, 0.5, 0.75] {
-                    let at = Coordinate(
-                        latitude: pa.y + (pb.y - pa.y) * t,
-                        longitude: Angle.normalizedLongitude(pa.x + (pb.x - pa.x) * t))
-                    worst = max(worst, line.closestPoint(to: at).distance)
+                if line.length >= 200 || max(abs(pa.y), abs(pb.y)) > 80 {
+                    for t in [0.25, 0.5, 0.75] {
+                        let at = Coordinate(
+                            latitude: pa.y + (pb.y - pa.y) * t,
+                            longitude: Angle.normalizedLongitude(pa.x + (pb.x - pa.x) * t))
+                        worst = max(worst, line.closestPoint(to: at).distance)
+                    }
                 }
                 deviation = worst
+                edge = Edge(line, from: a, pa, to: b, pb, deviation: worst)
             }
 
             func halves() -> [Piece] {
@@ -373,13 +416,16 @@ extension PolygonGeographicCondition {
             bounds.reserveCapacity(edges.count)
             for (i, edge) in edges.enumerated() {
                 bounds.append(
-                    (EllipsoidMetric.chordLowerBound(p, edge.midpoint) - edge.halfLength, i))
+                    (
+                        EllipsoidMetric.chordLowerBound(p, edge.midpoint) - edge.halfLength
+                            - edge.stray, i
+                    ))
             }
             bounds.sort { $0.lower < $1.lower || ($0.lower == $1.lower && $0.index < $1.index) }
             var best = Double.infinity
             for (lower, index) in bounds {
                 if lower >= best || lower > limit { break }
-                best = min(best, edges[index].line.closestPoint(to: point).distance)
+                best = min(best, edges[index].distance(to: point))
             }
             if best.isFinite { return best }
             return max(bounds.first?.lower ?? .infinity, limit.nextUp)

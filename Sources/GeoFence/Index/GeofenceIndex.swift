@@ -364,7 +364,8 @@ public struct GeofenceIndex: Sendable {
             // box: each lies within half its length of its midpoint.
             for edge in g.edges {
                 let mid = edge.middle
-                let reach = EllipsoidMetric.reach(edge.halfLength, around: mid.latitude)
+                let reach = EllipsoidMetric.reach(
+                    edge.halfLength + edge.stray, around: mid.latitude)
                 minY = min(minY, mid.latitude - reach.latitude)
                 maxY = max(maxY, mid.latitude + reach.latitude)
                 guard let lon = reach.longitude else {

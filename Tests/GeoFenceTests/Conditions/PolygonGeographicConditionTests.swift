@@ -221,9 +221,20 @@ struct PolygonGeographicConditionTests {
                     Self.straightEdgeDistance(q, long[$0], long[($0 + 1) % long.count])
                 }.min() ?? .infinity
             let fast = band.distanceToBoundary(from: q)
-            // Six edges of 1,700–3,600 km share 1,080 halvings: pieces of 10–20 km, within
-            // ℓ² tan φ / 8R of the parallels (15 m at 70°).
-            #expect(abs(fast - best) < 15, "\(q): \(fast) vs \(best)")
+            // Six edges of 1,700–3,600 km share 1,080 halvings: the pieces left farther than
+            // 5 cm from the parallels are measured along the parallels themselves.
+            #expect(abs(fast - best) < 0.06, "\(q): \(fast) vs \(best)")
+        }
+        // 170° edges along the 40th and 80th parallels: a fix 11.1 m inside the southern one is
+        // 11.1 m from it (1.6 m when pieces 12 m from the parallel stood for it), and the same
+        // outside.
+        let wide = try PolygonGeographicCondition(
+            exterior: ring([(40, 0), (40, 170), (80, 170), (80, 0)]))
+        let arc = Coordinate(latitude: 40, longitude: 51).distance(
+            to: Coordinate(latitude: 40.0001, longitude: 51))
+        for (latitude, sign) in [(40.0001, -1.0), (39.9999, 1.0)] {
+            let d = wide.signedDistance(from: Coordinate(latitude: latitude, longitude: 51))
+            #expect(abs(d - sign * arc) < 1e-3, "\(latitude): \(d) vs \(sign * arc)")
         }
     }
 
@@ -236,7 +247,7 @@ struct PolygonGeographicConditionTests {
             Issue.record("a box cut at the antimeridian was accepted")
         } catch {
             #expect(error.kind == .invalidArgument)
-            #expect(error.message.contains("steps from -180 to 180"), "\(error.message)")
+            #expect(error.message.contains("steps a full turn of longitude"), "\(error.message)")
         }
     }
 

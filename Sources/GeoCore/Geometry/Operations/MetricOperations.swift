@@ -83,7 +83,7 @@ extension Geometry {
                 let which = r == 0 ? "exterior ring" : "hole \(r - 1)"
                 failure = GeoError(
                     .invalidArgument,
-                    "polygon \(index)'s \(which) steps from -180 to 180 (a box cut at the 180th meridian); with geodesic edges it runs out and back along one meridian, so it has no buffer or distance in meters: write a ring round the pole with vertices less than 180 degrees apart, or buffer the pole's point"
+                    "polygon \(index)'s \(which) steps a full turn of longitude (-180 to 180: a box cut at the 180th meridian); with geodesic edges it runs out and back along one meridian, so it has no buffer or distance in meters: write a ring round the pole with vertices less than 180 degrees apart, or buffer the pole's point"
                 )
             }
         }

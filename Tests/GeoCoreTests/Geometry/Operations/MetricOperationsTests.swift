@@ -98,7 +98,8 @@ struct MetricOperationsTests {
                 Issue.record("a box cut at the antimeridian was measured")
             } catch let error as GeoError {
                 #expect(error.kind == .invalidArgument)
-                #expect(error.message.contains("steps from -180 to 180"), "\(error.message)")
+                #expect(
+                    error.message.contains("steps a full turn of longitude"), "\(error.message)")
             } catch {
                 Issue.record("\(error)")
             }
