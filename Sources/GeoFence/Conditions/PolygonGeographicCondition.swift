@@ -59,8 +59,9 @@ public struct PolygonGeographicCondition: Sendable {
     ///   - holes: Rings cut out of the polygon, at least three distinct vertices each.
     /// - Throws: `GeoError.Kind.invalidCoordinate` naming the ring and vertex of a bad
     ///   coordinate; `GeoError.Kind.invalidArgument` for a ring with fewer than three
-    ///   distinct vertices, an edge spanning exactly 180° of longitude, a ring around a pole, or a
-    ///   ring that steps from −180 to 180 (a box cut at the 180th meridian).
+    ///   distinct vertices, an edge spanning exactly 180° of longitude, a ring around a pole, a
+    ///   ring that steps from −180 to 180 (a box cut at the 180th meridian, extra vertices on its
+    ///   cut included), or a ring whose vertices lie on one line.
     /// - Complexity: O(n) geodesic set-ups for n vertices.
     public init(exterior: [Coordinate], holes: [[Coordinate]] = []) throws(GeoError) {
         let outer = try Self.prepare(exterior, name: "exterior ring")
@@ -209,11 +210,24 @@ public struct PolygonGeographicCondition: Sendable {
             )
         }
         let ring = PreparedRing(vertices: vertices, turns: turns)
-        // A box cut at ±180 (-180 → 180 along a parallel) unrolls onto one meridian.
-        guard Set(ring.positions.map { SIMD2($0.x, $0.y) }).count >= 3 else {
+        // A box cut at ±180 (-180 → 180 along a parallel) unrolls onto one meridian, extra
+        // vertices on its cut or along the pole included; so does any ring whose vertices lie
+        // on one line. Neither has an inside (its area in the plane is exactly 0).
+        let p = ring.positions
+        var twiceArea = 0.0
+        for i in p.indices {
+            let j = i + 1 < p.count ? i + 1 : 0
+            twiceArea += p[i].x * p[j].y - p[j].x * p[i].y
+        }
+        guard twiceArea != 0 else {
+            let fullTurn = vertices.indices.contains {
+                abs(vertices[($0 + 1) % vertices.count].longitude - vertices[$0].longitude) == 360
+            }
             throw GeoError(
                 .invalidArgument,
-                "\(name) steps a full turn of longitude (-180 to 180: a box cut at the 180th meridian) and has no inside as edges that run the short way round; use a circular condition centered on the pole"
+                fullTurn
+                    ? "\(name) steps a full turn of longitude (-180 to 180: a box cut at the 180th meridian) and has no inside as edges that run the short way round; use a circular condition centered on the pole"
+                    : "\(name) has no inside: its vertices lie on one line in longitude and latitude"
             )
         }
         guard ring.maxX - ring.minX < 360 else {

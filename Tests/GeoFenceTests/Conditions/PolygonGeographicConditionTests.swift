@@ -249,6 +249,16 @@ struct PolygonGeographicConditionTests {
             #expect(error.kind == .invalidArgument)
             #expect(error.message.contains("steps a full turn of longitude"), "\(error.message)")
         }
+        // With a vertex on its cut or along the pole too, and a ring on one line.
+        for exterior in [
+            [(30.0, -180.0), (30, 180), (60, 180), (90, 180), (90, -180)],
+            [(30.0, -180.0), (30, 180), (90, 180), (90, 0), (90, -180)],
+            [(0.0, 0.0), (1, 1), (2, 2), (3, 3)],
+        ] {
+            #expect(throws: GeoError.self) {
+                try PolygonGeographicCondition(exterior: ring(exterior))
+            }
+        }
     }
 
     @Test func codableRoundTrip() throws {
