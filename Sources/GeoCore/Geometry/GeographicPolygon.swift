@@ -302,16 +302,7 @@ public struct GeographicPolygon: Sendable, Hashable {
             // A winding ring that reaches a pole says which cap it means: that pole's.
             capIsNorth = touchesNorth
         } else if winding != 0 {
-            var s = 0.0
-            for i in 0..<x.count {
-                let j = (i + 1) % x.count
-                let dx = (j == 0 ? x[0] + Double(winding) * 360 : x[j]) - x[i]
-                let a = y[i] * .pi / 180, b = y[j] * .pi / 180
-                let half = (b - a) / 2
-                let factor = abs(half) < 1e-8 ? 1 : sin(half) / half
-                s += sin((a + b) / 2) * factor * dx
-            }
-            capIsNorth = s * Double(winding) >= 0
+            capIsNorth = sineIntegral(x: x, y: y, winding: winding) * Double(winding) >= 0
         }
         var result = Ring(
             x: x, y: y, winding: winding, capIsNorth: capIsNorth, northPole: .exterior,
@@ -319,6 +310,23 @@ public struct GeographicPolygon: Sendable, Hashable {
         result.northPole = poleLocation(result, pole: 90)
         result.southPole = poleLocation(result, pole: -90)
         return result
+    }
+
+    /// ∮ sin φ dλ (λ in radians) along a ring's edges straight in longitude and latitude
+    /// (unrolled degrees), the closing edge going `winding` whole turns on: exactly, edge by edge,
+    /// as Δλ sin((φ₁ + φ₂)/2) sin(h)/h with h = (φ₂ − φ₁)/2.
+    static func sineIntegral(x: [Double], y: [Double], winding: Int) -> Double {
+        var s = 0.0
+        let close = Double(winding) * 360
+        for i in x.indices {
+            let j = i + 1 < x.count ? i + 1 : 0
+            let a = y[i] * .pi / 180, b = y[j] * .pi / 180
+            let half = (b - a) / 2
+            let factor = abs(half) < 1e-8 ? 1 : sin(half) / half
+            let dx = (j == 0 ? x[0] + close : x[j]) - x[i]
+            s += sin((a + b) / 2) * factor * dx * .pi / 180
+        }
+        return s
     }
 
     /// Where a pole lies relative to a ring: inside when the ring surrounds it (a winding ring
@@ -395,17 +403,7 @@ extension GeographicPolygon {
     static func region(of ring: [Position]) -> RingRegion {
         guard let prepared = try? prepare(ring, name: "ring") else { return .smaller }
         let x = prepared.x, y = prepared.y
-        // ∮ sin φ dλ along edges straight in longitude and latitude, closing by whole turns.
-        var s = 0.0
-        let close = Double(prepared.winding) * 360
-        for i in x.indices {
-            let j = i + 1 < x.count ? i + 1 : 0
-            let a = y[i] * .pi / 180, b = y[j] * .pi / 180
-            let half = (b - a) / 2
-            let factor = abs(half) < 1e-8 ? 1 : sin(half) / half
-            let dx = (j == 0 ? x[0] + close : x[j]) - x[i]
-            s += sin((a + b) / 2) * factor * dx * .pi / 180
-        }
+        let s = sineIntegral(x: x, y: y, winding: prepared.winding)
         if prepared.winding != 0 {
             let north = y.contains(90), south = y.contains(-90)
             guard north != south, !prepared.fullTurns else { return .smaller }

@@ -314,22 +314,7 @@ extension PolygonGeographicCondition {
                             latitude: from.y + (to.y - from.y) * t,
                             longitude: Angle.normalizedLongitude(from.x + (to.x - from.x) * t)))
                 }
-                let g = (5.0.squareRoot() - 1) / 2
-                var low = 0.0, high = 1.0
-                var x1 = high - g * (high - low), x2 = low + g * (high - low)
-                var f1 = at(x1), f2 = at(x2)
-                for _ in 0..<60 {
-                    if f1 < f2 {
-                        (high, x2, f2) = (x2, x1, f1)
-                        x1 = high - g * (high - low)
-                        f1 = at(x1)
-                    } else {
-                        (low, x1, f1) = (x1, x2, f2)
-                        x2 = low + g * (high - low)
-                        f2 = at(x2)
-                    }
-                }
-                return min(f1, f2, at(0), at(1))
+                return min(at(0), at(1), GoldenSection.minimum(from: 0, to: 1, width: 1e-12, at))
             }
         }
 

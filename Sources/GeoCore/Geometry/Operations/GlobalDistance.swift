@@ -257,25 +257,9 @@ struct GlobalDistance {
             let value = h(a.length * Double(i) / Double(samples))
             if value < best.value { best = (value, i) }
         }
-        var low = a.length * Double(max(0, best.at - 1)) / Double(samples)
-        var high = a.length * Double(min(samples, best.at + 1)) / Double(samples)
-        let ratio = (5.0.squareRoot() - 1) / 2
-        var x1 = high - ratio * (high - low), x2 = low + ratio * (high - low)
-        var f1 = h(x1), f2 = h(x2)
-        var result = min(best.value, f1, f2)
-        while high - low > 1e-6 {
-            if f1 < f2 {
-                (high, x2, f2) = (x2, x1, f1)
-                x1 = high - ratio * (high - low)
-                f1 = h(x1)
-            } else {
-                (low, x1, f1) = (x1, x2, f2)
-                x2 = low + ratio * (high - low)
-                f2 = h(x2)
-            }
-            result = min(result, f1, f2)
-        }
-        return result
+        let low = a.length * Double(max(0, best.at - 1)) / Double(samples)
+        let high = a.length * Double(min(samples, best.at + 1)) / Double(samples)
+        return min(best.value, GoldenSection.minimum(from: low, to: high, width: 1e-6, h))
     }
 
     /// The least distance (meters) from the vertices of `self`'s pieces to the pieces of `other`,
