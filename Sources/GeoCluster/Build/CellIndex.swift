@@ -54,8 +54,6 @@ struct CellIndex {
     /// merges, kept from one move to the next.
     private var rowEntries: [CellEntry] = []
     private var rowKeys: [Int64] = []
-    /// The new position of each entry's record, gathered before the move.
-    private var movedPositions: [UInt32] = []
     /// An upper bound of |float32(v) − v| over the coordinates of every record so far.
     private(set) var rounding = 0.0
     /// Whether some cell is near the clamping limit, where halving and recomputing could disagree.
@@ -81,7 +79,12 @@ struct CellIndex {
     /// Row-major order of cells: row, then column.
     @inline(__always)
     private static func key(_ e: CellEntry, scale: Double) -> Int64 {
-        cell(e.fy, scale: scale) << 32 | (cell(e.fx, scale: scale) + (1 << 31))
+        key(x: e.fx, y: e.fy, scale: scale)
+    }
+
+    @inline(__always)
+    private static func key(x: Float, y: Float, scale: Double) -> Int64 {
+        cell(y, scale: scale) << 32 | (cell(x, scale: scale) + (1 << 31))
     }
 
     /// The key of the cell `rows` rows and `columns` columns away from the cell of `key`.
@@ -125,17 +128,6 @@ struct CellIndex {
         self.keys = keys.map { Int64(bitPattern: $0 ^ (1 << 63)) }
     }
 
-    /// Lets go of the memory the moves kept from one level to the next: the entries' and keys'
-    /// room beyond the level, the row copies and the gathered positions (made again at the size then
-    /// needed).
-    mutating func releaseMoveBuffers() {
-        entries = entries.withUnsafeBufferPointer { Array($0) }
-        keys = keys.withUnsafeBufferPointer { Array($0) }
-        rowEntries = []
-        rowKeys = []
-        movedPositions = []
-    }
-
     /// The entries of the cell with a key, as a range of ``entries``; empty when no entry is in it.
     ///
     /// - Complexity: O(log n + m) for m entries in the cell.
@@ -154,10 +146,11 @@ struct CellIndex {
 
     /// Moves the index to the next level: `newPosition[p]` is where record `p` of the old level went
     /// (`UInt32.max` if it was absorbed or became a cluster), `clusters` are the new level's new
-    /// records, and `r` the next zoom's radius.
+    /// records, and `r` the next zoom's radius. With `shrinking`, the entries move to buffers of the
+    /// new level's size, and the row copies are let go.
     mutating func advance(
         to level: [LevelRecord], newPosition: [UInt32], clusters: [UInt32], radius r: Double,
-        centers: RecordCenters
+        centers: RecordCenters, shrinking: Bool = false
     ) {
         for p in clusters { widenRounding(level[Int(p)], centers) }
         let wanted = CellIndex.shift(forReach: r + rounding)
@@ -167,40 +160,50 @@ struct CellIndex {
         }
         shift = wanted
         let scale = Double(sign: .plus, exponent: shift, significand: 1)
-        // The new clusters, sorted by their cells (a stable radix sort: clusters in one cell keep
-        // their level order, as the merge below expects).
-        let unsorted = clusters.map { p in CellEntry(level[Int(p)], position: p, centers: centers) }
-        // The sign bit flipped: unsigned order is the keys' signed order.
-        var addedKeys = unsorted.map {
-            UInt64(bitPattern: CellIndex.key($0, scale: scale)) ^ (1 << 63)
+        // The new clusters' cells, sorted (a stable radix sort: clusters in one cell keep their
+        // level order, as the merge below expects); their entries are made as the merge places
+        // them. The sign bit flipped: unsigned order is the keys' signed order.
+        var addedKeys = clusters.map { p in
+            let record = level[Int(p)]
+            return UInt64(bitPattern: CellIndex.key(x: record.fx, y: record.fy, scale: scale))
+                ^ (1 << 63)
         }
         var addedOrder = [UInt32]()
         RadixSort.sort(&addedKeys, order: &addedOrder)
-        let added = addedOrder.indices.map { i in
-            (
-                key: Int64(bitPattern: addedKeys[i] ^ (1 << 63)),
-                entry: unsorted[Int(addedOrder[i])]
-            )
-        }
-        // One pass: the survivors with halved cells (rows 2j and 2j+1 merge into row j, columns
-        // halve, all in integers) merged with the new clusters, in place.
-        let oldCount = entries.count, total = oldCount + added.count
-        // Where each entry's record went, gathered first in a loop of independent loads (the
-        // positions are in random order), so that many are in flight at once.
-        var moved = movedPositions
-        movedPositions = []
-        moved.resize(to: oldCount, filling: 0)
-        moved.withUnsafeMutableBufferPointer { moved in
-            entries.withUnsafeBufferPointer { entries in
+        // First the entries whose records stay, with their new positions, moved down over the
+        // others in order: a loop of independent loads (the positions are in random order), so
+        // that many are in flight at once, and branch-free (every entry is written, and only a
+        // survivor advances the cursor).
+        let oldCount = entries.count
+        let survivors = entries.withUnsafeMutableBufferPointer { entries in
+            keys.withUnsafeMutableBufferPointer { keys in
                 newPosition.withUnsafeBufferPointer { newPosition in
-                    for i in entries.indices { moved[i] = newPosition[Int(entries[i].position)] }
+                    var kept = 0
+                    for i in 0..<oldCount {
+                        let e = entries[i], key = keys[i]
+                        let p = newPosition[Int(e.flaggedPosition & ~CellEntry.inexact)]
+                        entries[kept] = CellEntry(
+                            fx: e.fx, fy: e.fy,
+                            flaggedPosition: p | (e.flaggedPosition & CellEntry.inexact))
+                        keys[kept] = key
+                        kept &+= p == .max ? 0 : 1
+                    }
+                    return kept
                 }
             }
         }
-        // Room for the new clusters, with an eighth to spare when it must grow, so that the high
-        // zooms, where a few clusters form per level, do not reallocate at every level.
-        if entries.capacity < total { entries.reserveHugeCapacity(total + total / 8) }
-        if keys.capacity < total { keys.reserveHugeCapacity(total + total / 8) }
+        if shrinking {
+            entries = CellIndex.moved(entries[..<survivors], room: survivors + clusters.count)
+            keys = CellIndex.moved(keys[..<survivors], room: survivors + clusters.count)
+            rowEntries = []
+            rowKeys = []
+        }
+        // Then one pass: the survivors with halved cells (rows 2j and 2j+1 merge into row j,
+        // columns halve, all in integers) merged with the new clusters, in place, the survivors
+        // moved up to the end of the room the buffers have. The next level is never larger than
+        // the old one, so the buffers never grow.
+        let room = min(entries.capacity, keys.capacity)
+        let total = max(room, survivors + clusters.count)
         entries.resize(to: total, filling: CellEntry(fx: 0, fy: 0, flaggedPosition: 0))
         keys.resize(to: total, filling: 0)
         var rowEntries = self.rowEntries, rowKeys = self.rowKeys
@@ -208,40 +211,56 @@ struct CellIndex {
         self.rowKeys = []
         let count = entries.withUnsafeMutableBufferPointer { entries in
             keys.withUnsafeMutableBufferPointer { keys in
-                moved.withUnsafeBufferPointer { moved in
-                    CellIndex.mergeHalvedInPlace(
-                        entries: entries, keys: keys, oldCount: oldCount, added: added,
-                        moved: moved, rowEntries: &rowEntries, rowKeys: &rowKeys)
+                level.withUnsafeBufferPointer { level in
+                    clusters.withUnsafeBufferPointer { clusters in
+                        addedKeys.withUnsafeBufferPointer { addedKeys in
+                            addedOrder.withUnsafeBufferPointer { addedOrder in
+                                CellIndex.mergeHalvedInPlace(
+                                    entries: entries, keys: keys, oldCount: survivors,
+                                    shift: total - survivors,
+                                    added: SortedClusters(
+                                        keys: addedKeys, order: addedOrder, clusters: clusters,
+                                        level: level, centers: centers),
+                                    rowEntries: &rowEntries, rowKeys: &rowKeys)
+                            }
+                        }
+                    }
                 }
             }
         }
-        movedPositions = moved
         self.rowEntries = rowEntries
         self.rowKeys = rowKeys
         entries.resize(to: count, filling: CellEntry(fx: 0, fy: 0, flaggedPosition: 0))
         keys.resize(to: count, filling: 0)
     }
 
-    /// Writes the survivors of the first `oldCount` entries with halved cells (rows 2j and 2j+1
-    /// merge into row j, columns halve, all in integer keys) merged with the sorted new clusters,
-    /// over the same buffers; returns how many were written.
+    /// A copy of `elements` with room for `room`.
+    private static func moved<T>(_ elements: ArraySlice<T>, room: Int) -> [T] {
+        var copy = [T]()
+        copy.reserveHugeCapacity(room)
+        copy.append(contentsOf: elements)
+        return copy
+    }
+
+    /// Writes the first `oldCount` entries with halved cells (rows 2j and 2j+1 merge into row j,
+    /// columns halve, all in integer keys) merged with the sorted new clusters, over the same
+    /// buffers; returns how many were written.
     ///
-    /// The old entries are first moved up by the number of new clusters. Reading them in order, the
-    /// writes then never reach an entry not yet read: at any time they have written at most the
-    /// entries read and the clusters placed, and the clusters are the room given. A pair of rows is
-    /// read in two places at once, so the first row is merged from a copy, unless the room left
-    /// covers the whole second row and every cluster still to place (which holds once enough entries
-    /// were dropped, at the zooms where rows are long).
+    /// The old entries are first moved up by `shift`, at least the number of new clusters. Reading
+    /// them in order, the writes then never reach an entry not yet read: at any time they have
+    /// written at most the entries read and the clusters placed, and `shift` covers the clusters. A
+    /// pair of rows is read in two places at once, so the first row is merged from a copy, unless
+    /// the room left covers the whole second row and every cluster still to place (which holds when
+    /// the buffers have room to spare from the entries dropped, at the zooms where rows are long).
     private static func mergeHalvedInPlace(
         entries: UnsafeMutableBufferPointer<CellEntry>, keys: UnsafeMutableBufferPointer<Int64>,
-        oldCount n: Int, added: [(key: Int64, entry: CellEntry)],
-        moved: UnsafeBufferPointer<UInt32>, rowEntries: inout [CellEntry], rowKeys: inout [Int64]
+        oldCount n: Int, shift: Int, added: SortedClusters,
+        rowEntries: inout [CellEntry], rowKeys: inout [Int64]
     ) -> Int {
-        let shift = added.count
         guard n > 0, let firstEntry = entries.baseAddress, let firstKey = keys.baseAddress else {
-            for (i, cluster) in added.enumerated() {
-                entries[i] = cluster.entry
-                keys[i] = cluster.key
+            for i in 0..<added.count {
+                entries[i] = added.entry(i)
+                keys[i] = added.key(i)
             }
             return added.count
         }
@@ -254,98 +273,113 @@ struct CellIndex {
         }
         let oldEntries = firstEntry + shift, oldKeys = firstKey + shift
         var count = 0
-        return added.withUnsafeBufferPointer { added in
-            var nextAdded = 0
-            @inline(__always)
-            func halved(_ key: Int64) -> Int64 {
-                let row = key >> 32, column = (key & 0xFFFF_FFFF) - (1 << 31)
-                return (row >> 1) << 32 | ((column >> 1) + (1 << 31))
+        var nextAdded = 0
+        @inline(__always)
+        func halved(_ key: Int64) -> Int64 {
+            let row = key >> 32, column = (key & 0xFFFF_FFFF) - (1 << 31)
+            return (row >> 1) << 32 | ((column >> 1) + (1 << 31))
+        }
+        @inline(__always)
+        func put(_ entry: CellEntry, _ key: Int64) {
+            entries[count] = entry
+            keys[count] = key
+            count += 1
+        }
+        @inline(__always)
+        func emit(_ e: CellEntry, _ oldKey: Int64) {
+            let key = halved(oldKey)
+            while nextAdded < added.count && added.key(nextAdded) < key {
+                put(added.entry(nextAdded), added.key(nextAdded))
+                nextAdded += 1
             }
-            @inline(__always)
-            func put(_ entry: CellEntry, _ key: Int64) {
-                entries[count] = entry
-                keys[count] = key
-                count += 1
-            }
-            @inline(__always)
-            func emit(_ e: CellEntry, _ oldKey: Int64, _ p: UInt32) {
-                guard p != UInt32.max else { return }
-                let key = halved(oldKey)
-                while nextAdded < added.count && added[nextAdded].key < key {
-                    put(added[nextAdded].entry, added[nextAdded].key)
-                    nextAdded += 1
-                }
-                put(
-                    CellEntry(
-                        fx: e.fx, fy: e.fy,
-                        flaggedPosition: p | (e.flaggedPosition & CellEntry.inexact)),
-                    key)
-            }
-            // Merges rows [i, end) (read through `first`, `firstKeys`) and [end, otherEnd).
-            @inline(__always)
-            func mergePair(
-                _ i: Int, _ end: Int, _ otherEnd: Int, _ first: UnsafePointer<CellEntry>,
-                _ firstKeys: UnsafePointer<Int64>
-            ) {
-                var a = 0, b = end
-                let firstCount = end - i
-                while a < firstCount && b < otherEnd {
-                    if halved(firstKeys[a]) <= halved(oldKeys[b]) {
-                        emit(first[a], firstKeys[a], moved[i + a])
-                        a += 1
-                    } else {
-                        emit(oldEntries[b], oldKeys[b], moved[b])
-                        b += 1
-                    }
-                }
-                while a < firstCount {
-                    emit(first[a], firstKeys[a], moved[i + a])
+            put(e, key)
+        }
+        // Merges rows [i, end) (read through `first`, `firstKeys`) and [end, otherEnd).
+        @inline(__always)
+        func mergePair(
+            _ i: Int, _ end: Int, _ otherEnd: Int, _ first: UnsafePointer<CellEntry>,
+            _ firstKeys: UnsafePointer<Int64>
+        ) {
+            var a = 0, b = end
+            let firstCount = end - i
+            while a < firstCount && b < otherEnd {
+                if halved(firstKeys[a]) <= halved(oldKeys[b]) {
+                    emit(first[a], firstKeys[a])
                     a += 1
-                }
-                while b < otherEnd {
-                    emit(oldEntries[b], oldKeys[b], moved[b])
+                } else {
+                    emit(oldEntries[b], oldKeys[b])
                     b += 1
                 }
             }
-            var i = 0
-            while i < n {
-                let row = oldKeys[i] >> 32
-                var end = i + 1
-                while end < n && oldKeys[end] >> 32 == row { end += 1 }
-                var otherEnd = end
-                if end < n && (oldKeys[end] >> 32) >> 1 == row >> 1 {
-                    let other = oldKeys[end] >> 32
-                    while otherEnd < n && oldKeys[otherEnd] >> 32 == other { otherEnd += 1 }
-                }
-                if otherEnd == end {
-                    for j in i..<end { emit(oldEntries[j], oldKeys[j], moved[j]) }
-                } else if (otherEnd - end) + (added.count - nextAdded) < shift + i - count {
-                    // The room left covers every write before the first row's last read.
-                    mergePair(i, end, otherEnd, oldEntries + i, oldKeys + i)
-                } else {
-                    let firstCount = end - i
-                    if rowEntries.count < firstCount {
-                        rowEntries.resize(
-                            to: firstCount, filling: CellEntry(fx: 0, fy: 0, flaggedPosition: 0))
-                        rowKeys.resize(to: firstCount, filling: 0)
-                    }
-                    rowEntries.withUnsafeMutableBufferPointer { copy in
-                        rowKeys.withUnsafeMutableBufferPointer { copyKeys in
-                            guard let copy = copy.baseAddress, let copyKeys = copyKeys.baseAddress
-                            else { return }
-                            copy.update(from: oldEntries + i, count: firstCount)
-                            copyKeys.update(from: oldKeys + i, count: firstCount)
-                            mergePair(i, end, otherEnd, copy, copyKeys)
-                        }
-                    }
-                }
-                i = otherEnd
+            while a < firstCount {
+                emit(first[a], firstKeys[a])
+                a += 1
             }
-            while nextAdded < added.count {
-                put(added[nextAdded].entry, added[nextAdded].key)
-                nextAdded += 1
+            while b < otherEnd {
+                emit(oldEntries[b], oldKeys[b])
+                b += 1
             }
-            return count
         }
+        var i = 0
+        while i < n {
+            let row = oldKeys[i] >> 32
+            var end = i + 1
+            while end < n && oldKeys[end] >> 32 == row { end += 1 }
+            var otherEnd = end
+            if end < n && (oldKeys[end] >> 32) >> 1 == row >> 1 {
+                let other = oldKeys[end] >> 32
+                while otherEnd < n && oldKeys[otherEnd] >> 32 == other { otherEnd += 1 }
+            }
+            if otherEnd == end {
+                for j in i..<end { emit(oldEntries[j], oldKeys[j]) }
+            } else if (otherEnd - end) + (added.count - nextAdded) < shift + i - count {
+                // The room left covers every write before the first row's last read.
+                mergePair(i, end, otherEnd, oldEntries + i, oldKeys + i)
+            } else {
+                let firstCount = end - i
+                if rowEntries.count < firstCount {
+                    rowEntries.resize(
+                        to: firstCount, filling: CellEntry(fx: 0, fy: 0, flaggedPosition: 0))
+                    rowKeys.resize(to: firstCount, filling: 0)
+                }
+                rowEntries.withUnsafeMutableBufferPointer { copy in
+                    rowKeys.withUnsafeMutableBufferPointer { copyKeys in
+                        guard let copy = copy.baseAddress, let copyKeys = copyKeys.baseAddress
+                        else { return }
+                        copy.update(from: oldEntries + i, count: firstCount)
+                        copyKeys.update(from: oldKeys + i, count: firstCount)
+                        mergePair(i, end, otherEnd, copy, copyKeys)
+                    }
+                }
+            }
+            i = otherEnd
+        }
+        while nextAdded < added.count {
+            put(added.entry(nextAdded), added.key(nextAdded))
+            nextAdded += 1
+        }
+        return count
+    }
+}
+
+/// The new clusters of a level in cell order, as the move of a ``CellIndex`` merges them: their
+/// sorted keys (sign bit flipped) and, through the sort's order, their level positions; an entry is
+/// made when the merge places it.
+private struct SortedClusters {
+    let keys: UnsafeBufferPointer<UInt64>
+    let order: UnsafeBufferPointer<UInt32>
+    let clusters: UnsafeBufferPointer<UInt32>
+    let level: UnsafeBufferPointer<LevelRecord>
+    let centers: RecordCenters
+
+    var count: Int { keys.count }
+
+    @inline(__always)
+    func key(_ i: Int) -> Int64 { Int64(bitPattern: keys[i] ^ (1 << 63)) }
+
+    @inline(__always)
+    func entry(_ i: Int) -> CellEntry {
+        let p = clusters[Int(order[i])]
+        return CellEntry(level[Int(p)], position: p, centers: centers)
     }
 }

@@ -2,7 +2,8 @@ import GeoCore
 
 /// The outcome of one greedy pass over a level, in buffers reused from pass to pass.
 struct GreedyPass {
-    /// The next level (when it differs from the old one).
+    /// The buffer the next level is written to when it cannot be written over the old one (see
+    /// ``ClusterHierarchy/greedyPass(_:level:into:)``), kept for the next pass.
     var next: [LevelRecord] = []
     /// Whether it differs from the level it came from.
     var changed = false
@@ -13,6 +14,9 @@ struct GreedyPass {
     var clusters: [UInt32] = []
     /// Whether each record of the old level has been visited or absorbed.
     var processed: [Bool] = []
+    /// The clusters formed, in order, before they go into the cluster table (room for half the
+    /// level is kept from pass to pass, so that the list never grows by copying).
+    var formed: [FormedCluster] = []
     /// The members of the cluster being formed: visit rank and level position.
     var members: [(rank: UInt32, position: UInt32)] = []
 }
@@ -20,7 +24,6 @@ struct GreedyPass {
 /// What the greedy pass reads: the level, its neighbor lists and dense cells, its tree's visit
 /// ranks and the zoom's distance test.
 struct GreedyInput {
-    let level: [LevelRecord]
     let neighbors: NeighborTable
     let dense: DenseCells
     let cells: CellIndex
@@ -29,13 +32,15 @@ struct GreedyInput {
     let zoom: Int
 }
 
-/// A cluster the pass formed, before it goes into the cluster table.
-private struct FormedCluster {
+/// A cluster the pass formed, before it goes into the cluster table; its count is in its record
+/// of the next level. 24 bytes.
+struct FormedCluster {
     var x: Double
     var y: Double
+    /// The entity of the record it was formed around.
     var origin: UInt32
-    var count: UInt32
-    var id: Int
+    /// That record's position in the level, which the cluster's id encodes.
+    var position: UInt32
 }
 
 extension ClusterHierarchy {
@@ -45,40 +50,65 @@ extension ClusterHierarchy {
     /// few points for `minPoints`, claims them.
     ///
     /// The later neighbors come from the sweep's lists, and from a search of the dense cells around
-    /// the records that have one nearby. Writes the next level, where each record went and the
-    /// positions of the new clusters into `pass`, and appends the new clusters to the table.
+    /// the records that have one nearby. Replaces `level` with the next level, writes where each
+    /// record went and the positions of the new clusters into `pass`, and appends the new clusters
+    /// to the table.
+    ///
+    /// With `minPoints` at most 2 (supercluster's default) the next level is written over the old
+    /// one: a visit then writes at most one record, at the count written so far, which never passes
+    /// the record visited (every record before it was visited and wrote at most one), and the
+    /// records a visit still reads (the record itself and unprocessed later ones) are at or after
+    /// it. With a larger `minPoints` a visit may write claimed neighbors ahead of records not yet
+    /// visited, so the next level goes to a buffer of its own.
     ///
     /// - Complexity: O(n + m log m) for m listed neighbors, plus O(n) for the dense-cell searches.
-    mutating func greedyPass(_ input: GreedyInput, into pass: inout GreedyPass) {
-        let n = input.level.count
+    mutating func greedyPass(
+        _ input: GreedyInput, level: inout [LevelRecord], into pass: inout GreedyPass
+    ) {
+        let n = level.count
+        let inPlace = options.minPoints <= 2
         var processed = pass.processed
         var newPosition = pass.newPosition
+        var next = inPlace ? [] : pass.next
+        // A cluster takes at least two records.
+        var formed = pass.formed
+        pass.formed = []
+        formed.removeAll(keepingCapacity: true)
+        formed.reserveCapacity(n / 2 + 1)
         var walk = GreedyWalk(
             input: input, minPoints: options.minPoints, inputCount: inputCount,
-            firstCluster: clusterID.count, next: pass.next, clusters: pass.clusters,
+            firstCluster: clusterID.count, clusters: pass.clusters, formed: formed,
             members: pass.members)
         pass = GreedyPass()  // the buffers are now uniquely referenced
         processed.removeAll(keepingCapacity: true)
         processed.resize(to: n, filling: false)
         newPosition.removeAll(keepingCapacity: true)
         newPosition.resize(to: n, filling: .max)
+        if !inPlace {
+            next.removeAll(keepingCapacity: true)
+            next.resize(to: n, filling: LevelRecord(fx: 0, fy: 0, ref: 0, count: 0))
+        }
         // The parent tables leave `self` for the walk, which sets the parents of the records it
         // claims in place (a list of them would grow to the level's size every pass).
         var (pointParents, clusterParents) = (pointParent, clusterParent)
         (pointParent, clusterParent) = ([], [])
         withCenters { centers in
-            input.level.withUnsafeBufferPointer { level in
-                input.ranks.withUnsafeBufferPointer { ranks in
-                    processed.withUnsafeMutableBufferPointer { processed in
-                        newPosition.withUnsafeMutableBufferPointer { newPosition in
-                            pointParents.withUnsafeMutableBufferPointer { pointParents in
-                                clusterParents.withUnsafeMutableBufferPointer { clusterParents in
-                                    walk.run(
-                                        GreedyWalk.Buffers(
-                                            level: level, ranks: ranks, processed: processed,
-                                            newPosition: newPosition, centers: centers,
-                                            pointParents: pointParents,
-                                            clusterParents: clusterParents))
+            level.withUnsafeMutableBufferPointer { level in
+                next.withUnsafeMutableBufferPointer { next in
+                    input.ranks.withUnsafeBufferPointer { ranks in
+                        processed.withUnsafeMutableBufferPointer { processed in
+                            newPosition.withUnsafeMutableBufferPointer { newPosition in
+                                pointParents.withUnsafeMutableBufferPointer { pointParents in
+                                    clusterParents.withUnsafeMutableBufferPointer {
+                                        clusterParents in
+                                        walk.run(
+                                            GreedyWalk.Buffers(
+                                                level: UnsafeBufferPointer(level),
+                                                next: inPlace ? level : next, ranks: ranks,
+                                                processed: processed, newPosition: newPosition,
+                                                centers: centers, pointParents: pointParents,
+                                                clusterParents: clusterParents))
+                                    }
                                 }
                             }
                         }
@@ -87,17 +117,24 @@ extension ClusterHierarchy {
             }
         }
         (pointParent, clusterParent) = (pointParents, clusterParents)
-        for cluster in walk.formed {
+        if inPlace {
+            level.removeLast(n - walk.written)
+        } else {
+            next.removeLast(n - walk.written)
+            swap(&level, &next)
+        }
+        for (cluster, p) in zip(walk.formed, walk.clusters) {
             clusterX.append(cluster.x)
             clusterY.append(cluster.y)
-            clusterCount.append(cluster.count)
-            clusterID.append(cluster.id)
+            clusterCount.append(level[Int(p)].count)
+            clusterID.append((Int(cluster.position) << 5) + (input.zoom + 1) + inputCount)
             clusterParent.append(-1)
             clusterOrigin.append(cluster.origin)
         }
         pass = GreedyPass(
-            next: walk.next, changed: walk.changed, newPosition: newPosition,
-            clusters: walk.clusters, processed: processed, members: walk.members)
+            next: next, changed: walk.changed, newPosition: newPosition,
+            clusters: walk.clusters, processed: processed, formed: walk.formed,
+            members: walk.members)
     }
 
     /// Sets the parent cluster (table index) of an entity.
@@ -112,6 +149,8 @@ private struct GreedyWalk {
     /// The buffers the walk reads and writes in place.
     struct Buffers {
         let level: UnsafeBufferPointer<LevelRecord>
+        /// Where the next level is written: over `level` itself, or a buffer of the level's size.
+        let next: UnsafeMutableBufferPointer<LevelRecord>
         let ranks: UnsafeBufferPointer<UInt32>
         let processed: UnsafeMutableBufferPointer<Bool>
         let newPosition: UnsafeMutableBufferPointer<UInt32>
@@ -141,28 +180,28 @@ private struct GreedyWalk {
     let minPoints: Int
     let inputCount: Int
     let firstCluster: Int
-    var next: [LevelRecord]
+    /// The records of the next level written so far.
+    var written = 0
     var clusters: [UInt32]
     var members: [(rank: UInt32, position: UInt32)]
-    var formed: [FormedCluster] = []
+    var formed: [FormedCluster]
     var changed = false
     /// A sum of what ``warm(_:_:)`` read, kept so that its loads are not optimized away.
     var touched: UInt32 = 0
 
     init(
         input: GreedyInput, minPoints: Int, inputCount: Int, firstCluster: Int,
-        next: [LevelRecord], clusters: [UInt32], members: [(rank: UInt32, position: UInt32)]
+        clusters: [UInt32], formed: [FormedCluster],
+        members: [(rank: UInt32, position: UInt32)]
     ) {
         self.input = input
         self.minPoints = minPoints
         self.inputCount = inputCount
         self.firstCluster = firstCluster
-        self.next = next
         self.clusters = clusters
         self.members = members
-        self.next.removeAll(keepingCapacity: true)
-        self.next.reserveHugeCapacity(input.level.count)
         self.clusters.removeAll(keepingCapacity: true)
+        self.formed = formed
     }
 
     mutating func run(_ b: Buffers) {
@@ -225,10 +264,25 @@ private struct GreedyWalk {
         touched &+= sum
     }
 
-    /// Copies records that stay as they are.
+    /// Copies records that stay as they are (a move within the buffer when the next level is
+    /// written over the old one: the destination is never after the source).
     private mutating func copy(_ range: Range<Int>, _ b: Buffers) {
-        for i in range { b.newPosition[i] = UInt32(next.count + i - range.lowerBound) }
-        next.append(contentsOf: UnsafeBufferPointer(rebasing: b.level[range]))
+        for i in range { b.newPosition[i] = UInt32(written + i - range.lowerBound) }
+        if let to = b.next.baseAddress, let from = b.level.baseAddress,
+            to + written != from + range.lowerBound
+        {
+            UnsafeMutableRawPointer(to + written).copyMemory(
+                from: from + range.lowerBound,
+                byteCount: range.count * MemoryLayout<LevelRecord>.stride)
+        }
+        written += range.count
+    }
+
+    /// Writes the next record of the next level.
+    @inline(__always)
+    private mutating func write(_ record: LevelRecord, _ b: Buffers) {
+        b.next[written] = record
+        written += 1
     }
 
     /// Adds the listed later neighbors of `p` that are unprocessed. Every earlier record has been
@@ -263,8 +317,8 @@ private struct GreedyWalk {
     private mutating func visit(_ p: Int, _ b: Buffers) {
         let origin = b.level[p]
         guard !members.isEmpty else {
-            b.newPosition[p] = UInt32(next.count)
-            next.append(origin)
+            b.newPosition[p] = UInt32(written)
+            write(origin, b)
             return
         }
         if members.count > 1 { sortMembersByRank() }
@@ -274,13 +328,13 @@ private struct GreedyWalk {
         for m in members { total += Int(b.level[Int(m.position)].count) }
         guard total >= minPoints else {
             // Too few points: the neighbors are claimed and follow the record, in visit order.
-            b.newPosition[p] = UInt32(next.count)
-            next.append(origin)
+            b.newPosition[p] = UInt32(written)
+            write(origin, b)
             for m in members {
                 let q = Int(m.position)
                 b.processed[q] = true
-                b.newPosition[q] = UInt32(next.count)
-                next.append(b.level[q])
+                b.newPosition[q] = UInt32(written)
+                write(b.level[q], b)
             }
             return
         }
@@ -298,15 +352,12 @@ private struct GreedyWalk {
         }
         b.setParent(origin.ref, c)
         let cx = wx / Double(total), cy = wy / Double(total)
-        formed.append(
-            FormedCluster(
-                x: cx, y: cy, origin: origin.ref, count: UInt32(total),
-                id: (p << 5) + (input.zoom + 1) + inputCount))
-        clusters.append(UInt32(next.count))
-        next.append(
+        formed.append(FormedCluster(x: cx, y: cy, origin: origin.ref, position: UInt32(p)))
+        clusters.append(UInt32(written))
+        write(
             LevelRecord(
                 fx: Float(cx), fy: Float(cy), ref: UInt32(inputCount + Int(c)),
-                count: UInt32(total)))
+                count: UInt32(total)), b)
     }
 
     /// Sorts the members by visit rank: a comparison sort for the few members of a usual cluster, a

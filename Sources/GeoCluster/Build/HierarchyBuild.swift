@@ -119,6 +119,16 @@ extension ClusterHierarchy {
         var treeZoom = options.maxZoom + 1
         let empty = PackedTree(refs: [], nodeSize: nodeSize, bounds: .empty)
         trees = [PackedTree](repeating: empty, count: options.maxZoom + 2 - options.minZoom)
+        // The cluster tables get room for the most clusters a level can form (each takes two
+        // records or more) up front: they then never grow by copying, and the room no cluster
+        // uses is never touched, so it takes no memory.
+        let reserve = max(0, level.count - 1)
+        clusterX.reserveCapacity(reserve)
+        clusterY.reserveCapacity(reserve)
+        clusterCount.reserveCapacity(reserve)
+        clusterID.reserveCapacity(reserve)
+        clusterParent.reserveCapacity(reserve)
+        clusterOrigin.reserveCapacity(reserve)
         var pending = startTree(level)
         var cells = profiler.measure(.cellIndex, zoom: treeZoom, items: level.count) {
             withCenters { centers in
@@ -132,9 +142,7 @@ extension ClusterHierarchy {
         var pass = GreedyPass()
         var neighbors = NeighborTable()
         var dense = DenseCells()
-        // The level size the buffers were made for; they are let go (and their pages handed back)
-        // when the levels shrink below three quarters of it, so that the memory a build holds
-        // follows the level size down.
+        // The level size the buffers were made for (see `shrinking` below).
         var bufferSize = level.count
         HeapTrim.releaseFreePages()  // the first sort's temporary buffers
         for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
@@ -148,6 +156,8 @@ extension ClusterHierarchy {
                 }
             }
             profile.largestPairCount = max(profile.largestPairCount, neighbors.pairCount)
+            // The sweep's pair lists are gone; their pages go back before the greedy pass.
+            HeapTrim.releaseFreePages()
             var levelTree = pending.value() ?? LevelTree(level, nodeSize: nodeSize)
             trees[zoom + 1 - options.minZoom] = levelTree.tree
             // The tree's copy of the level is the level itself; dropping it leaves one reference.
@@ -161,14 +171,25 @@ extension ClusterHierarchy {
                 neighbors.gatherRanks(ranks)
                 greedyPass(
                     GreedyInput(
-                        level: level, neighbors: neighbors, dense: dense, cells: cells,
-                        ranks: ranks,
+                        neighbors: neighbors, dense: dense, cells: cells, ranks: ranks,
                         test: PairTest(radius: radius, rounding: cells.rounding), zoom: zoom),
-                    into: &pass)
+                    level: &level, into: &pass)
             }
             clusterRanges[zoom - options.minZoom] = start..<clusterID.count
+            // When the levels have shrunk below seven eighths of the size the buffers were made
+            // for, the buffers are let go (and their pages handed back) before the next tree and
+            // the cell index take new ones of the level's size, so that the memory a build holds
+            // follows the level size down; the level itself moves to a buffer of its size.
+            let shrinking = level.count < bufferSize / 8 * 7 && bufferSize >= 1 << 16
+            if shrinking {
+                neighbors = NeighborTable()
+                dense = DenseCells()
+                levelTree.scratch = []
+                levelTree.ranks = []
+                level = level.withUnsafeBufferPointer { Array($0) }
+                HeapTrim.releaseFreePages()
+            }
             if pass.changed {
-                swap(&level, &pass.next)
                 treeBuffers = (levelTree.scratch, levelTree.ranks)
                 levelTree.scratch = []
                 levelTree.ranks = []
@@ -183,16 +204,13 @@ extension ClusterHierarchy {
                     withCenters { centers in
                         cells.advance(
                             to: level, newPosition: pass.newPosition, clusters: pass.clusters,
-                            radius: options.projectedRadius(atZoom: zoom - 1), centers: centers)
+                            radius: options.projectedRadius(atZoom: zoom - 1), centers: centers,
+                            shrinking: shrinking)
                     }
                 }
             }
-            if level.count < bufferSize / 4 * 3 && bufferSize >= 1 << 16 {
+            if shrinking {
                 pass = GreedyPass()
-                neighbors = NeighborTable()
-                dense = DenseCells()
-                treeBuffers = ([], [])
-                cells.releaseMoveBuffers()
                 bufferSize = level.count
                 HeapTrim.releaseFreePages()
             }

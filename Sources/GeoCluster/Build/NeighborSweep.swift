@@ -165,10 +165,10 @@ extension CellIndex {
         into table: inout NeighborTable, dense: inout DenseCells, profiler: BuildProfiler? = nil,
         zoom: Int = -1
     ) {
-        var parts = table.pairParts
-        table.pairParts = []
-        for i in parts.indices { parts[i].removeAll(keepingCapacity: true) }
-        if parts.count < 2 { parts += Array(repeating: [], count: 2 - parts.count) }
+        // The directed pairs (record, neighbor), one list per half of the sweep (the second is
+        // empty when the sweep runs as one), let go once grouped: kept, they would hold 8 bytes
+        // per pair through the greedy pass.
+        var parts: [[(UInt32, UInt32)]] = [[], []]
         let test = PairTest(radius: r, rounding: rounding)
         let denseStarts = level.withUnsafeBufferPointer { level in
             entries.withUnsafeBufferPointer { sorted in
@@ -204,8 +204,7 @@ extension CellIndex {
                 }
             }
         }
-        table.pairParts = parts
-        table.group(level.count)
+        table.group(parts, level.count)
         dense.collect(denseStarts, cells: self)
     }
 
@@ -298,38 +297,42 @@ struct NeighborTable {
     /// The visit rank of each target (once the level's tree is in), gathered in a loop of
     /// independent loads so that the greedy pass reads them in order.
     var targetRanks: [UInt32] = []
-    /// The directed pairs (record, neighbor) the lists are made from, in two parts (one per half
-    /// of a sweep; the second is empty when the sweep ran as one).
-    var pairParts: [[(UInt32, UInt32)]] = [[], []]
-    /// Where the next target of each record goes while the lists are filled.
-    private var fill: [Int32] = []
-
     /// The number of pairs listed.
     var pairCount: Int { targets.count }
 
-    /// Groups ``pairParts`` by record, for a level of `n` records.
-    mutating func group(_ n: Int) {
+    /// Groups directed pairs (record, neighbor) by record, for a level of `n` records (a counting
+    /// sort that fills the lists through `offsets` itself, so no second array of n cursors is
+    /// needed).
+    mutating func group(_ parts: [[(UInt32, UInt32)]], _ n: Int) {
         offsets.removeAll(keepingCapacity: true)
         offsets.append(contentsOf: repeatElement(0, count: n + 1))
-        let parts = pairParts
         targets.resize(to: parts.reduce(0) { $0 + $1.count }, filling: 0)
-        fill.resize(to: n, filling: 0)
         offsets.withUnsafeMutableBufferPointer { offsets in
             for part in parts {
-                for (s, _) in part { offsets[Int(s) + 1] &+= 1 }
+                for (s, _) in part { offsets[Int(s)] &+= 1 }
             }
-            for i in 0..<n { offsets[i + 1] &+= offsets[i] }
-            fill.withUnsafeMutableBufferPointer { fill in
-                for i in 0..<n { fill[i] = offsets[i] }
-                targets.withUnsafeMutableBufferPointer { targets in
-                    for part in parts {
-                        for (s, d) in part {
-                            targets[Int(fill[Int(s)])] = d
-                            fill[Int(s)] &+= 1
-                        }
+            // Exclusive prefix sums: `offsets[s]` is where the list of `s` starts.
+            var start: Int32 = 0
+            for i in 0..<n {
+                let listed = offsets[i]
+                offsets[i] = start
+                start &+= listed
+            }
+            targets.withUnsafeMutableBufferPointer { targets in
+                for part in parts {
+                    for (s, d) in part {
+                        targets[Int(offsets[Int(s)])] = d
+                        offsets[Int(s)] &+= 1
                     }
                 }
             }
+            // Each `offsets[s]` is now where the list of `s` ends, the start of the next one.
+            var i = n
+            while i > 0 {
+                offsets[i] = offsets[i - 1]
+                i -= 1
+            }
+            offsets[0] = 0
         }
     }
 

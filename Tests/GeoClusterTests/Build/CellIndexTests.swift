@@ -25,15 +25,21 @@ struct CellIndexTests {
     }
 
     @Test(arguments: [
-        (n: 3000, rows: 40, dropped: 0.0, clusters: 0),
-        (n: 3000, rows: 40, dropped: 0.0, clusters: 500),
-        (n: 3000, rows: 3, dropped: 0.1, clusters: 1500),
-        (n: 3000, rows: 40, dropped: 0.9, clusters: 200),
-        (n: 3000, rows: 1, dropped: 0.5, clusters: 1),
-        (n: 3000, rows: 200, dropped: 1.0, clusters: 700),
-        (n: 1, rows: 1, dropped: 0.0, clusters: 1),
+        (n: 3000, rows: 40, dropped: 0.0, clusters: 0, shrinking: false),
+        (n: 3000, rows: 40, dropped: 0.0, clusters: 500, shrinking: false),
+        (n: 3000, rows: 3, dropped: 0.1, clusters: 1500, shrinking: false),
+        (n: 3000, rows: 40, dropped: 0.9, clusters: 200, shrinking: false),
+        (n: 3000, rows: 1, dropped: 0.5, clusters: 1, shrinking: false),
+        (n: 3000, rows: 200, dropped: 1.0, clusters: 700, shrinking: false),
+        (n: 1, rows: 1, dropped: 0.0, clusters: 1, shrinking: false),
+        // The entries moved to buffers of the new level's size first.
+        (n: 3000, rows: 40, dropped: 0.6, clusters: 600, shrinking: true),
+        (n: 3000, rows: 2, dropped: 0.5, clusters: 1400, shrinking: true),
+        (n: 3000, rows: 200, dropped: 1.0, clusters: 700, shrinking: true),
     ])
-    func advanceEqualsAStableSort(n: Int, rows: Int, dropped: Double, clusters: Int) {
+    func advanceEqualsAStableSort(
+        n: Int, rows: Int, dropped: Double, clusters: Int, shrinking: Bool
+    ) {
         var rng = SplitMix64(seed: UInt64(n * 31 + rows * 7 + clusters) &+ UInt64(dropped * 10))
         let old = Self.level(n, rows: rows, rng: &rng)
         let inputCount = n + clusters
@@ -65,7 +71,7 @@ struct CellIndexTests {
         let shift = index.shift
         index.advance(
             to: level, newPosition: newPosition, clusters: added.sorted(), radius: 2 * radius,
-            centers: centers)
+            centers: centers, shrinking: shrinking)
         #expect(index.shift == shift - 1)
         let scale = Double(sign: .plus, exponent: index.shift, significand: 1)
         let survivors = before.compactMap { e -> CellEntry? in
