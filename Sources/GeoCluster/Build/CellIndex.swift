@@ -11,6 +11,9 @@ struct CellEntry: Sendable, Equatable {
 
     /// The flag of a record whose double center differs from its float32 copy.
     static let inexact: UInt32 = 1 << 31
+    /// The position of an entry whose record left its level (absorbed, or replaced by a cluster)
+    /// while the index moves to the next level; levels have fewer than 2³¹ − 1 records.
+    static let gone: UInt32 = ~inexact
 
     /// The record's position in its level.
     @inline(__always) var position: UInt32 { flaggedPosition & ~CellEntry.inexact }
@@ -170,23 +173,26 @@ struct CellIndex {
         }
         var addedOrder = [UInt32]()
         RadixSort.sort(&addedKeys, order: &addedOrder)
-        // First the entries whose records stay, with their new positions, moved down over the
-        // others in order: a loop of independent loads (the positions are in random order), so
-        // that many are in flight at once, and branch-free (every entry is written, and only a
-        // survivor advances the cursor).
+        // First each entry's new position (or ``CellEntry/gone``), written over its old one in a
+        // loop of independent loads (the positions are in random order) whose stores go to known
+        // places, so that many loads are in flight at once; then the survivors moved down over the
+        // others in order, a sequential pass.
         let oldCount = entries.count
         let survivors = entries.withUnsafeMutableBufferPointer { entries in
             keys.withUnsafeMutableBufferPointer { keys in
                 newPosition.withUnsafeBufferPointer { newPosition in
+                    for i in 0..<oldCount {
+                        let flagged = entries[i].flaggedPosition
+                        let p = newPosition[Int(flagged & ~CellEntry.inexact)]
+                        entries[i].flaggedPosition =
+                            (p == .max ? CellEntry.gone : p) | (flagged & CellEntry.inexact)
+                    }
                     var kept = 0
                     for i in 0..<oldCount {
                         let e = entries[i], key = keys[i]
-                        let p = newPosition[Int(e.flaggedPosition & ~CellEntry.inexact)]
-                        entries[kept] = CellEntry(
-                            fx: e.fx, fy: e.fy,
-                            flaggedPosition: p | (e.flaggedPosition & CellEntry.inexact))
+                        entries[kept] = e
                         keys[kept] = key
-                        kept &+= p == .max ? 0 : 1
+                        kept &+= e.position == CellEntry.gone ? 0 : 1
                     }
                     return kept
                 }

@@ -156,8 +156,6 @@ extension ClusterHierarchy {
                 }
             }
             profile.largestPairCount = max(profile.largestPairCount, neighbors.pairCount)
-            // The sweep's pair lists are gone; their pages go back before the greedy pass.
-            HeapTrim.releaseFreePages()
             var levelTree = pending.value() ?? LevelTree(level, nodeSize: nodeSize)
             trees[zoom + 1 - options.minZoom] = levelTree.tree
             // The tree's copy of the level is the level itself; dropping it leaves one reference.
@@ -184,8 +182,12 @@ extension ClusterHierarchy {
             if shrinking {
                 neighbors = NeighborTable()
                 dense = DenseCells()
-                levelTree.scratch = []
-                levelTree.ranks = []
+                // The tree's buffers only below three quarters of their room: made again, they
+                // cost more time than the others (pages faulted in while the tree is laid out).
+                if level.count < levelTree.scratch.capacity / 4 * 3 {
+                    levelTree.scratch = []
+                    levelTree.ranks = []
+                }
                 level = level.withUnsafeBufferPointer { Array($0) }
                 HeapTrim.releaseFreePages()
             }
