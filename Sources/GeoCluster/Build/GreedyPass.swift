@@ -21,8 +21,8 @@ struct GreedyPass {
     var members: [(rank: UInt32, position: UInt32)] = []
 }
 
-/// What the greedy pass reads: the level, its neighbor lists and dense cells, its tree's visit
-/// ranks and the zoom's distance test.
+/// What the greedy pass reads besides the level: its neighbor lists and dense cells, its tree's
+/// visit ranks and the zoom's distance test.
 struct GreedyInput {
     let neighbors: NeighborTable
     let dense: DenseCells
