@@ -42,7 +42,10 @@ public struct TrackStatistics: Hashable, Sendable, Codable {
     public var movingDistance: Double
     /// The speed at or above which an interval counted as moving, in m/s.
     public var movingSpeedThreshold: Double
-    /// ``length`` over ``duration`` in m/s; `nil` when the duration is not positive.
+    /// The meters travelled within ``duration`` over ``duration``, in m/s: in each segment, the
+    /// length from its first to its last in-order timed point. Untimed stretches at a segment's
+    /// ends, and segments with fewer than two timed points, count for ``length`` but not here.
+    /// `nil` when the duration is not positive.
     public var averageSpeed: Double?
     /// ``movingDistance`` over ``movingTime`` in m/s; `nil` when there is no moving time.
     public var averageMovingSpeed: Double?
@@ -92,13 +95,15 @@ extension Track {
         movingSpeed: Double = 0.5, elevationThreshold: Double = 0
     ) -> TrackStatistics {
         var length = 0.0, length3D = 0.0, duration = 0.0, movingTime = 0.0, movingDistance = 0.0
+        // The meters between each segment's first and last in-order timed points.
+        var timedLength = 0.0
         var speeds = [Double]()
         var untimed = 0, outOfOrder = 0, count = 0
         for segment in segments {
             count += segment.count
             // The last in-order timed point: its time and the length travelled up to it.
             var anchor: (time: Date, along: Double)?
-            var first: Date?
+            var first: (time: Date, along: Double)?
             var along = 0.0
             for (i, point) in segment.enumerated() {
                 if i > 0 {
@@ -119,7 +124,7 @@ extension Track {
                 }
                 guard let last = anchor else {
                     anchor = (time, along)
-                    first = time
+                    first = (time, along)
                     continue
                 }
                 let elapsed = time.timeIntervalSince(last.time)
@@ -137,7 +142,10 @@ extension Track {
                 anchor = (time, along)
             }
             length += along
-            if let first, let last = anchor { duration += last.time.timeIntervalSince(first) }
+            if let first, let last = anchor {
+                duration += last.time.timeIntervalSince(first.time)
+                timedLength += last.along - first.along
+            }
         }
         speeds.sort()
         let robust =
@@ -146,7 +154,7 @@ extension Track {
         return TrackStatistics(
             length: length, length3D: length3D, duration: duration, movingTime: movingTime,
             movingDistance: movingDistance, movingSpeedThreshold: movingSpeed,
-            averageSpeed: duration > 0 ? length / duration : nil,
+            averageSpeed: duration > 0 ? timedLength / duration : nil,
             averageMovingSpeed: movingTime > 0 ? movingDistance / movingTime : nil,
             maximumSpeed: speeds.last, robustMaximumSpeed: robust,
             elevationChange: elevationChange(threshold: elevationThreshold),
@@ -160,7 +168,9 @@ extension Track {
         statistics(movingSpeed: minimumSpeed).movingTime
     }
 
-    /// The average speed in m/s over the whole ``duration``; `nil` when the duration is not positive.
+    /// The average speed in m/s over the whole ``duration``: the meters travelled between each
+    /// segment's first and last in-order timed points over those seconds (see
+    /// ``TrackStatistics/averageSpeed``); `nil` when the duration is not positive.
     public var averageSpeed: Double? { statistics().averageSpeed }
 
     /// The largest average speed in m/s of an interval; `nil` when no interval has a positive

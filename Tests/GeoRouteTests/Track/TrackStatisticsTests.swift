@@ -155,7 +155,12 @@ struct TrackStatisticsReferenceTests {
         let hysteresis = track.elevationChange(threshold: 5)
         #expect(abs(hysteresis.gain - r.gain5) < 1e-6 && abs(hysteresis.loss - r.loss5) < 1e-6)
         #expect(track.stationaryPeriods().count == r.stationary)
-        if r.duration > 0 { #expect(abs((s.averageSpeed ?? .nan) - r.length / r.duration) < 1e-9) }
+        // The meters travelled within the duration: the whole length when every point has a
+        // time, the moving distance when every timed interval was moving.
+        if r.duration > 0, s.untimedPoints == 0 || r.movingTime == r.duration {
+            let travelled = s.untimedPoints == 0 ? r.length : r.movingDistance
+            #expect(abs((s.averageSpeed ?? .nan) - travelled / r.duration) < 1e-9)
+        }
     }
 
     /// The first stationary periods of the Bright Angel trail and of the lake walk, as the Python
@@ -201,6 +206,24 @@ struct TrackStatisticsTests {
         #expect(track.elevationChange(threshold: 4) == ElevationChange(gain: 15, loss: 0))
         #expect(abs(track.movingTime(minimumSpeed: 2) - 10) < 1e-9)
         #expect(step > 0)
+    }
+
+    /// Untimed points before a segment's first time and after its last count for the length but
+    /// not for the average speed, which is the distance travelled in the duration over it.
+    @Test func averageSpeedCountsOnlyTheTimedStretch() {
+        let before = fix(0, -1, nil), a = fix(0, 0, 0), b = fix(0, 0.001, 100)
+        let c = fix(0, 0.003, 200), after = fix(0, 2, nil)
+        let lone = [fix(3, 3, 50), fix(3, 4, nil)]
+        let track = Track(segments: [[before, a, b, c, after], lone])
+        func distance(_ p: TrackPoint, _ q: TrackPoint) -> Double {
+            p.coordinate.distance(to: q.coordinate)
+        }
+        let timed = distance(a, b) + distance(b, c)
+        let s = track.statistics()
+        #expect(s.duration == 200)
+        #expect(abs((s.averageSpeed ?? .nan) - timed / 200) < 1e-12)
+        #expect(s.length > 300_000)  // the untimed stretches are in the length
+        #expect(s.untimedPoints == 3)
     }
 
     @Test func emptyAndTimelessTracks() {
