@@ -53,8 +53,9 @@ struct CellIndex {
     private(set) var keys: [Int64] = []
     /// Cells are 2^-shift wide.
     private(set) var shift = 0
-    /// A copy of the first row of a pair that ``advance(to:newPosition:clusters:radius:centers:)``
-    /// merges, kept from one move to the next.
+    /// A copy of the first row of a pair that
+    /// ``advance(to:newPosition:clusters:radius:centers:shrinking:)`` merges, kept from one move to
+    /// the next.
     private var rowEntries: [CellEntry] = []
     private var rowKeys: [Int64] = []
     /// An upper bound of |float32(v) − v| over the coordinates of every record so far.
@@ -150,7 +151,7 @@ struct CellIndex {
     /// Moves the index to the next level: `newPosition[p]` is where record `p` of the old level went
     /// (`UInt32.max` if it was absorbed or became a cluster), `clusters` are the new level's new
     /// records, and `r` the next zoom's radius. With `shrinking`, the entries move to buffers of the
-    /// new level's size, and the row copies are let go.
+    /// new level's size, and the row copies start afresh.
     mutating func advance(
         to level: [LevelRecord], newPosition: [UInt32], clusters: [UInt32], radius r: Double,
         centers: RecordCenters, shrinking: Bool = false
@@ -206,9 +207,10 @@ struct CellIndex {
         }
         // Then one pass: the survivors with halved cells (rows 2j and 2j+1 merge into row j,
         // columns halve, all in integers) merged with the new clusters, in place, the survivors
-        // moved up to the end of the room the buffers have. The next level is never larger than
-        // the old one, so the buffers never grow.
-        let room = min(entries.capacity, keys.capacity)
+        // moved up to the end of the room the old level took (or of the buffers, when they were
+        // just made at the new level's size). In a build the next level is never larger than the
+        // old one, so the buffers never grow there.
+        let room = min(entries.capacity, keys.capacity, oldCount)
         let total = max(room, survivors + clusters.count)
         entries.resize(to: total, filling: CellEntry(fx: 0, fy: 0, flaggedPosition: 0))
         keys.resize(to: total, filling: 0)

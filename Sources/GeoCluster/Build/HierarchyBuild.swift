@@ -121,7 +121,8 @@ extension ClusterHierarchy {
         trees = [PackedTree](repeating: empty, count: options.maxZoom + 2 - options.minZoom)
         // The cluster tables get room for the most clusters a level can form (each takes two
         // records or more) up front: they then never grow by copying, and the room no cluster
-        // uses is never touched, so it takes no memory.
+        // uses is never written, so it costs address space but no memory (unless the allocator
+        // hands out pages it had already touched, which are resident either way).
         let reserve = max(0, level.count - 1)
         clusterX.reserveCapacity(reserve)
         clusterY.reserveCapacity(reserve)
@@ -179,9 +180,13 @@ extension ClusterHierarchy {
             // the cell index take new ones of the level's size, so that the memory a build holds
             // follows the level size down; the level itself moves to a buffer of its size.
             let shrinking = level.count < bufferSize / 8 * 7 && bufferSize >= 1 << 16
+            // (A level only shrinks when the pass changed it, so the tree whose buffers may go
+            // below is never the one kept for an unchanged level.)
             if shrinking {
                 neighbors = NeighborTable()
                 dense = DenseCells()
+                pass.next = []
+                pass.processed = []
                 // The tree's buffers only below three quarters of their room: made again, they
                 // cost more time than the others (pages faulted in while the tree is laid out).
                 if level.count < levelTree.scratch.capacity / 4 * 3 {

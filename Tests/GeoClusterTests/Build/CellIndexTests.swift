@@ -92,5 +92,9 @@ struct CellIndexTests {
         #expect(index.entries == expected)
         #expect(index.keys == expected.map { Self.key($0, scale: scale) })
         #expect(index.entries.count == level.count)
+        if shrinking {
+            // Moved to buffers of the new level's size, not kept in the old level's.
+            #expect(index.entries.capacity < n && index.keys.capacity < n)
+        }
     }
 }
