@@ -51,6 +51,12 @@ struct CommandLineTests {
         #expect(huge.output == #"error: line 1: latitude "1e400" is not finite (column 1)"# + "\n")
         let zoom = meridian("tile", input: "0 0 31\n")
         #expect(zoom.output == "error: line 1: zoom 31 is outside 0...30 (column 3)\n")
+        // A job given as arguments is named as such, its values counted.
+        let argued = meridian("distance", "0", "0", "1", "x")
+        #expect(
+            argued.output == #"error: arguments: longitude "x" is not a number (value 4)"# + "\n")
+        #expect(
+            argued.error.contains("meridian distance: arguments: longitude") && argued.code == 2)
         // An integer beyond Int's range is an integer out of range, not a non-integer.
         let big = meridian("tile", input: "0 0 9223372036854775808\n0 0 1.5\n")
         #expect(

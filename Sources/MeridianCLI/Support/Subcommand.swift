@@ -54,7 +54,8 @@ struct Answer {
 /// - An answer is its text, or with `--json` one JSON object with the input's `line` number.
 /// - A bad line gets an error record in its place: `error: line N: message` as text, or
 ///   `{"line": N, "error": "message", "kind": "..."}` as JSON; the same message goes to standard
-///   error, in input order, and the exit code becomes 2.
+///   error, in input order, and the exit code becomes 2. A job given as positional arguments is
+///   `error: arguments: message` (its values counted instead of columns), and line 1 as JSON.
 /// - A blank line or a `#` comment gets an empty line (text) or `{"line": N, "skipped": true}`.
 struct Batch {
     let command: String
@@ -63,6 +64,9 @@ struct Batch {
     /// for answers that are JSON of their own (GeoJSON lines), so every line parses.
     let jsonRecords: Bool
     let console: Console
+    /// Whether the job came from the positional arguments: messages then say "arguments" and
+    /// "value N" instead of "line 1" and "column N" (a JSON record keeps `"line": 1`).
+    var fromArguments = false
     private(set) var failed = false
 
     init(command: String, json: Bool, jsonRecords: Bool? = nil, console: Console) {
@@ -94,7 +98,8 @@ struct Batch {
         case .failure(let error):
             failed = true
             let message = describe(error)
-            console.printError("meridian \(command): line \(line): \(message)")
+            let place = fromArguments ? "arguments" : "line \(line)"
+            console.printError("meridian \(command): \(place): \(message)")
             if jsonRecords {
                 console.print(
                     jsonLine([
@@ -102,7 +107,7 @@ struct Batch {
                         "kind": .string(error.kind.name),
                     ]))
             } else {
-                console.print("error: line \(line): \(message)")
+                console.print("error: \(place): \(message)")
             }
         }
     }
@@ -115,8 +120,8 @@ struct Batch {
     /// The exit code: 2 if any line was bad.
     var exitCode: Int32 { failed ? ExitCode.badInput : ExitCode.success }
 
-    /// Runs a job per line: the positional arguments are one job (line 1), or, when there are none,
-    /// each line of standard input is one.
+    /// Runs a job per line: the positional arguments are one job (`arguments` in messages, line 1
+    /// in JSON records), or, when there are none, each line of standard input is one.
     ///
     /// - Throws: ``UsageError`` when the positional arguments are not as many values as a job
     ///   takes (a mistake in the call, exit 64 with the usage); the same count on a line of
@@ -132,6 +137,7 @@ struct Batch {
             if case .failure(let error) = outcome, error.isFieldCount {
                 throw UsageError(error.message)
             }
+            batch.fromArguments = true
             batch.emit(line: 1, outcome)
             return batch.exitCode
         }
@@ -185,7 +191,7 @@ struct Batch {
     /// A message with where it is (column or offset) when the error knows.
     func describe(_ error: GeoError) -> String {
         if let column = error.column, !error.message.contains("column") {
-            return "\(error.message) (column \(column))"
+            return "\(error.message) (\(fromArguments ? "value" : "column") \(column))"
         }
         return error.message
     }
