@@ -66,11 +66,15 @@ struct Batch {
     let console: Console
     /// Whether the job came from the positional arguments: messages then say "arguments" and
     /// "value N" instead of "line 1" and "column N" (a JSON record keeps `"line": 1`).
-    var fromArguments = false
+    let fromArguments: Bool
     private(set) var failed = false
 
-    init(command: String, json: Bool, jsonRecords: Bool? = nil, console: Console) {
+    init(
+        command: String, json: Bool, jsonRecords: Bool? = nil, console: Console,
+        fromArguments: Bool = false
+    ) {
         self.command = command
+        self.fromArguments = fromArguments
         self.json = json
         self.jsonRecords = jsonRecords ?? json
         self.console = console
@@ -131,13 +135,13 @@ struct Batch {
         console: Console, answer: (_ fields: [String]) throws(GeoError) -> Answer
     ) throws(UsageError) -> Int32 {
         var batch = Batch(
-            command: command, json: json, jsonRecords: jsonRecords, console: console)
+            command: command, json: json, jsonRecords: jsonRecords, console: console,
+            fromArguments: !positional.isEmpty)
         if !positional.isEmpty {
             let outcome = result(answer, jobFields(positional.joined(separator: " ")))
             if case .failure(let error) = outcome, error.isFieldCount {
                 throw UsageError(error.message)
             }
-            batch.fromArguments = true
             batch.emit(line: 1, outcome)
             return batch.exitCode
         }

@@ -189,13 +189,14 @@ struct TrackStatisticsTests {
             time: t.map(Date.init(timeIntervalSince1970:)))
     }
 
+    private func distance(_ p: TrackPoint, _ q: TrackPoint) -> Double {
+        p.coordinate.distance(to: q.coordinate)
+    }
+
     @Test func segmentsAreMeasuredSeparately() {
         let a = fix(0, 0, 0, 10), b = fix(0, 0.001, 100, 15), c = fix(0, 0.002, 200, 12)
         let d = fix(1, 1, 1_000, 20), e = fix(1, 1.001, 1_010, 30)
         let track = Track(segments: [[a, b, c], [], [d, e]])
-        func distance(_ p: TrackPoint, _ q: TrackPoint) -> Double {
-            p.coordinate.distance(to: q.coordinate)
-        }
         let step = distance(a, b), second = distance(d, e)
         #expect(abs(track.length - (distance(a, b) + distance(b, c) + second)) < 1e-9)
         #expect(track.duration == 210)
@@ -215,9 +216,6 @@ struct TrackStatisticsTests {
         let c = fix(0, 0.003, 200), after = fix(0, 2, nil)
         let lone = [fix(3, 3, 50), fix(3, 4, nil)]
         let track = Track(segments: [[before, a, b, c, after], lone])
-        func distance(_ p: TrackPoint, _ q: TrackPoint) -> Double {
-            p.coordinate.distance(to: q.coordinate)
-        }
         let timed = distance(a, b) + distance(b, c)
         let s = track.statistics()
         #expect(s.duration == 200)
