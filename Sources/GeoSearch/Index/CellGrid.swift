@@ -332,35 +332,26 @@ struct CellGrid: Sendable {
             return true
         }
         let records = walk.records
-        // Cells are read in two passes: first one value of every cache line, in loads that
-        // do not wait on one another, so that their misses overlap (the scan's comparisons
-        // and heap would otherwise take them one cell at a time); then the scan. A NaN,
-        // which no position has, would only send the query to the tree.
-        func touch(_ start: Int32, _ end: Int32, into touched: inout Double) {
-            for i in stride(from: Int(start), to: Int(end), by: 2) {
-                touched += records[i].x
-            }
+        // Cells are read in two passes: first every cache line of every cell is prefetched, so
+        // that their misses overlap (the scan's comparisons and heap would otherwise take them
+        // one cell at a time); then the scan. The first block's cells are all found before any
+        // of their lines is asked for.
+        func prefetch(_ start: Int32, _ end: Int32) {
+            guard let base = records.baseAddress, start < end else { return }
+            Prefetch.read(
+                UnsafeRawPointer(base + Int(start)),
+                bytes: Int(end - start) * MemoryLayout<PointTree.Record>.stride)
         }
-        var touched = 0.0
-        // The first block's cells are found before any of their records are read, and each
-        // cell's lines are touched a fixed number of times (its first eight positions and its
-        // last), so that no branch waits on memory; the scan reads any rest.
         var largest: Int32 = 0
-        let lastRecord = records.count - 1
         for (dr, dc) in CellGrid.neighbourhood {
             let (r, c) = (row + dr, column + dc)
             guard (bottom...top).contains(r), (left...right).contains(c) else { continue }
             let found = cell(c, r)
             largest = Swift.max(largest, found.end - found.start)
-            let start = Int(found.start)
-            // An empty cell touches its neighbour's first position (or the last one).
-            let last = Swift.min(Swift.max(Int(found.end) - 1, start), lastRecord)
-            for line in 0..<4 { touched += records[Swift.min(start + 2 * line, last)].x }
-            touched += records[last].x
+            prefetch(found.start, Swift.min(found.end, found.start + crowded))
         }
         // A crowded cell (places far denser than the grid assumed) is left to the tree, which
         // stays logarithmic there: no cell of more than `crowded` positions is read.
-        if touched.isNaN { return .unanswered }
         if largest > crowded { return .crowded }
         // The first block from the query's own cell outwards, so that the heap fills with
         // near positions first; a neighbour beyond a plane of the query's cell that the ball
@@ -394,7 +385,7 @@ struct CellGrid: Sendable {
             let topClear = clearance(from: top + 1, v, below: false) > reach
             if leftClear && rightClear && bottomClear && topClear { return .answered }
             // Each side the ball reaches moves out by a cell, unless it is the face's edge;
-            // the new cells are touched, then scanned.
+            // the new cells are prefetched, then scanned.
             let (oldLeft, oldRight, oldBottom, oldTop) = (left, right, bottom, top)
             if !leftClear { left -= 1 }
             if !rightClear { right += 1 }
@@ -410,7 +401,7 @@ struct CellGrid: Sendable {
                         let found = cell(c, r)
                         if pass == 0 {
                             if found.end - found.start > crowded { return .unanswered }
-                            touch(found.start, found.end, into: &touched)
+                            prefetch(found.start, found.end)
                         } else {
                             guard firstVisit(found.shared) else {
                                 if visitedCount == visited.count { return .unanswered }
@@ -420,7 +411,6 @@ struct CellGrid: Sendable {
                         }
                     }
                 }
-                if touched.isNaN { return .unanswered }
             }
         }
         return .unanswered

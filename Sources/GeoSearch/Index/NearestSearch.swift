@@ -83,18 +83,39 @@ func sortSmall<T>(_ items: inout UnsafeMutableBufferPointer<T>, by precedes: (T,
     }
 }
 
+/// The caller's per-element data that a nearest query will read for its answers (the elements
+/// themselves, `stride` bytes each from `base`, by element index): prefetched once the search
+/// knows its candidates, so that those reads do not wait on memory after the search.
+@usableFromInline
+struct ElementLines {
+    @usableFromInline let base: UnsafeRawPointer
+    @usableFromInline let stride: Int
+
+    @inlinable
+    init(base: UnsafeRawPointer, stride: Int) {
+        (self.base, self.stride) = (base, stride)
+    }
+
+    /// Prefetches the data of element `element` (its first 256 bytes at most).
+    @inline(__always)
+    func prefetch(_ element: Int32) {
+        Prefetch.read(base + stride * Int(element), bytes: Swift.min(stride, 256))
+    }
+}
+
 extension PointTree {
-    /// ``nearest(to:limit:into:accepts:)`` with its own heap of `k`: calls `body` with the
+    /// ``nearest(to:limit:into:accepts:lines:)`` with its own heap of `k`: calls `body` with the
     /// answers, nearest first.
     @usableFromInline
     func nearest(
         _ k: Int, to origin: Coordinate, limit: Double, accepts: ((Int) -> Bool)?,
+        lines: ElementLines? = nil,
         _ body: (UnsafeBufferPointer<(distance: Double, element: Int32)>) -> Void
     ) {
         ScratchMemory.withBuffer(of: (distance: Double, element: Int32).self, capacity: k) {
             heap in
             var best = BestK(heap)
-            nearest(to: origin, limit: limit, into: &best, accepts: accepts)
+            nearest(to: origin, limit: limit, into: &best, accepts: accepts, lines: lines)
             body(UnsafeBufferPointer(rebasing: heap[0..<best.count]))
         }
     }
@@ -120,10 +141,11 @@ extension PointTree {
     /// (``ChordGeodesic/quickUpperBound(chord:)``), so only places with a chord up to U(c) can be in
     /// the answer; those are kept as candidates on the way and measured by geodesic at the end,
     /// nearest chord first, until the chord passes the k-th geodesic distance. PROJ is asked
-    /// only about candidates farther than the chord formula's limit.
+    /// only about candidates farther than the chord formula's limit. The elements' `lines`, when
+    /// given, are prefetched for the candidates before they are measured.
     func nearest(
         to origin: Coordinate, limit: Double, into best: inout BestK,
-        accepts: ((Int) -> Bool)?
+        accepts: ((Int) -> Bool)?, lines: ElementLines? = nil
     ) {
         guard count > 0, best.heap.count > 0, levelCount > 0 else { return }
         let query = WGS84.earthCentered(origin)
@@ -141,7 +163,7 @@ extension PointTree {
             ) { candidates in
                 walk(
                     query, origin, limit: limit, cut: &cut, candidates: candidates, into: &best,
-                    accepts: accepts, fromGrid: attempt == 0)
+                    accepts: accepts, lines: lines, fromGrid: attempt == 0)
             }
             if !overflowed {
                 _ = best.sortAscending()
@@ -152,7 +174,7 @@ extension PointTree {
         _ = room.withUnsafeMutableBufferPointer { candidates in
             walk(
                 query, origin, limit: limit, cut: &cut, candidates: candidates, into: &best,
-                accepts: accepts, fromGrid: false)
+                accepts: accepts, lines: lines, fromGrid: false)
         }
         _ = best.sortAscending()
     }
@@ -171,7 +193,7 @@ extension PointTree {
             ) { candidates in
                 !walk(
                     WGS84.earthCentered(origin), origin, limit: .infinity, cut: &cut,
-                    candidates: candidates, into: &best, accepts: nil, fromGrid: true)
+                    candidates: candidates, into: &best, accepts: nil, lines: nil, fromGrid: true)
             }
         }
     }
@@ -184,7 +206,7 @@ extension PointTree {
     private func walk(
         _ query: SIMD3<Double>, _ origin: Coordinate, limit: Double, cut: inout Double,
         candidates: UnsafeMutableBufferPointer<(squaredChord: Double, position: Int32)>,
-        into best: inout BestK, accepts: ((Int) -> Bool)?, fromGrid: Bool
+        into best: inout BestK, accepts: ((Int) -> Bool)?, lines: ElementLines?, fromGrid: Bool
     ) -> Bool {
         best.count = 0
         let levels = levelCount
@@ -217,6 +239,13 @@ extension PointTree {
                         for j in 0..<walk.found where candidates[j].squaredChord <= cutSquared {
                             candidates[kept] = candidates[j]
                             kept += 1
+                        }
+                        if let lines {
+                            for j in 0..<kept {
+                                let r = records[Int(candidates[j].position)]
+                                lines.prefetch(
+                                    r.memberCount == 1 ? r.element : members[Int(r.element)])
+                            }
                         }
                         // Nearest chord first: a candidate whose chord exceeds the k-th geodesic
                         // so far cannot get in, nor can any after it.

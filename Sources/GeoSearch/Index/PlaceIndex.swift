@@ -169,18 +169,25 @@ public struct PlaceIndex<Element: Sendable>: Sendable {
         // Inlined, so the results are written specialized for the caller's element type. The
         // elements are gathered first, in reads that do not wait on one another (they are
         // scattered through the input), then appended.
-        tree.nearest(k, to: origin, limit: limit, accepts: accepts) { answers in
-            withUnsafeTemporaryAllocation(of: Element.self, capacity: answers.count) { gathered in
-                guard let base = gathered.baseAddress else { return }
-                for (i, answer) in answers.enumerated() {
-                    (base + i).initialize(to: elements[Int(answer.element)])
-                }
-                results.reserveCapacity(answers.count)
-                for (i, answer) in answers.enumerated() {
-                    results.append(
-                        PlaceMatch(
-                            index: Int(answer.element), element: (base + i).move(),
-                            distance: answer.distance))
+        // The answers' elements are prefetched as soon as the search knows its candidates.
+        elements.withUnsafeBufferPointer { buffer in
+            let lines = buffer.baseAddress.map {
+                ElementLines(base: UnsafeRawPointer($0), stride: MemoryLayout<Element>.stride)
+            }
+            tree.nearest(k, to: origin, limit: limit, accepts: accepts, lines: lines) { answers in
+                withUnsafeTemporaryAllocation(of: Element.self, capacity: answers.count) {
+                    gathered in
+                    guard let base = gathered.baseAddress else { return }
+                    for (i, answer) in answers.enumerated() {
+                        (base + i).initialize(to: buffer[Int(answer.element)])
+                    }
+                    results.reserveCapacity(answers.count)
+                    for (i, answer) in answers.enumerated() {
+                        results.append(
+                            PlaceMatch(
+                                index: Int(answer.element), element: (base + i).move(),
+                                distance: answer.distance))
+                    }
                 }
             }
         }
