@@ -169,10 +169,10 @@ struct CommandLineTests {
         #expect(lines.count == 7)  // six lines and the final newline
         #expect(lines[0].hasPrefix("111319.491 m"))
         #expect(lines[1].isEmpty && lines[3].isEmpty)
-        #expect(lines[2] == "error: line 3: latitude 95.0 is outside [-90, 90] (column 1)")
+        #expect(lines[2] == #"error: line 3: latitude "95" is outside [-90, 90] (column 1)"#)
         #expect(lines[4].hasPrefix("110574.389 m"))
         #expect(lines[5] == "error: line 6: latitude \"abc\" is not a number (column 1)")
-        #expect(result.error.contains("meridian distance: line 3: latitude 95.0 is outside"))
+        #expect(result.error.contains(#"meridian distance: line 3: latitude "95" is outside"#))
         #expect(
             result.error.contains("meridian distance: line 6: latitude \"abc\" is not a number"))
     }
@@ -199,7 +199,8 @@ struct CommandLineTests {
         }
         let range = meridian("distance", input: "0 0 0 181\n")
         #expect(
-            range.output == "error: line 1: longitude 181.0 is outside [-180, 180] (column 4)\n")
+            range.output == #"error: line 1: longitude "181" is outside [-180, 180] (column 4)"#
+                + "\n")
         let wkt = meridian("geometry", "area", input: "POINT (1\n")
         #expect(
             wkt.output

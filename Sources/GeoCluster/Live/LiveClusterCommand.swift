@@ -9,7 +9,9 @@ import GeoCore
 /// insert KEY LAT LON [CATEGORY]   add an element (a category clusters only with its own kind)
 /// move KEY LAT LON                move one
 /// remove KEY                      remove one
-/// view WEST SOUTH EAST NORTH ZOOM  the box and zoom whose changes to report
+/// view WEST SOUTH EAST NORTH ZOOM  the box and zoom whose changes to report (the zoom floored
+///                                  and clamped to minZoom...maxZoom + 1 when read, as
+///                                  `getClusters` reads it)
 /// commit                          end a batch (so does a blank line, a view line or the end)
 /// # ...                           a comment
 /// ```

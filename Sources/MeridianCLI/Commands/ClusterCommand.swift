@@ -47,7 +47,8 @@ enum ClusterCommand: Subcommand {
         is answered with one JSON line: {"line", "batch", "applied", "count"} and, once a view
         is set, the features that "appeared" (with the "source" they came from), "disappeared"
         (with their "destination") and "changed" in the view. A view line answers with every
-        feature in the new view. A bad line is answered with {"line", "error", "kind"} and
+        feature in the new view; its ZOOM is read as getClusters reads it (floored and clamped to
+        --min-zoom...--max-zoom + 1), and echoed as given. A bad line is answered with {"line", "error", "kind"} and
         changes nothing. Clusters keep their id while their first element and zoom stay. The
         live index takes --radius, --extent, --min-zoom, --max-zoom and --min-points up to 2;
         the aggregates (--sum, --min, --max, --mean, --count) and --generate-id are for files.

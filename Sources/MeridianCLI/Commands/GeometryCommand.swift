@@ -47,8 +47,8 @@ enum GeometryCommand: Subcommand {
                                where a point on a ring is outside
           contains FILE        the same for many points: one "LAT LON" per line of standard input
 
-        Geometries are written as the input was (WKT or GeoJSON; a Feature keeps its properties)
-        unless --format says otherwise. In a FeatureCollection, a feature whose geometry could not
+        Geometries are written as the input was (WKT or GeoJSON, in batch mode each line as that
+        line was; a Feature keeps its properties) unless --format says otherwise. In a FeatureCollection, a feature whose geometry could not
         be made gets a null geometry (as WKT, "error: FEATURE: ..." in its place), its error goes
         to standard error and the exit code is 2.
 
@@ -56,8 +56,9 @@ enum GeometryCommand: Subcommand {
         output line, in order: the answer; for a bad line an error record in its place ("error:
         line N: ..." as text, {"line":N,"error":...,"kind":...} as JSON) with the same message on
         standard error; for a blank or # line an empty line ({"line":N,"skipped":true} as JSON).
-        Where the answers are GeoJSON geometries, error records and skipped lines are JSON objects
-        too, so every line parses. Errors give the line, and the column where the reader knows it.
+        Where the answers are GeoJSON geometries (every line GeoJSON, or --format geojson), error
+        records and skipped lines are JSON objects too, so every line parses. UTF-16 input gets
+        one error record for the whole input. Errors give the line, and the column where the reader knows it.
 
         Options:
           --format wkt|geojson   output format for geometries
@@ -243,14 +244,21 @@ enum GeometryCommand: Subcommand {
                 case nil: batch.skip(line: line.number)
                 case .failure(let error)?: batch.emit(line: line.number, .failure(error))
                 case .success(let g)?:
+                    // Each line's geometry is written as that line was (they may be mixed).
+                    var lineOutput = output
+                    lineOutput.geoJSON = outputFormat.map { $0 == "geojson" } ?? line.geoJSON
                     let result = Result { () throws(GeoError) -> Outcome in try apply(g) }
-                    batch.emit(line: line.number, result.map(output.answer))
+                    batch.emit(line: line.number, result.map(lineOutput.answer))
                 }
             }
             return batch.exitCode
         case .malformed(let error):
-            console.printError("meridian geometry: \(error.message)")
-            return ExitCode.badInput
+            // One error record stands for the whole input, as in the other batch commands.
+            var batch = Batch(
+                command: name, json: json, jsonRecords: json || (output.geoJSON && givesGeometry),
+                console: console)
+            batch.emit(line: 1, .failure(error))
+            return batch.exitCode
         }
     }
 
@@ -438,6 +446,8 @@ enum Input {
     struct Line {
         var number: Int
         var value: Result<Geometry, GeoError>?
+        /// Whether the line is GeoJSON (it starts with `{`) rather than WKT.
+        var geoJSON = false
     }
 
     case document(GeoJSON)
@@ -553,7 +563,8 @@ enum Input {
             }
             return Line(
                 number: index + 1,
-                value: Result { () throws(GeoError) -> Geometry in try geometry(text) })
+                value: Result { () throws(GeoError) -> Geometry in try geometry(text) },
+                geoJSON: trimmed.hasPrefix("{"))
         }
     }
 }

@@ -128,7 +128,7 @@ enum NearestCommand: Subcommand {
           -k K, --k K      how many (default 5)
           --within M       at most M meters away
           --json           one JSON object per line: places [{name, latitude, longitude,
-                           distance, index}], line
+                           distance, index, countryCode and admin1 when known}], line
           --geojson        one GeoJSON FeatureCollection per line (the query and its places),
                            which `meridian render` draws; error records and skipped lines are
                            JSON objects as with --json, so every line parses
@@ -196,9 +196,9 @@ enum ReverseCommand: Subcommand {
         Options:
           --places FILE   answer from these places instead of the shipped set
           --within M      no place farther than M meters
-          --json          one JSON object per line: name, admin1, admin2, countryCode, latitude,
-                          longitude, distance, country, source (GeoNames' attribution for the
-                          shipped set, the file's name for --places), line
+          --json          one JSON object per line: name, admin1 and admin2 (when known),
+                          countryCode, latitude, longitude, distance, country, source (GeoNames'
+                          attribution for the shipped set, the file's name for --places), line
           --geojson       one GeoJSON FeatureCollection per line (the point and its place);
                           error records and skipped lines as with --json
 
@@ -299,7 +299,9 @@ enum SearchCommand: Subcommand {
           --near LAT,LON     where distances are measured from
           --region S,W,N,E   the visible region (west > east crosses the 180th meridian)
           --limit N          the most results (default 10)
-          --json             one JSON object per line: places [...], line
+          --json             one JSON object per line: places [{name, latitude, longitude,
+                             distance, index, countryCode and admin1 when known, match (how
+                             the name matched), inRegion (with --region)}], line
           --geojson          one GeoJSON FeatureCollection per line; error records and
                              skipped lines as with --json
 

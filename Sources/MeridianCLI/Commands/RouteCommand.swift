@@ -22,7 +22,9 @@ enum RouteCommand: Subcommand {
           simplify [FILE] --method visvalingam-whyatt --area A
                                    drops points whose triangle with their neighbors is under A m²
                                    (an area: it bounds no distance)
-          encode [--precision P]   one polyline per line, points "LAT,LON LAT,LON ..." -> encoded
+          encode [--precision P]   one polyline per line, points "LAT,LON LAT,LON ..." (points
+                                   apart by spaces, tabs or ';', each point's two values by
+                                   one ',') -> encoded
           decode [--precision P]   one encoded polyline per line -> "LAT,LON LAT,LON ..." (a
                                    point outside [-90, 90] x [-180, 180] is an error, as in encode)
           snap FILE [LAT LON]      the nearest point of the file's lines to a point (points from

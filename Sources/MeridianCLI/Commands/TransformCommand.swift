@@ -54,7 +54,8 @@ enum TransformCommand: Subcommand {
     private enum Job {
         case skip
         case bad(GeoError)
-        case point(x: Double, y: Double, z: Double?, t: Double?)
+        /// A position, and its values as typed (for its error).
+        case point(x: Double, y: Double, z: Double?, t: Double?, typed: [String])
     }
 
     static func run(_ arguments: inout Arguments, console: Console) throws(UsageError) -> Int32 {
@@ -142,7 +143,7 @@ enum TransformCommand: Subcommand {
         var xs = [Double](), ys = [Double](), zs = [Double](), ts = [Double]()
         var slot = [Int?](repeating: nil, count: jobs.count)
         for (i, entry) in jobs.enumerated() {
-            guard case .point(let x, let y, let z, let t) = entry.job else { continue }
+            guard case .point(let x, let y, let z, let t, _) = entry.job else { continue }
             slot[i] = xs.count
             xs.append(x)
             ys.append(y)
@@ -166,10 +167,20 @@ enum TransformCommand: Subcommand {
                 batch.skip(line: entry.line)
             case .bad(let error):
                 batch.emit(line: entry.line, .failure(error))
-            case .point(_, _, let z, let t):
+            case .point(let x, let y, let z, let t, let typed):
                 guard let k = slot[i] else { continue }
                 if let error = failed[k] {
-                    batch.emit(line: entry.line, .failure(error))
+                    // PROJ's reason, naming the position as typed rather than as parsed.
+                    let parsed = "(\(x), \(y)) "
+                    let reason =
+                        error.message.hasPrefix(parsed)
+                        ? String(error.message.dropFirst(parsed.count)) : error.message
+                    let position = typed.map { GeoError.quoted($0) }.joined(separator: " ")
+                    batch.emit(
+                        line: entry.line,
+                        .failure(
+                            GeoError(error.kind, "position \(position) \(reason)", code: error.code)
+                        ))
                     continue
                 }
                 var text =
@@ -197,7 +208,7 @@ enum TransformCommand: Subcommand {
             let fields = try splitJob(trimmed)
             guard (2...4).contains(fields.count) else {
                 throw GeoError(
-                    .malformedInput, "expected 2 to 4 values (x y [z [t]]), found \(fields.count)")
+                    .malformedInput, "expected 2 to 4 values (x y [z [t]]), \(found(fields))")
             }
             let names = ["x", "y", "z", "t"]
             var values = [Double]()
@@ -206,7 +217,7 @@ enum TransformCommand: Subcommand {
             }
             return .point(
                 x: values[0], y: values[1], z: values.count > 2 ? values[2] : nil,
-                t: values.count > 3 ? values[3] : nil)
+                t: values.count > 3 ? values[3] : nil, typed: fields)
         } catch {
             return .bad(error)
         }

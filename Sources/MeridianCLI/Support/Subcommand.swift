@@ -214,13 +214,19 @@ func expectFields(_ fields: [String], _ names: [String]) throws(GeoError) {
     guard fields.count == names.count else {
         throw GeoError(
             .malformedInput,
-            "expected \(names.count) values (\(names.joined(separator: " "))), found \(fields.count)"
-                + (fields.isEmpty
-                    ? ""
-                    : ": " + fields.prefix(4).map { GeoError.quoted($0) }.joined(separator: " ")
-                        + (fields.count > 4 ? " …" : ""))
-        )
+            "expected \(names.count) values (\(names.joined(separator: " "))), "
+                + found(fields))
     }
+}
+
+/// "found N" and the first four fields quoted, for the error of a job with the wrong number of
+/// values.
+func found(_ fields: [String]) -> String {
+    "found \(fields.count)"
+        + (fields.isEmpty
+            ? ""
+            : ": " + fields.prefix(4).map { GeoError.quoted($0) }.joined(separator: " ")
+                + (fields.count > 4 ? " …" : ""))
 }
 
 extension GeoError {
@@ -279,10 +285,13 @@ func parseCoordinate(
     do {
         return try Coordinate(validatingLatitude: lat, longitude: lon)
     } catch {
-        // Out of range: the latitude's column, or the longitude's when the latitude is fine.
-        var located = error
-        located.column = abs(lat) <= 90 ? column + 1 : column
-        throw located
+        // Out of range: the latitude, or the longitude when the latitude is fine, as typed.
+        let (name, text, range, at) =
+            abs(lat) <= 90
+            ? ("longitude", longitude, "[-180, 180]", column + 1)
+            : ("latitude", latitude, "[-90, 90]", column)
+        throw GeoError(
+            error.kind, "\(name) \(GeoError.quoted(text)) is outside \(range)", column: at)
     }
 }
 

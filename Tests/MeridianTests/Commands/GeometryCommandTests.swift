@@ -32,6 +32,17 @@ struct GeometryCommandTests {
     @Test func geometriesInTheInputsFormat() throws {
         let hull = run(["hull"], input: "MULTIPOINT ((0 0), (10 0), (5 1), (0 10), (10 10))")
         #expect(hull.output == "POLYGON ((0 0, 0 10, 10 10, 10 0, 0 0))\n")
+        // Mixed lines: each geometry comes back as its own line was written, whichever is first.
+        let object = #"{"type":"Point","coordinates":[1,2]}"#
+        #expect(
+            run(["hull"], input: "\(object)\nPOINT (3 4)\n").output
+                == "\(object)\nPOINT (3 4)\n")
+        #expect(
+            run(["hull"], input: "POINT (3 4)\n\(object)\n").output
+                == "POINT (3 4)\n\(object)\n")
+        #expect(
+            run(["hull", "--format", "wkt"], input: "\(object)\nPOINT (3 4)\n").output
+                == "POINT (1 2)\nPOINT (3 4)\n")
         let fixed = run(
             ["make-valid", "--format", "geojson"], input: "POLYGON ((0 0, 10 10, 10 0, 0 10, 0 0))")
         #expect(fixed.output.hasPrefix(#"{"type":"MultiPolygon""#))
@@ -83,7 +94,9 @@ struct GeometryCommandTests {
                 + #"{"error":"GeoJSON: $: Point has no \"coordinates\" member (at byte 0)","kind":"malformedInput","line":2}"#
                 + "\n" + #"{"line":3,"skipped":true}"# + "\n", "\(hulls.output)")
         let broken = run(["area"], input: "{\n\"type\": \"Point\",\n\"coordinates\": [1, 2\n")
-        #expect(broken.code == 2 && broken.output.isEmpty)
+        #expect(
+            broken.code == 2 && broken.output.hasPrefix("error: line 1: JSON: ")
+                && broken.output.split(separator: "\n").count == 1, "\(broken.output)")
         // --drop-collapsed leaves out the lines and points that collapsed parts became.
         let pinHole = "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (1 1, 1 1, 1 1, 1 1))"
         #expect(
@@ -178,10 +191,14 @@ struct GeometryCommandTests {
         #expect(
             single.code == 2 && single.output.hasPrefix("error: line 1: ")
                 && single.output.split(separator: "\n").count == 1, "\(single.output)")
-        // A document broken across lines is still one malformed document.
+        // A document broken across lines is still one malformed document: one error record
+        // stands for the whole input.
         let broken = run(["area"], input: "{\n\"type\": \"Point\",\n\"coordinates\": [1]\n}\n")
         #expect(
-            broken.code == 2 && broken.output.isEmpty && broken.errors.contains("$.coordinates"))
+            broken.code == 2 && broken.output.hasPrefix("error: line 1: ")
+                && broken.output.contains("$.coordinates")
+                && broken.output.split(separator: "\n").count == 1
+                && broken.errors.contains("$.coordinates"), "\(broken.output)")
         // geometry reads its whole input (within the input limits), so a geometry of any
         // length on one line is read: a detailed outline in WKT is megabytes.
         let vertices = (0..<80_000).map { i -> String in
@@ -217,7 +234,19 @@ struct GeometryCommandTests {
             feature.code == 2 && feature.output.contains("is not UTF-8 text"), "\(feature.output)")
         #expect(!feature.output.contains("\u{FFFD}"))
         let utf16 = run([0xFF, 0xFE] + Array("POINT (1 2)\n".utf8).flatMap { [$0, 0] })
-        #expect(utf16.code == 2 && utf16.output.isEmpty && utf16.errors.contains("UTF-16"))
+        #expect(
+            utf16.code == 2 && utf16.output.hasPrefix("error: line 1: the input is UTF-16")
+                && utf16.output.split(separator: "\n").count == 1
+                && utf16.errors.contains("UTF-16"), "\(utf16.output)")
+        // As JSON, the record is an object, as in the other batch commands.
+        let console = BufferedConsole(
+            data: Data([0xFF, 0xFE] + Array("POINT (1 2)\n".utf8).flatMap { [$0, 0] }))
+        let code = MeridianCommand.run(["geometry", "area", "--json"], console: console.console)
+        #expect(code == 2)
+        #expect(
+            console.output.hasPrefix(#"{"error":"the input is UTF-16"#)
+                && console.output.hasSuffix(#""kind":"malformedInput","line":1}"# + "\n"),
+            "\(console.output)")
     }
 
     /// A validity report whose location is not a finite number still writes a full JSON record

@@ -29,12 +29,29 @@ struct TransformCommandTests {
                 && abs(first[1] - 2_800_000.00) < 0.01, "\(result.output)")
         #expect(lines[1].isEmpty && lines[2].isEmpty)
         #expect(lines[3] == #"error: line 4: x "not" is not a number (column 1)"#)
-        #expect(lines[4].hasPrefix("error: line 5: (0.0, 95.0) could not be transformed"))
+        // A point PROJ refuses is named as typed.
+        #expect(
+            lines[4].hasPrefix(#"error: line 5: position "0" "95" could not be transformed"#),
+            "\(lines[4])")
         #expect(lines[5] == "0.0000 0.0000")
         #expect(
             result.errors.contains("line 4:") && result.errors.contains("line 5:"),
             "\(result.errors)")
         #expect(!result.errors.contains("line 6"))
+    }
+
+    /// A line with the wrong number of values gets an error record quoting them (control bytes
+    /// spelled out).
+    @Test func wrongNumberOfValuesIsQuoted() {
+        let result = run(
+            ["--from", "EPSG:4326", "--to", "EPSG:3857"], input: "\u{1}\u{2}\n1 2 3 4 5\n")
+        #expect(result.code == 2)
+        #expect(
+            result.output
+                == #"error: line 1: expected 2 to 4 values (x y [z [t]]), found 1: "\u{1}\u{2}""#
+                + "\n"
+                + #"error: line 2: expected 2 to 4 values (x y [z [t]]), found 5: "1" "2" "3" "4" …"#
+                + "\n", "\(result.output)")
     }
 
     /// A fourth value is the point's epoch (decimal year), passed to PROJ per point and echoed.
