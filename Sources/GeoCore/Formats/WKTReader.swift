@@ -10,6 +10,7 @@ extension Geometry {
     /// least two positions; a `LINEARRING` is read as the closed line string it is (it must be
     /// closed; ``Geometry`` has no ring of its own, so its validity is a line string's). Like GEOS, the reader accepts closed rings of fewer than four positions and
     /// the numbers `NaN` and `Inf`, so that ``isValid()`` can report them; operations reject them.
+    /// Digits beyond the range of `Double` (`1e999`) are an error, not an infinity.
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/malformedInput`` whose ``GeoError/offset`` is the
     ///   zero-based character offset of the problem and whose message names what was expected and
@@ -320,7 +321,8 @@ struct WKTParser {
     }
 
     /// A number; `NaN` and `Inf` (any case, optionally signed) are read as GEOS reads them, so that
-    /// validity checks can report them; operations reject non-finite coordinates.
+    /// validity checks can report them; operations reject non-finite coordinates. Digits beyond
+    /// the range of `Double` (`1e999`) are an error naming them.
     private mutating func parseNumber() throws(GeoError) -> Double {
         let start = index
         while index < bytes.count, isNumberByte(bytes[index]) || isLetter(bytes[index]) {
@@ -335,6 +337,11 @@ struct WKTParser {
         }
         guard let value = NumberParsing.double(text) else {
             throw error("\(GeoError.quoted(text)) is not a number", at: start)
+        }
+        // Digits that overflow are not the infinity written as `Inf`: they name a number no
+        // Double holds (as the GeoJSON reader says of them).
+        guard value.isFinite else {
+            throw error("number \(GeoError.quoted(text)) is out of the range of Double", at: start)
         }
         return value
     }

@@ -132,7 +132,15 @@ struct WKTTests {
         let nan = try Geometry(wkt: "POLYGON ((0 0, 10 NaN, 20 0, 0 10, 0 0))")
         #expect(try nan.validity().reason == "Invalid Coordinate")
         #expect(throws: GeoError.self) { try nan.convexHull() }
-        #expect(try Geometry(wkt: "POINT (1e999 -inf)") == .point(x: .infinity, y: -.infinity))
+        #expect(try Geometry(wkt: "POINT (Inf -inf)") == .point(x: .infinity, y: -.infinity))
+        // Digits that overflow are not an infinity: the error names them and where they are.
+        do {
+            _ = try Geometry(wkt: "POINT (1 1e999)")
+            Issue.record("1e999 was read")
+        } catch {
+            #expect(error.message.contains(#"number "1e999" is out of the range of Double"#))
+            #expect(error.offset == 9, "\(String(describing: error.offset))")
+        }
     }
 
     @Test func fixedDecimals() {
