@@ -227,6 +227,12 @@ enum GeometryCommand: Subcommand {
         var output = Output(json: json, geoJSON: outputFormat == "geojson", decimals: decimals)
         let givesGeometry = ["buffer", "hull", "concave-hull", "simplify", "make-valid"].contains(
             operation)
+        // Answers that are GeoJSON geometries get JSON error records, so every line parses.
+        func makeBatch() -> Batch {
+            Batch(
+                command: name, json: json, jsonRecords: json || (output.geoJSON && givesGeometry),
+                console: console)
+        }
         switch Input.read(data) {
         case .document(let document):
             output.geoJSON = outputFormat.map { $0 == "geojson" } ?? true
@@ -235,10 +241,7 @@ enum GeometryCommand: Subcommand {
                 console: console)
         case .lines(let lines, let geoJSON):
             output.geoJSON = outputFormat.map { $0 == "geojson" } ?? geoJSON
-            // Answers that are GeoJSON lines get JSON error records, so every line parses.
-            var batch = Batch(
-                command: name, json: json, jsonRecords: json || (output.geoJSON && givesGeometry),
-                console: console)
+            var batch = makeBatch()
             for line in lines {
                 switch line.value {
                 case nil: batch.skip(line: line.number)
@@ -254,9 +257,7 @@ enum GeometryCommand: Subcommand {
             return batch.exitCode
         case .malformed(let error):
             // One error record stands for the whole input, as in the other batch commands.
-            var batch = Batch(
-                command: name, json: json, jsonRecords: json || (output.geoJSON && givesGeometry),
-                console: console)
+            var batch = makeBatch()
             batch.emit(line: 1, .failure(error))
             return batch.exitCode
         }
