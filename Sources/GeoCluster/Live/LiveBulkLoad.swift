@@ -69,6 +69,9 @@ extension LiveClusterIndex {
         }
         core.version = 0
         core.finishBatch(nil)
+        // The static build's working memory, and the hierarchy adopted, are freed by now: their
+        // pages go back to the system, so that the process holds what the index holds.
+        HeapTrim.releaseFreePages()
     }
 }
 
@@ -87,6 +90,7 @@ extension LiveCore {
                 build: build)
             adopt(hierarchy, members: list, partition: p)
         }
+        HeapTrim.releaseFreePages()
     }
 
     /// Takes over a static hierarchy of one partition's elements (built with insertion member
