@@ -157,6 +157,8 @@ enum LiveClusterBenchmark {
         let viewFeatures = (10...14).map { zoom in
             live.snapshot.clusters(in: city, zoom: Double(zoom)).count
         }
+        // What the index holds once its pages have taken the ticks' changes (snapshots let go).
+        let rssAfterTicks = Bench.currentRSS() - rssBefore
 
         func ratio(_ samples: [Double]) -> JSONValue {
             .number(rebuildMedian / Bench.median(samples))
@@ -170,6 +172,7 @@ enum LiveClusterBenchmark {
             "live_load_peak_rss": .integer(loadPeak),
             "live_rss": .integer(liveRSS),
             "live_rss_vs_rebuild_peak": .number(Double(liveRSS) / Bench.median(rebuildRSS)),
+            "live_rss_after_ticks": .integer(rssAfterTicks),
             "insert": Bench.summary(insert), "remove": Bench.summary(remove),
             "move_hop": Bench.summary(moveHop), "move_far": Bench.summary(moveFar),
             "move_hop_after_snapshot": Bench.summary(withSnapshot),
