@@ -76,25 +76,29 @@ enum PlacesBenchmark {
                 checksum &+= results.last?.index ?? 0
             }
         }
-        // `--only nearest` stops here (for profiling the query): no baselines, no peers.
+        // `--only nearest` skips everything below (for profiling the query): no baselines,
+        // geocoding or peers.
         let nearestOnly = options["only"] == "nearest"
         // The naive baseline: a full scan by chord, then the k best by PROJ's geodesic.
-        let naiveQueries = nearestOnly ? [] : Array(queries.prefix(20))
-        let earthCentered = points.map { WGS84.earthCentered($0) }
+        let naiveQueries = Array(queries.prefix(20))
         var naiveAgrees = true
-        let naive = Bench.measure(runs: 1) {
-            for q in naiveQueries {
-                let p = WGS84.earthCentered(q)
-                var d = earthCentered.indices.map { i -> (Double, Int) in
-                    let v = earthCentered[i] - p
-                    return ((v * v).sum(), i)
+        var naive = [Double]()
+        if !nearestOnly {
+            let earthCentered = points.map { WGS84.earthCentered($0) }
+            naive = Bench.measure(runs: 1) {
+                for q in naiveQueries {
+                    let p = WGS84.earthCentered(q)
+                    var d = earthCentered.indices.map { i -> (Double, Int) in
+                        let v = earthCentered[i] - p
+                        return ((v * v).sum(), i)
+                    }
+                    d.sort { $0 < $1 }
+                    let exact = d.prefix(4 * k).map {
+                        (Geodesic.distance(from: q, to: points[$0.1]), $0.1)
+                    }
+                    .sorted { $0 < $1 }.prefix(k).map(\.1)
+                    naiveAgrees = naiveAgrees && exact == index.nearest(k, to: q).map(\.index)
                 }
-                d.sort { $0 < $1 }
-                let exact = d.prefix(4 * k).map {
-                    (Geodesic.distance(from: q, to: points[$0.1]), $0.1)
-                }
-                .sorted { $0 < $1 }.prefix(k).map(\.1)
-                naiveAgrees = naiveAgrees && exact == index.nearest(k, to: q).map(\.index)
             }
         }
 

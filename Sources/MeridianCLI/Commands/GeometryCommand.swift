@@ -48,9 +48,10 @@ enum GeometryCommand: Subcommand {
           contains FILE        the same for many points: one "LAT LON" per line of standard input
 
         Geometries are written as the input was (WKT or GeoJSON, in batch mode each line as that
-        line was; a Feature keeps its properties) unless --format says otherwise. In a FeatureCollection, a feature whose geometry could not
-        be made gets a null geometry (as WKT, "error: FEATURE: ..." in its place), its error goes
-        to standard error and the exit code is 2.
+        line was; a Feature keeps its properties) unless --format says otherwise. In a
+        FeatureCollection, a feature whose geometry could not be made gets a null geometry (as
+        WKT, "error: FEATURE: ..." in its place), its error goes to standard error and the exit
+        code is 2.
 
         In batch mode (one WKT or GeoJSON geometry per line) every input line gets exactly one
         output line, in order: the answer; for a bad line an error record in its place ("error:
@@ -58,7 +59,8 @@ enum GeometryCommand: Subcommand {
         standard error; for a blank or # line an empty line ({"line":N,"skipped":true} as JSON).
         Where the answers are GeoJSON geometries (every line GeoJSON, or --format geojson), error
         records and skipped lines are JSON objects too, so every line parses. UTF-16 input gets
-        one error record for the whole input. Errors give the line, and the column where the reader knows it.
+        one error record for the whole input. Errors give the line, and the column where the
+        reader knows it.
 
         Options:
           --format wkt|geojson   output format for geometries
@@ -224,7 +226,9 @@ enum GeometryCommand: Subcommand {
             console.printError("meridian geometry: \(error.message)")
             return ExitCode.failure
         }
-        var output = Output(json: json, geoJSON: outputFormat == "geojson", decimals: decimals)
+        // --format, when given, decides the output's format; otherwise the input does.
+        let formatIsGeoJSON = outputFormat.map { $0 == "geojson" }
+        var output = Output(json: json, geoJSON: formatIsGeoJSON ?? false, decimals: decimals)
         let givesGeometry = ["buffer", "hull", "concave-hull", "simplify", "make-valid"].contains(
             operation)
         // Answers that are GeoJSON geometries get JSON error records, so every line parses.
@@ -235,12 +239,12 @@ enum GeometryCommand: Subcommand {
         }
         switch Input.read(data) {
         case .document(let document):
-            output.geoJSON = outputFormat.map { $0 == "geojson" } ?? true
+            output.geoJSON = formatIsGeoJSON ?? true
             return runDocument(
                 document, apply: apply, givesGeometry: givesGeometry, output: output,
                 console: console)
         case .lines(let lines, let geoJSON):
-            output.geoJSON = outputFormat.map { $0 == "geojson" } ?? geoJSON
+            output.geoJSON = formatIsGeoJSON ?? geoJSON
             var batch = makeBatch()
             for line in lines {
                 switch line.value {
@@ -249,7 +253,7 @@ enum GeometryCommand: Subcommand {
                 case .success(let g)?:
                     // Each line's geometry is written as that line was (they may be mixed).
                     var lineOutput = output
-                    lineOutput.geoJSON = outputFormat.map { $0 == "geojson" } ?? line.geoJSON
+                    lineOutput.geoJSON = formatIsGeoJSON ?? line.geoJSON
                     let result = Result { () throws(GeoError) -> Outcome in try apply(g) }
                     batch.emit(line: line.number, result.map(lineOutput.answer))
                 }

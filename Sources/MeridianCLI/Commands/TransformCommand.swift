@@ -208,7 +208,7 @@ enum TransformCommand: Subcommand {
             let fields = try splitJob(trimmed)
             guard (2...4).contains(fields.count) else {
                 throw GeoError(
-                    .malformedInput, "expected 2 to 4 values (x y [z [t]]), \(found(fields))")
+                    .malformedInput, "expected 2 to 4 values (x y [z [t]]), \(foundValues(fields))")
             }
             let names = ["x", "y", "z", "t"]
             var values = [Double]()

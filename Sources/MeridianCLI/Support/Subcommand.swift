@@ -215,13 +215,13 @@ func expectFields(_ fields: [String], _ names: [String]) throws(GeoError) {
         throw GeoError(
             .malformedInput,
             "expected \(names.count) values (\(names.joined(separator: " "))), "
-                + found(fields))
+                + foundValues(fields))
     }
 }
 
 /// "found N" and the first four fields quoted, for the error of a job with the wrong number of
 /// values.
-func found(_ fields: [String]) -> String {
+func foundValues(_ fields: [String]) -> String {
     "found \(fields.count)"
         + (fields.isEmpty
             ? ""
