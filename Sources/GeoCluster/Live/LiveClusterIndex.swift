@@ -74,6 +74,10 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
     /// zooms: the same result, and cheaper for a large share of the index. `Int.max` never
     /// rebuilds (for tests).
     package var rebuildFraction = 8
+    /// A batch of at least this many changes first hands the memory freed since back to the
+    /// system (the pages of snapshots let go, which the writer copied); smaller ones do not, so
+    /// that a single change never pays for it.
+    static var trimmingBatch: Int { 1024 }
 
     /// How many batches' change logs the index keeps for diffs, and how many changed records
     /// they hold at most (32 and 2,000,000; the tests make them small).
@@ -296,6 +300,11 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
             core.finishBatch(nil)
             return
         }
+        if changeCount >= Self.trimmingBatch {
+            // Snapshots let go since the last large batch freed the pages their writes copied:
+            // hand those back to the system before this batch copies more.
+            HeapTrim.releaseFreePages()
+        }
         for (p, changes) in points.sorted(by: { $0.key < $1.key }) {
             core.propagate(
                 partition: p, points: changes.sorted { $0.serial < $1.serial }, scratch: &scratch,
@@ -308,6 +317,9 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
             core.elements[Int(s)].hasFormations = false
         }
         core.finishBatch(log)
+        if changeCount >= Self.trimmingBatch {
+            HeapTrim.releaseFreePages()  // and the batch's own working memory
+        }
     }
 
     /// Records the serial of a new key.

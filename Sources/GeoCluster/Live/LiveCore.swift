@@ -56,28 +56,37 @@ struct LiveRecord: Sendable, Equatable {
 
 /// A grid entry of one level: the cell of the record's float32 position, whether the record was
 /// absorbed at the zoom below the level (members sort after origins within a cell) and its serial.
+///
+/// 12 bytes, in three 32-bit words (a `UInt64` field would pad it to 16): the cell's column and
+/// row (each below 2²³), and the serial (below 2³¹) with the member flag in the top bit, so that
+/// the word orders members after origins and then by serial.
 struct LiveGridEntry: Comparable, Hashable, Sendable {
-    var cell: UInt64
-    var tag: UInt64
+    private var column: UInt32
+    private var row: UInt32
+    private var tag: UInt32
 
-    static let memberFlag: UInt64 = 1 << 40
+    private static let memberFlag: UInt32 = 1 << 31
 
     init(cell: UInt64, member: Bool, serial: Int32) {
-        self.cell = cell
-        tag = (member ? Self.memberFlag : 0) | UInt64(UInt32(bitPattern: serial))
+        column = UInt32(truncatingIfNeeded: cell >> 32)
+        row = UInt32(truncatingIfNeeded: cell)
+        tag = (member ? Self.memberFlag : 0) | UInt32(bitPattern: serial) & ~Self.memberFlag
     }
 
-    var serial: Int32 { Int32(truncatingIfNeeded: tag & 0xFFFF_FFFF) }
+    /// The cell: its column in the high 32 bits, its row in the low ones (``LiveCore/key(_:_:)``).
+    var cell: UInt64 { UInt64(column) << 32 | UInt64(row) }
+    var serial: Int32 { Int32(bitPattern: tag & ~Self.memberFlag) }
     var isMember: Bool { tag & Self.memberFlag != 0 }
 
-    /// Cell first, then tag: one 128-bit comparison, without branches.
+    /// Cell first, then tag: one 96-bit comparison, without branches.
     @inline(__always)
-    static func < (a: LiveGridEntry, b: LiveGridEntry) -> Bool {
-        (UInt128(a.cell) << 64 | UInt128(a.tag)) < (UInt128(b.cell) << 64 | UInt128(b.tag))
-    }
+    private var order: UInt128 { UInt128(column) << 64 | UInt128(row) << 32 | UInt128(tag) }
 
     @inline(__always)
-    static func <= (a: LiveGridEntry, b: LiveGridEntry) -> Bool { !(b < a) }
+    static func < (a: LiveGridEntry, b: LiveGridEntry) -> Bool { a.order < b.order }
+
+    @inline(__always)
+    static func <= (a: LiveGridEntry, b: LiveGridEntry) -> Bool { a.order <= b.order }
 }
 
 /// The records of one clustering identifier: one grid per level.

@@ -59,7 +59,7 @@ struct LiveScratch: Sendable {
     /// Starts a pass over serials below `count`.
     mutating func begin(count: Int) {
         if stamps.count < count {
-            let n = max(count, stamps.count * 2)
+            let n = max(count, stamps.count + stamps.count / 8)
             stamps.resize(to: n, filling: 0)
             flags.resize(to: n, filling: 0)
             changeSlots.resize(to: n, filling: -1)

@@ -4,6 +4,14 @@
 ///
 /// The live cluster index keeps its grids in these, so that a snapshot (a copy) is O(1) to take and
 /// the writer's next change copies only the pages it touches.
+///
+/// Every page's buffer holds exactly ``pageCapacity`` elements, whatever it holds now: a page is
+/// split before an insert would take it past that, and every write first makes sure its page has
+/// a buffer of that size (of its own, when a copy shares it). One size of buffer for every page
+/// keeps the memory of an updated set where it was: an array's own growth would double a full
+/// page's buffer on its first insert, and a copy made by a removal would be cut to the page's
+/// count, to double on the next insert; and buffers of one size that copies let go are reused
+/// whole by the next copies.
 struct PagedSet<Element: Comparable & Sendable>: Sendable {
     static var pageCapacity: Int { 256 }
 
@@ -17,18 +25,34 @@ struct PagedSet<Element: Comparable & Sendable>: Sendable {
     /// An empty set.
     init() {}
 
-    /// A set of sorted, distinct elements, in pages three quarters full.
+    /// A set of sorted, distinct elements, in pages fifteen sixteenths full (so that a page takes
+    /// 16 inserts before it splits).
     init(sorted elements: [Element]) {
-        let size = Self.pageCapacity * 3 / 4
+        let size = Self.pageCapacity * 15 / 16
         var start = 0
         pages.reserveCapacity(elements.count / size + 1)
+        firsts.reserveCapacity(elements.count / size + 1)
         while start < elements.count {
             let end = min(elements.count, start + size)
-            pages.append(Array(elements[start..<end]))
+            pages.append(Self.page(elements[start..<end]))
             firsts.append(elements[start])
             start = end
         }
         count = elements.count
+    }
+
+    /// A page buffer of the full capacity holding `elements`.
+    private static func page(_ elements: ArraySlice<Element>) -> [Element] {
+        var page = [Element]()
+        page.reserveCapacity(pageCapacity)
+        page.append(contentsOf: elements)
+        return page
+    }
+
+    /// Makes page `p`'s buffer its own and of the full capacity, before a write.
+    @inline(__always)
+    private mutating func prepare(page p: Int) {
+        pages[p].reserveCapacity(Self.pageCapacity)
     }
 
     /// The page an element belongs in: the last page whose first element is not above it (0 when
@@ -63,23 +87,31 @@ struct PagedSet<Element: Comparable & Sendable>: Sendable {
     @discardableResult
     mutating func insert(_ element: Element) -> Bool {
         guard !pages.isEmpty else {
-            pages = [[element]]
+            pages = [Self.page([element])]
             firsts = [element]
             count = 1
             return true
         }
-        let p = page(for: element)
-        let at = Self.lowerBound(element, in: pages[p])
+        var p = page(for: element)
+        var at = Self.lowerBound(element, in: pages[p])
         if at < pages[p].count && pages[p][at] == element { return false }
+        if pages[p].count == Self.pageCapacity {
+            // Full: split it in halves first, so that no buffer grows past the capacity.
+            let half = Self.pageCapacity / 2
+            let upper = Self.page(pages[p][half...])
+            prepare(page: p)
+            pages[p].removeLast(half)
+            pages.insert(upper, at: p + 1)
+            firsts.insert(upper[0], at: p + 1)
+            if at > half {
+                p += 1
+                at -= half
+            }
+        }
+        prepare(page: p)
         pages[p].insert(element, at: at)
         count += 1
         if at == 0 { firsts[p] = element }
-        if pages[p].count > Self.pageCapacity {
-            let upper = Array(pages[p][(Self.pageCapacity / 2)...])
-            pages[p].removeLast(upper.count)
-            pages.insert(upper, at: p + 1)
-            firsts.insert(upper[0], at: p + 1)
-        }
         return true
     }
 
@@ -90,21 +122,22 @@ struct PagedSet<Element: Comparable & Sendable>: Sendable {
         let p = page(for: element)
         let at = Self.lowerBound(element, in: pages[p])
         guard at < pages[p].count && pages[p][at] == element else { return false }
-        pages[p].remove(at: at)
         count -= 1
-        if pages[p].isEmpty {
+        if pages[p].count == 1 {
             pages.remove(at: p)
             firsts.remove(at: p)
-        } else {
-            if at == 0 { firsts[p] = pages[p][0] }
-            // Keep pages at least a quarter full: merge a small page into its successor.
-            if pages[p].count < Self.pageCapacity / 4 && p + 1 < pages.count
-                && pages[p].count + pages[p + 1].count <= Self.pageCapacity
-            {
-                let next = pages.remove(at: p + 1)
-                firsts.remove(at: p + 1)
-                pages[p].append(contentsOf: next)
-            }
+            return true
+        }
+        prepare(page: p)
+        pages[p].remove(at: at)
+        if at == 0 { firsts[p] = pages[p][0] }
+        // Keep pages at least a quarter full: merge a small page into its successor.
+        if pages[p].count < Self.pageCapacity / 4 && p + 1 < pages.count
+            && pages[p].count + pages[p + 1].count <= Self.pageCapacity
+        {
+            let next = pages.remove(at: p + 1)
+            firsts.remove(at: p + 1)
+            pages[p].append(contentsOf: next)
         }
         return true
     }

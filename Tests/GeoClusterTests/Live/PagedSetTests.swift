@@ -63,4 +63,86 @@ struct PagedSetTests {
             #expect(set.first(from: key) == expected, "key \(key) of \(count)")
         }
     }
+
+    /// Every page keeps a buffer of exactly the page capacity (allowing the allocator's rounding
+    /// up), through inserts, removes, splits, merges and writes to pages a copy shares: an
+    /// array's own growth would double a full page's buffer, and a copy made by a removal would
+    /// be cut to its count. A copy taken along the way keeps its elements.
+    @Test("page buffers stay at the page capacity; copies keep their elements")
+    func pageBuffersKeepTheirSize() {
+        let capacity = PagedSet<Int>.pageCapacity
+        var rng = SplitMix64(seed: 0xB0F)
+        var set = PagedSet(sorted: Array(stride(from: 0, to: 40_000, by: 2)))
+        var oracle = Set(stride(from: 0, to: 40_000, by: 2))
+        var copy = set
+        var copyOracle = oracle
+        func elements(_ set: PagedSet<Int>) -> [Int] {
+            var all = [Int]()
+            set.forEach(from: Int.min) {
+                all.append($0)
+                return true
+            }
+            return all
+        }
+        for step in 0..<TestScale.steps(30_000, minimum: 10_000) {
+            if step % 5_000 == 0 {
+                #expect(elements(copy) == copyOracle.sorted(), "step \(step)")
+                copy = set
+                copyOracle = oracle
+            }
+            // Inserts crowd into a narrow range (pages fill and split), removes spread out.
+            let key =
+                step % 2 == 0
+                ? 10_000 + Int(rng.next() % 2_000) : Int(rng.next() % 40_000)
+            if step % 2 == 0 {
+                #expect(set.insert(key) == oracle.insert(key).inserted)
+            } else {
+                #expect(set.remove(key) == (oracle.remove(key) != nil))
+            }
+        }
+        #expect(elements(set) == oracle.sorted())
+        #expect(elements(copy) == copyOracle.sorted())
+        // The crowded range took about a thousand new elements: its pages split.
+        #expect(set.pages.filter { $0[0] >= 10_000 && $0[0] < 12_000 }.count >= 8)
+        for (i, page) in (set.pages + copy.pages).enumerated() {
+            #expect(page.count <= capacity, "page \(i)")
+            #expect(page.capacity >= capacity, "page \(i): capacity \(page.capacity)")
+            #expect(page.capacity < capacity + capacity / 8, "page \(i): capacity \(page.capacity)")
+        }
+    }
+}
+
+@Suite("Live grid entries")
+struct LiveGridEntryTests {
+    /// Entries keep their cell, flag and serial (up to the largest serial an index hands out,
+    /// 2³¹ − 2), and order as (cell, origin before member, serial) does.
+    @Test("fields round-trip; the order is (cell, member flag, serial)")
+    func fieldsAndOrder() {
+        var rng = SplitMix64(seed: 0x6E1D)
+        var entries = [LiveGridEntry]()
+        var tuples = [(UInt64, Bool, Int32)]()
+        let columns: [UInt32] = [0, 1, 2, 1 << 22, (1 << 23) - 1]
+        let serials: [Int32] = [0, 1, 2, Int32.max - 2, Int32.max - 1]
+        for i in 0..<4_000 {
+            let column = i < 25 ? columns[i % 5] : UInt32(rng.next() % (1 << 23))
+            let row = i < 25 ? columns[i / 5] : UInt32(rng.next() % 8)
+            let serial = i < 5 ? serials[i] : Int32(rng.next() % UInt64(Int32.max))
+            let member = rng.next() % 2 == 0
+            let cell = UInt64(column) << 32 | UInt64(row)
+            let entry = LiveGridEntry(cell: cell, member: member, serial: serial)
+            #expect(entry.cell == cell && entry.isMember == member && entry.serial == serial)
+            entries.append(entry)
+            tuples.append((cell, member, serial))
+        }
+        #expect(MemoryLayout<LiveGridEntry>.stride == 12)
+        let sorted = entries.sorted()
+        let expected = tuples.sorted {
+            ($0.0, $0.1 ? 1 : 0, $0.2) < ($1.0, $1.1 ? 1 : 0, $1.2)
+        }
+        #expect(
+            sorted.map { ($0.cell, $0.isMember, $0.serial) }.elementsEqual(expected) { $0 == $1 })
+        for (a, b) in zip(sorted, sorted.dropFirst()) {
+            #expect(a <= b && !(b < a))
+        }
+    }
 }
