@@ -74,9 +74,10 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
     /// zooms: the same result, and cheaper for a large share of the index. `Int.max` never
     /// rebuilds (for tests).
     package var rebuildFraction = 8
-    /// A batch of at least this many changes first hands the memory freed since back to the
-    /// system (the pages of snapshots let go, which the writer copied); smaller ones do not, so
-    /// that a single change never pays for it.
+    /// A batch of at least this many changes hands the memory freed since the last one back to
+    /// the system before it starts (the pages of snapshots let go, which the writer had copied)
+    /// and its own working memory when it ends; smaller ones do not, so that a single change
+    /// never pays for it.
     static var trimmingBatch: Int { 1024 }
 
     /// How many batches' change logs the index keeps for diffs, and how many changed records
@@ -165,6 +166,10 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
 
     /// Applies a batch of changes at once, in order (for example one tick of a fleet): cheaper than
     /// one call per change, and all or nothing.
+    ///
+    /// A batch of 1,024 changes or more also hands freed memory back to the system before and
+    /// after it (on Linux with glibc: `malloc_trim`, a few milliseconds), so that the pages of
+    /// snapshots let go since the last such batch do not stay with the process.
     ///
     /// - Throws: For the first bad change, naming its position and key:
     ///   `GeoError.Kind.invalidArgument` for inserting a key that is there, `GeoError.Kind.notFound`
