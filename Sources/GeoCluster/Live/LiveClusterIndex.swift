@@ -74,10 +74,9 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
     /// zooms: the same result, and cheaper for a large share of the index. `Int.max` never
     /// rebuilds (for tests).
     package var rebuildFraction = 8
-    /// A batch of at least this many changes hands the memory freed since the last one back to
-    /// the system before it starts (the pages of snapshots let go, which the writer had copied)
-    /// and its own working memory when it ends; smaller ones do not, so that a single change
-    /// never pays for it.
+    /// A batch of at least this many changes hands the memory left free when it ends back to the
+    /// system (the pages of snapshots let go, which the writer had copied, and the batch's own
+    /// working memory); smaller ones do not, so that a single change never pays for it.
     static var trimmingBatch: Int { 1024 }
 
     /// How many batches' change logs the index keeps for diffs, and how many changed records
@@ -167,9 +166,10 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
     /// Applies a batch of changes at once, in order (for example one tick of a fleet): cheaper than
     /// one call per change, and all or nothing.
     ///
-    /// A batch of 1,024 changes or more also hands freed memory back to the system before and
-    /// after it (on Linux with glibc: `malloc_trim`, a few milliseconds), so that the pages of
-    /// snapshots let go since the last such batch do not stay with the process.
+    /// A batch of 1,024 changes or more also hands the memory left free when it ends back to the
+    /// system (on Linux with glibc: `malloc_trim`, a few milliseconds), so that the pages of
+    /// snapshots let go before it, which its own copies did not take again, do not stay with the
+    /// process.
     ///
     /// - Throws: For the first bad change, naming its position and key:
     ///   `GeoError.Kind.invalidArgument` for inserting a key that is there, `GeoError.Kind.notFound`
@@ -305,11 +305,6 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
             core.finishBatch(nil)
             return
         }
-        if changeCount >= Self.trimmingBatch {
-            // Snapshots let go since the last large batch freed the pages their writes copied:
-            // hand those back to the system before this batch copies more.
-            HeapTrim.releaseFreePages()
-        }
         for (p, changes) in points.sorted(by: { $0.key < $1.key }) {
             core.propagate(
                 partition: p, points: changes.sorted { $0.serial < $1.serial }, scratch: &scratch,
@@ -323,7 +318,10 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
         }
         core.finishBatch(log)
         if changeCount >= Self.trimmingBatch {
-            HeapTrim.releaseFreePages()  // and the batch's own working memory
+            // What this batch did not take again of the memory freed before it (the pages of
+            // snapshots let go, which its own copies reuse when it runs under a snapshot), and
+            // its own working memory.
+            HeapTrim.releaseFreePages()
         }
     }
 
