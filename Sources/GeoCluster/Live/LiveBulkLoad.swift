@@ -149,19 +149,50 @@ extension LiveCore {
             details[s].formations = formations
             elements[s].hasFormations = !formations.isEmpty
         }
-        // The grids.
-        for level in options.minZoom...(options.maxZoom + 1) {
-            var entries = [LiveGridEntry]()
+        // The grids: each element's record at every level from its depth up (the formation of
+        // the lowest zoom at or above the level, else the point), made in one walk per element
+        // for a few levels at a time (so that only their entries are held at once) and appended
+        // per level in serial order.
+        let levels = options.minZoom...(options.maxZoom + 1)
+        var starting = [Int](repeating: 0, count: levels.count)
+        for s in members {
+            let depth = Int(elements[Int(s)].depth)
+            if depth <= levels.upperBound { starting[max(0, depth - levels.lowerBound)] += 1 }
+        }
+        for first in stride(from: levels.lowerBound, through: levels.upperBound, by: 3) {
+            let group = first...min(levels.upperBound, first + 2)
+            let sizes = group.map { cellSize(level: $0) }
+            var entries = group.map { level in
+                var list = [LiveGridEntry]()
+                list.reserveCapacity(starting[...(level - levels.lowerBound)].reduce(0, +))
+                return list
+            }
             for s in members {
                 let e = elements[Int(s)]
-                guard Int(e.depth) <= level else { continue }
-                entries.append(
-                    entry(
-                        level: level, record: record(s, level: level),
-                        member: level > options.minZoom && Int(e.depth) == level, serial: s))
+                let depth = max(group.lowerBound, Int(e.depth))
+                guard depth <= group.upperBound else { continue }
+                let formations = e.hasFormations ? details[Int(s)].formations : []
+                var next = 0
+                for level in depth...group.upperBound {
+                    while next < formations.count && Int(formations[next].zoom) < level {
+                        next += 1
+                    }
+                    let (fx, fy) =
+                        next < formations.count
+                        ? (Float(formations[next].x), Float(formations[next].y)) : (e.fx, e.fy)
+                    let (cx, cy) = cell(Double(fx), Double(fy), size: sizes[level - first])
+                    entries[level - first].append(
+                        LiveGridEntry(
+                            cell: Self.key(cx, cy),
+                            member: level > options.minZoom && Int(e.depth) == level, serial: s))
+                }
             }
-            Self.sortBySerialWithinCell(&entries)
-            partitions[p].grids[level - options.minZoom] = PagedSet(sorted: entries)
+            for level in group {
+                Self.sortBySerialWithinCell(&entries[level - first])
+                partitions[p].grids[level - options.minZoom] = PagedSet(
+                    sorted: entries[level - first])
+                entries[level - first] = []
+            }
         }
     }
 }

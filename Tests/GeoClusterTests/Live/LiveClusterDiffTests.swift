@@ -77,8 +77,8 @@ struct LiveClusterDiffTests {
         var lines = 0, logged = 0
         for step in 0..<TestScale.steps(60, minimum: 20) {
             // Mostly small batches (carried down the levels), now and then a large one: 300 new
-            // points, more than 256 and than an eighth of the index, so it is rebuilt and keeps
-            // no log.
+            // points, more than 256 and than a twentieth of the index, so it is rebuilt and
+            // keeps no log.
             let rebuilt = step % 20 == 19
             var changes = [LiveClusterChange<String>]()
             var shadow = model
@@ -96,7 +96,7 @@ struct LiveClusterDiffTests {
                 shadow.apply(change)
                 changes.append(change)
             }
-            #expect(!rebuilt || shadow.elements.count < 8 * 300)
+            #expect(!rebuilt || shadow.elements.count < 20 * 300)
             if step % 3 == 0, let e = shadow.elements.last {
                 // A move within the point's float32 position: its record stays, its feature not.
                 let c = e.coordinate
