@@ -57,6 +57,7 @@ enum LiveClusterBenchmark {
 
         // The rebuild the live index replaces, in supercluster's and in insertion member order.
         var rebuild = [Double](), rebuildRSS = [Double](), exactRebuild = [Double]()
+        var staticWorldQuery = [Double]()
         for _ in 0..<runs {
             let canReset = resetPeakRSS()
             var start = Bench.now()
@@ -67,7 +68,12 @@ enum LiveClusterBenchmark {
             start = Bench.now()
             index = try? ClusterIndex(points, options: ClusterOptions(memberOrder: .insertion))
             exactRebuild.append(Double(Bench.now() - start))
-            _ = index
+            if let index, staticWorldQuery.isEmpty {
+                // The static index's world query at zoom 10, the baseline of the live one's.
+                staticWorldQuery = Bench.measure(runs: 3) {
+                    _ = index.clusters(in: BoundingBox.world, zoom: 10)
+                }
+            }
         }
         let rebuildMedian = Bench.median(rebuild)
 
@@ -124,8 +130,12 @@ enum LiveClusterBenchmark {
         let uniqueFleet = Array(Set(fleet)).sorted().filter { live.contains($0) }
         var tickTimes = [Double](), diffTimes = [Int: [Double]](), diffSizes = [Int: [Int]]()
         // The view: a city around the largest cluster at zoom 10, where most happens.
-        let biggest = live.snapshot.clusters(in: BoundingBox.world, zoom: 10)
-            .max { $0.pointCount < $1.pointCount }
+        // A world query at zoom 10 (about a million features on uniform data), timed.
+        var worldZ10 = [ClusterFeature<Int>]()
+        let worldQuery = Bench.measure(runs: 3) {
+            worldZ10 = live.snapshot.clusters(in: BoundingBox.world, zoom: 10)
+        }
+        let biggest = worldZ10.max { $0.pointCount < $1.pointCount }
         let center = biggest?.coordinate ?? points[0]
         let city = view(around: center)
         for _ in 0..<ticks {
@@ -176,6 +186,10 @@ enum LiveClusterBenchmark {
             "insert": Bench.summary(insert), "remove": Bench.summary(remove),
             "move_hop": Bench.summary(moveHop), "move_far": Bench.summary(moveFar),
             "move_hop_after_snapshot": Bench.summary(withSnapshot),
+            "world_query_z10": [
+                "features": .integer(worldZ10.count), "time": Bench.summary(worldQuery),
+                "static_index_time": Bench.summary(staticWorldQuery),
+            ],
             "rebuild_vs_insert": ratio(insert), "rebuild_vs_remove": ratio(remove),
             "rebuild_vs_move_hop": ratio(moveHop), "rebuild_vs_move_far": ratio(moveFar),
             "tick": [

@@ -72,12 +72,14 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
     /// A batch of more than 256 changes and more than `count / rebuildFraction` rebuilds the
     /// index (keeping every serial and so every id) instead of carrying each change down the
     /// zooms: the same result, and cheaper for a large share of the index (a twentieth: on a
-    /// million points, a batch of 5.8 % short moves took 3.2 s carried down and 2.6–3.0 s
+    /// million points, a batch of 5.8 % short moves took 3.2 s carried down and 2.0–2.5 s
     /// rebuilt, 3 % took 1.9 s carried down). `Int.max` never rebuilds (for tests).
     package var rebuildFraction = 20
-    /// A batch of at least this many changes hands the memory left free when it ends back to the
-    /// system (the pages of snapshots let go, which the writer had copied, and the batch's own
-    /// working memory); smaller ones do not, so that a single change never pays for it.
+    /// A batch that changes at least this many elements (after folding the changes to one key
+    /// into one, and leaving out moves within one float32 position) hands the memory left free
+    /// when it ends back to the system (the pages of snapshots let go, which the writer had
+    /// copied, and the batch's own working memory); smaller ones do not, unless they are rebuilt,
+    /// so that a single change never pays for it.
     static var trimmingBatch: Int { 1024 }
 
     /// How many batches' change logs the index keeps for diffs, and how many changed records
@@ -167,8 +169,9 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
     /// Applies a batch of changes at once, in order (for example one tick of a fleet): cheaper than
     /// one call per change, and all or nothing.
     ///
-    /// A batch of 1,024 changes or more also hands the memory left free when it ends back to the
-    /// system (on Linux with glibc: `malloc_trim`, a few milliseconds), so that the pages of
+    /// A batch that changes 1,024 elements or more, or that is rebuilt, also hands the memory left
+    /// free when it ends back to the system (on Linux with glibc: `malloc_trim`, a few
+    /// milliseconds, during which threads that allocate may wait for it), so that the pages of
     /// snapshots let go before it, which its own copies did not take again, do not stay with the
     /// process.
     ///

@@ -35,6 +35,7 @@ public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
     ///
     /// - Complexity: O(k log n) for k features, plus O(log n) per grid column of the box that holds
     ///   a record.
+    @inlinable
     public func clusters(in box: BoundingBox, zoom: Double) -> [ClusterFeature<Key>] {
         var result = [ClusterFeature<Key>]()
         forEachFeature(
@@ -46,11 +47,17 @@ public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
     }
 
     /// The clusters and points inside a region at a zoom.
+    @inlinable
     public func clusters(in region: CoordinateRegion, zoom: Double) -> [ClusterFeature<Key>] {
         clusters(in: region.boundingBox, zoom: zoom)
     }
 
-    /// Calls `body` with each record (partition, serial, record) inside a box at a zoom.
+    /// Calls `body` with each record (partition, serial, record) inside a box at a zoom, in serial
+    /// order.
+    ///
+    /// The grid gives the serials filed in the cells each box covers, in cell order; sorted (with
+    /// the box's index), their records are read in the order they are stored rather than at
+    /// random, and each is checked against its box exactly.
     @usableFromInline
     func forEachFeature(
         west: Double, south: Double, east: Double, north: Double, zoom: Double,
@@ -59,23 +66,50 @@ public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
         guard let level = level(atZoom: zoom) else { return }
         let boxes = LiveCore.projectedBoxes(west: west, south: south, east: east, north: north)
         for p in core.partitions.indices {
-            var found = [(Int32, LiveRecord)]()
-            for (minX, minY, maxX, maxY) in boxes {
-                records(partition: p, level: level, minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+            var keys = [UInt64]()
+            for (b, (minX, minY, maxX, maxY)) in boxes.enumerated() {
+                serials(partition: p, level: level, minX: minX, minY: minY, maxX: maxX, maxY: maxY)
                 {
-                    found.append(($0, $1))
+                    keys.append(UInt64(UInt32(bitPattern: $0)) << 8 | UInt64(b))
                 }
             }
-            found.sort { $0.0 < $1.0 }
-            for (s, record) in found { body(p, s, record) }
+            RadixSort.sort(&keys, bits: 0..<40)
+            for key in keys {
+                let s = Int32(truncatingIfNeeded: key >> 8)
+                let (minX, minY, maxX, maxY) = boxes[Int(key & 0xFF)]
+                let record = core.record(s, level: level)
+                let x = Double(record.fx), y = Double(record.fy)
+                if x >= minX && x <= maxX && y >= minY && y <= maxY { body(p, s, record) }
+            }
         }
     }
 
     /// Calls `body` with each record of a level whose float32 position is inside a projected box
-    /// (bounds included), column by column of the level's grid, skipping empty columns.
+    /// (bounds included), in serial order (read in the order they are stored, as
+    /// ``forEachFeature(west:south:east:north:zoom:_:)`` reads them).
     func records(
         partition p: Int, level: Int, minX: Double, minY: Double, maxX: Double, maxY: Double,
         _ body: (Int32, LiveRecord) -> Void
+    ) {
+        var keys = [UInt64]()
+        serials(partition: p, level: level, minX: minX, minY: minY, maxX: maxX, maxY: maxY) {
+            keys.append(UInt64(UInt32(bitPattern: $0)))
+        }
+        RadixSort.sort(&keys, bits: 0..<32)
+        for key in keys {
+            let s = Int32(truncatingIfNeeded: key)
+            let record = core.record(s, level: level)
+            let x = Double(record.fx), y = Double(record.fy)
+            if x >= minX && x <= maxX && y >= minY && y <= maxY { body(s, record) }
+        }
+    }
+
+    /// Calls `body` with the serial of each record of a level filed in a cell that a projected
+    /// box covers (records in the box's edge cells may lie outside it), column by column of the
+    /// level's grid, skipping empty columns.
+    func serials(
+        partition p: Int, level: Int, minX: Double, minY: Double, maxX: Double, maxY: Double,
+        _ body: (Int32) -> Void
     ) {
         guard minX <= maxX, minY <= maxY else { return }
         let grid = core.partitions[p].grids[level - options.minZoom]
@@ -95,9 +129,7 @@ public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
                     return false
                 }
                 if ey > cy1 { return false }
-                let record = core.record(entry.serial, level: level)
-                let x = Double(record.fx), y = Double(record.fy)
-                if x >= minX && x <= maxX && y >= minY && y <= maxY { body(entry.serial, record) }
+                body(entry.serial)
                 return true
             }
             if next == cx + 1 {

@@ -122,14 +122,11 @@ extension LiveClusterSnapshot {
         var features = [ClusterTileFeature<Key>]()
         for partition in core.partitions.indices {
             func add(minX: Double, maxX: Double, originX: Double) {
-                var found = [(Int32, LiveRecord)]()
                 records(
                     partition: partition, level: level, minX: minX, minY: top, maxX: maxX,
                     maxY: bottom
-                ) { found.append(($0, $1)) }
-                found.sort { $0.0 < $1.0 }
-                for (s, record) in found {
-                    guard let feature = feature(partition, s, record) else { continue }
+                ) { s, record in
+                    guard let feature = feature(partition, s, record) else { return }
                     let px: Double, py: Double
                     if case .point(let point) = feature {
                         px = SuperclusterProjection.x(longitude: point.coordinate.longitude)

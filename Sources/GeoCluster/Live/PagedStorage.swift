@@ -11,7 +11,8 @@
 /// keeps the memory of an updated set where it was: an array's own growth would double a full
 /// page's buffer on its first insert, and a copy made by a removal would be cut to the page's
 /// count, to double on the next insert; and buffers of one size that copies let go are reused
-/// whole by the next copies.
+/// whole by the next copies. A set of a single page (a small partition's grid) is the
+/// exception: its buffer grows by doubling up to the capacity, so that a small set stays small.
 struct PagedSet<Element: Comparable & Sendable>: Sendable {
     static var pageCapacity: Int { 256 }
 
@@ -29,6 +30,12 @@ struct PagedSet<Element: Comparable & Sendable>: Sendable {
     /// 16 inserts before it splits).
     init(sorted elements: [Element]) {
         let size = Self.pageCapacity * 15 / 16
+        if !elements.isEmpty && elements.count <= size {
+            pages = [elements]  // a single page, as large as it is
+            firsts = [elements[0]]
+            count = elements.count
+            return
+        }
         var start = 0
         pages.reserveCapacity(elements.count / size + 1)
         firsts.reserveCapacity(elements.count / size + 1)
@@ -49,10 +56,18 @@ struct PagedSet<Element: Comparable & Sendable>: Sendable {
         return page
     }
 
-    /// Makes page `p`'s buffer its own and of the full capacity, before a write.
+    /// Makes page `p`'s buffer its own and of the full capacity before a write, or, for a set of
+    /// one page, at least one larger than its count (doubling, up to the capacity).
     @inline(__always)
     private mutating func prepare(page p: Int) {
-        pages[p].reserveCapacity(Self.pageCapacity)
+        guard pages.count == 1 else {
+            pages[p].reserveCapacity(Self.pageCapacity)
+            return
+        }
+        let count = pages[p].count
+        if pages[p].capacity <= count {
+            pages[p].reserveCapacity(min(Self.pageCapacity, max(4, 2 * count)))
+        }
     }
 
     /// The page an element belongs in: the last page whose first element is not above it (0 when
@@ -87,7 +102,7 @@ struct PagedSet<Element: Comparable & Sendable>: Sendable {
     @discardableResult
     mutating func insert(_ element: Element) -> Bool {
         guard !pages.isEmpty else {
-            pages = [Self.page([element])]
+            pages = [[element]]
             firsts = [element]
             count = 1
             return true

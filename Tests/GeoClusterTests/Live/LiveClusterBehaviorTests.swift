@@ -379,6 +379,78 @@ struct LiveClusterBulkLoadTests {
         #expect(live.count == model.elements.count)
     }
 
+    /// Box queries and tiles give their features in level order: by serial (a point's index, a
+    /// cluster's first element), one partition after another; the records inside the box and no
+    /// others, whatever the grid's cells around its edges hold.
+    @Test("box queries and tiles come in level order and hold exactly the records inside")
+    func queriesInLevelOrder() throws {
+        var rng = SplitMix64(seed: 0x0D3E)
+        let points = (0..<3_000).map { _ in Scatter.city.coordinate(&rng) }
+        let index = try LiveClusterIndex<Int>(
+            Array(points.indices), key: { $0 }, coordinate: { points[$0] },
+            clusteringIdentifier: { $0 % 3 == 0 ? "bus" : nil })
+        func serial(_ f: ClusterFeature<Int>) -> Int {
+            switch f {
+            case .point(let p): p.index
+            case .cluster(let c): c.id >> 5
+            }
+        }
+        func identifier(_ f: ClusterFeature<Int>) -> String? {
+            switch f {
+            case .point(let p): p.element % 3 == 0 ? "bus" : nil
+            case .cluster(let c): c.clusteringIdentifier
+            }
+        }
+        let boxes = [
+            BoundingBox.world,
+            BoundingBox(west: 8.5, south: 47.36, east: 8.56, north: 47.4),
+            BoundingBox(west: 8.53, south: 47.37, east: 8.531, north: 47.371),
+        ]
+        for zoom in [0, 8, 11, 13, 15, 17] {
+            let all = index.snapshot.clusters(in: BoundingBox.world, zoom: Double(zoom))
+            for box in boxes {
+                let features = index.snapshot.clusters(in: box, zoom: Double(zoom))
+                // Partitions in the order they were first seen (element 0 is a bus), each ascending.
+                let runs = [
+                    features.filter { identifier($0) == "bus" },
+                    features.filter { identifier($0) == nil },
+                ]
+                #expect(runs[0] + runs[1] == features, "zoom \(zoom), \(box)")
+                for run in runs {
+                    #expect(zip(run, run.dropFirst()).allSatisfy { serial($0) < serial($1) })
+                }
+                // The world's features inside the box, and none outside it (those within about
+                // 10 m of an edge, where the index's float32 positions decide, either way).
+                let margin = 1e-4
+                let found = Set(features.map(serial))
+                for f in all {
+                    let c = f.coordinate
+                    let inner =
+                        c.latitude > box.south + margin && c.latitude < box.north - margin
+                        && c.longitude > box.west + margin && c.longitude < box.east - margin
+                    let outer =
+                        c.latitude >= box.south - margin && c.latitude <= box.north + margin
+                        && c.longitude >= box.west - margin && c.longitude <= box.east + margin
+                    if inner { #expect(found.contains(serial(f)), "zoom \(zoom), \(box)") }
+                    if !outer { #expect(!found.contains(serial(f)), "zoom \(zoom), \(box)") }
+                }
+                #expect(found.count == features.count)
+            }
+            let id = try TileID(
+                containing: Coordinate(latitude: 47.37, longitude: 8.53), zoom: zoom)
+            let tile = try #require(index.snapshot.tile(z: id.zoom, x: id.x, y: id.y))
+            let tileFeatures = tile.features.map(\.feature)
+            let tileRuns = [
+                tileFeatures.filter { identifier($0) == "bus" },
+                tileFeatures.filter { identifier($0) == nil },
+            ]
+            #expect(tileRuns[0] + tileRuns[1] == tileFeatures, "tile at zoom \(zoom)")
+            for run in tileRuns {
+                #expect(zip(run, run.dropFirst()).allSatisfy { serial($0) < serial($1) })
+            }
+        }
+    }
+
     @Test("a bulk load names a repeated key or a bad coordinate")
     func bulkErrors() throws {
         let here = Coordinate(latitude: 1, longitude: 2)

@@ -53,7 +53,8 @@ struct PagedSetTests {
     }
 
     /// A set made from sorted elements answers every search as the array does.
-    @Test("a set made from sorted elements", arguments: [0, 1, 15, 16, 17, 191, 192, 193, 4000])
+    @Test(
+        "a set made from sorted elements", arguments: [0, 1, 15, 16, 17, 239, 240, 241, 481, 4000])
     func fromSorted(count: Int) {
         let elements = (0..<count).map { 3 * $0 }
         let set = PagedSet(sorted: elements)
@@ -62,6 +63,20 @@ struct PagedSetTests {
             let expected = elements.first { $0 >= key }
             #expect(set.first(from: key) == expected, "key \(key) of \(count)")
         }
+    }
+
+    /// A set of one page keeps a buffer about as large as what it holds (a small partition's
+    /// grid), however it got there; once it has more pages, they all have the full capacity.
+    @Test("a set of one page stays small")
+    func onePageStaysSmall() {
+        var set = PagedSet<Int>()
+        for key in 0..<10 { set.insert(key) }
+        #expect(set.pages.count == 1 && set.pages[0].capacity < 32)
+        let loaded = PagedSet(sorted: Array(0..<10))
+        #expect(loaded.pages.count == 1 && loaded.pages[0].capacity < 32)
+        for key in 10..<300 { set.insert(key) }
+        #expect(set.pages.count == 2)
+        #expect(set.pages.allSatisfy { $0.capacity >= PagedSet<Int>.pageCapacity })
     }
 
     /// Every page keeps a buffer of exactly the page capacity (allowing the allocator's rounding
@@ -104,6 +119,25 @@ struct PagedSetTests {
         #expect(elements(copy) == copyOracle.sorted())
         // The crowded range took about a thousand new elements: its pages split.
         #expect(set.pages.filter { $0[0] >= 10_000 && $0[0] < 12_000 }.count >= 8)
+        // Then nine in ten of the elements in 20,000–30,000 go, a copy taken half way: its pages
+        // fall below a quarter full and merge, shared ones included.
+        func pagesInRange(_ set: PagedSet<Int>) -> Int {
+            set.pages.filter { $0[0] >= 20_000 && $0[0] < 30_000 }.count
+        }
+        let before = pagesInRange(set)
+        let doomed = oracle.filter { $0 >= 20_000 && $0 < 30_000 }.sorted()
+        for (i, key) in doomed.enumerated() where i % 10 != 0 {
+            if i == doomed.count / 2 {
+                copy = set
+                copyOracle = oracle
+            }
+            let removed = set.remove(key)
+            #expect(removed)
+            oracle.remove(key)
+        }
+        #expect(elements(set) == oracle.sorted())
+        #expect(elements(copy) == copyOracle.sorted())
+        #expect(before >= 16 && pagesInRange(set) <= before / 3, "\(before) → \(pagesInRange(set))")
         for (i, page) in (set.pages + copy.pages).enumerated() {
             #expect(page.count <= capacity, "page \(i)")
             #expect(page.capacity >= capacity, "page \(i): capacity \(page.capacity)")
@@ -115,7 +149,7 @@ struct PagedSetTests {
 @Suite("Live grid entries")
 struct LiveGridEntryTests {
     /// Entries keep their cell, flag and serial (up to the largest serial an index hands out,
-    /// 2³¹ − 2), and order as (cell, origin before member, serial) does.
+    /// 2³¹ − 3, and beyond), and order as (cell, origin before member, serial) does.
     @Test("fields round-trip; the order is (cell, member flag, serial)")
     func fieldsAndOrder() {
         var rng = SplitMix64(seed: 0x6E1D)
