@@ -26,8 +26,8 @@ struct PagedSet<Element: Comparable & Sendable>: Sendable {
     /// An empty set.
     init() {}
 
-    /// A set of sorted, distinct elements, in pages fifteen sixteenths full (so that a page takes
-    /// 16 inserts before it splits).
+    /// A set of sorted, distinct elements, in pages at most fifteen sixteenths full (so that a
+    /// page takes 16 inserts before it splits), all of nearly one size.
     init(sorted elements: [Element]) {
         let size = Self.pageCapacity * 15 / 16
         if !elements.isEmpty && elements.count <= size {
@@ -36,14 +36,14 @@ struct PagedSet<Element: Comparable & Sendable>: Sendable {
             count = elements.count
             return
         }
-        var start = 0
-        pages.reserveCapacity(elements.count / size + 1)
-        firsts.reserveCapacity(elements.count / size + 1)
-        while start < elements.count {
-            let end = min(elements.count, start + size)
+        let pageCount = (elements.count + size - 1) / size
+        pages.reserveCapacity(pageCount)
+        firsts.reserveCapacity(pageCount)
+        for i in 0..<pageCount {
+            let start = elements.count * i / pageCount
+            let end = elements.count * (i + 1) / pageCount
             pages.append(Self.page(elements[start..<end]))
             firsts.append(elements[start])
-            start = end
         }
         count = elements.count
     }
@@ -146,15 +146,35 @@ struct PagedSet<Element: Comparable & Sendable>: Sendable {
         prepare(page: p)
         pages[p].remove(at: at)
         if at == 0 { firsts[p] = pages[p][0] }
-        // Keep pages at least a quarter full: merge a small page into its successor.
-        if pages[p].count < Self.pageCapacity / 4 && p + 1 < pages.count
-            && pages[p].count + pages[p + 1].count <= Self.pageCapacity
-        {
-            let next = pages.remove(at: p + 1)
-            firsts.remove(at: p + 1)
-            pages[p].append(contentsOf: next)
-        }
+        if pages[p].count < Self.pageCapacity / 4 && pages.count > 1 { rebalance(p) }
         return true
+    }
+
+    /// Keeps every page of a set of several at least a quarter full: a page that fell below
+    /// merges with its neighbour (the next one, or the one before the last page) when both fit
+    /// in one, and otherwise takes entries from it until the two are even (at least 128 each,
+    /// since the neighbour holds more than three quarters then).
+    private mutating func rebalance(_ p: Int) {
+        let (a, b) = p + 1 < pages.count ? (p, p + 1) : (p - 1, p)
+        prepare(page: a)
+        if pages[a].count + pages[b].count <= Self.pageCapacity {
+            let next = pages.remove(at: b)
+            firsts.remove(at: b)
+            pages[a].append(contentsOf: next)
+            return
+        }
+        prepare(page: b)
+        let keep = (pages[a].count + pages[b].count) / 2
+        if pages[a].count < keep {
+            let n = keep - pages[a].count
+            pages[a].append(contentsOf: pages[b][..<n])
+            pages[b].removeFirst(n)
+        } else {
+            let n = pages[a].count - keep
+            pages[b].insert(contentsOf: pages[a][(pages[a].count - n)...], at: 0)
+            pages[a].removeLast(n)
+        }
+        firsts[b] = pages[b][0]
     }
 
     /// Calls `body` with each element from the first not below `start`, in order, until `body`

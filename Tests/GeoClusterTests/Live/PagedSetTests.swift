@@ -41,6 +41,8 @@ struct PagedSetTests {
             let expected = lowerBound(probe)
             #expect(set.first(from: probe) == (expected < oracle.count ? oracle[expected] : nil))
             if step % 997 == 0 {
+                // Every page of a set of several is at least a quarter full.
+                #expect(set.pages.count == 1 || set.pages.allSatisfy { $0.count >= 64 })
                 var all = [Int]()
                 set.forEach(from: Int.min) {
                     all.append($0)
@@ -59,6 +61,8 @@ struct PagedSetTests {
         let elements = (0..<count).map { 3 * $0 }
         let set = PagedSet(sorted: elements)
         #expect(set.count == count)
+        // Pages of nearly one size, at most fifteen sixteenths full.
+        #expect(set.pages.count <= 1 || set.pages.allSatisfy { $0.count >= 120 && $0.count <= 240 })
         for key in -1...(3 * count + 1) {
             let expected = elements.first { $0 >= key }
             #expect(set.first(from: key) == expected, "key \(key) of \(count)")
@@ -137,7 +141,8 @@ struct PagedSetTests {
         }
         #expect(elements(set) == oracle.sorted())
         #expect(elements(copy) == copyOracle.sorted())
-        #expect(before >= 16 && pagesInRange(set) <= before / 3, "\(before) → \(pagesInRange(set))")
+        #expect(before >= 16 && pagesInRange(set) < before, "\(before) → \(pagesInRange(set))")
+        #expect(set.pages.allSatisfy { $0.count >= capacity / 4 })
         for (i, page) in (set.pages + copy.pages).enumerated() {
             #expect(page.count <= capacity, "page \(i)")
             #expect(page.capacity >= capacity, "page \(i): capacity \(page.capacity)")
