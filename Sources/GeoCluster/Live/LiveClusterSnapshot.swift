@@ -53,11 +53,7 @@ public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Calls `body` with each record (partition, serial, record) inside a box at a zoom, in serial
-    /// order.
-    ///
-    /// The grid gives the serials filed in the cells each box covers, in cell order; sorted (with
-    /// the box's index), their records are read in the order they are stored rather than at
-    /// random, and each is checked against its box exactly.
+    /// order within each partition.
     @usableFromInline
     func forEachFeature(
         west: Double, south: Double, east: Double, north: Double, zoom: Double,
@@ -66,38 +62,30 @@ public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
         guard let level = level(atZoom: zoom) else { return }
         let boxes = LiveCore.projectedBoxes(west: west, south: south, east: east, north: north)
         for p in core.partitions.indices {
-            var keys = [UInt64]()
-            for (b, (minX, minY, maxX, maxY)) in boxes.enumerated() {
-                serials(partition: p, level: level, minX: minX, minY: minY, maxX: maxX, maxY: maxY)
-                {
-                    keys.append(UInt64(UInt32(bitPattern: $0)) << 8 | UInt64(b))
-                }
-            }
-            RadixSort.sort(&keys, bits: 0..<40)
-            for key in keys {
-                let s = Int32(truncatingIfNeeded: key >> 8)
-                let (minX, minY, maxX, maxY) = boxes[Int(key & 0xFF)]
-                let record = core.record(s, level: level)
-                let x = Double(record.fx), y = Double(record.fy)
-                if x >= minX && x <= maxX && y >= minY && y <= maxY { body(p, s, record) }
-            }
+            records(partition: p, level: level, boxes: boxes) { body(p, $0, $1) }
         }
     }
 
-    /// Calls `body` with each record of a level whose float32 position is inside a projected box
-    /// (bounds included), in serial order (read in the order they are stored, as
-    /// ``forEachFeature(west:south:east:north:zoom:_:)`` reads them).
+    /// Calls `body` with each record of a level whose float32 position is inside one of the
+    /// projected boxes (bounds included; once for each box that holds it), in serial order.
+    ///
+    /// The grid gives the serials filed in the cells each box covers, in cell order; sorted (with
+    /// the box's index), their records are read in the order they are stored rather than at
+    /// random, and each is checked against its box exactly.
     func records(
-        partition p: Int, level: Int, minX: Double, minY: Double, maxX: Double, maxY: Double,
+        partition p: Int, level: Int, boxes: [(Double, Double, Double, Double)],
         _ body: (Int32, LiveRecord) -> Void
     ) {
         var keys = [UInt64]()
-        serials(partition: p, level: level, minX: minX, minY: minY, maxX: maxX, maxY: maxY) {
-            keys.append(UInt64(UInt32(bitPattern: $0)))
+        for (b, (minX, minY, maxX, maxY)) in boxes.enumerated() {
+            serials(partition: p, level: level, minX: minX, minY: minY, maxX: maxX, maxY: maxY) {
+                keys.append(UInt64(UInt32(bitPattern: $0)) << 8 | UInt64(b))
+            }
         }
-        RadixSort.sort(&keys, bits: 0..<32)
+        RadixSort.sort(&keys, bits: 0..<40)
         for key in keys {
-            let s = Int32(truncatingIfNeeded: key)
+            let s = Int32(truncatingIfNeeded: key >> 8)
+            let (minX, minY, maxX, maxY) = boxes[Int(key & 0xFF)]
             let record = core.record(s, level: level)
             let x = Double(record.fx), y = Double(record.fy)
             if x >= minX && x <= maxX && y >= minY && y <= maxY { body(s, record) }

@@ -545,7 +545,7 @@ extension LiveCore {
     }
 
     /// Whether a float32 position is inside one of the projected boxes (bounds included, as
-    /// ``LiveClusterSnapshot/records(partition:level:minX:minY:maxX:maxY:_:)`` selects; false for NaN).
+    /// ``LiveClusterSnapshot/records(partition:level:boxes:_:)`` selects; false for NaN).
     @inline(__always)
     static func contains(
         _ boxes: [(Double, Double, Double, Double)], _ fx: Float, _ fy: Float

@@ -122,10 +122,8 @@ extension LiveClusterSnapshot {
         var features = [ClusterTileFeature<Key>]()
         for partition in core.partitions.indices {
             func add(minX: Double, maxX: Double, originX: Double) {
-                records(
-                    partition: partition, level: level, minX: minX, minY: top, maxX: maxX,
-                    maxY: bottom
-                ) { s, record in
+                records(partition: partition, level: level, boxes: [(minX, top, maxX, bottom)]) {
+                    s, record in
                     guard let feature = feature(partition, s, record) else { return }
                     let px: Double, py: Double
                     if case .point(let point) = feature {

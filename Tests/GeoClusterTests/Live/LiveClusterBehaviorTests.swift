@@ -401,6 +401,18 @@ struct LiveClusterBulkLoadTests {
             case .cluster(let c): c.clusteringIdentifier
             }
         }
+        // Partitions in the order they were first seen (element 0 is a bus), each ascending.
+        func expectLevelOrder(_ features: [ClusterFeature<Int>], _ label: String) {
+            let runs = [
+                features.filter { identifier($0) == "bus" },
+                features.filter { identifier($0) == nil },
+            ]
+            #expect(runs[0] + runs[1] == features, "\(label)")
+            for run in runs {
+                #expect(
+                    zip(run, run.dropFirst()).allSatisfy { serial($0) < serial($1) }, "\(label)")
+            }
+        }
         let boxes = [
             BoundingBox.world,
             BoundingBox(west: 8.5, south: 47.36, east: 8.56, north: 47.4),
@@ -410,15 +422,7 @@ struct LiveClusterBulkLoadTests {
             let all = index.snapshot.clusters(in: BoundingBox.world, zoom: Double(zoom))
             for box in boxes {
                 let features = index.snapshot.clusters(in: box, zoom: Double(zoom))
-                // Partitions in the order they were first seen (element 0 is a bus), each ascending.
-                let runs = [
-                    features.filter { identifier($0) == "bus" },
-                    features.filter { identifier($0) == nil },
-                ]
-                #expect(runs[0] + runs[1] == features, "zoom \(zoom), \(box)")
-                for run in runs {
-                    #expect(zip(run, run.dropFirst()).allSatisfy { serial($0) < serial($1) })
-                }
+                expectLevelOrder(features, "zoom \(zoom), \(box)")
                 // The world's features inside the box, and none outside it (those within about
                 // 10 m of an edge, where the index's float32 positions decide, either way).
                 let margin = 1e-4
@@ -439,15 +443,7 @@ struct LiveClusterBulkLoadTests {
             let id = try TileID(
                 containing: Coordinate(latitude: 47.37, longitude: 8.53), zoom: zoom)
             let tile = try #require(index.snapshot.tile(z: id.zoom, x: id.x, y: id.y))
-            let tileFeatures = tile.features.map(\.feature)
-            let tileRuns = [
-                tileFeatures.filter { identifier($0) == "bus" },
-                tileFeatures.filter { identifier($0) == nil },
-            ]
-            #expect(tileRuns[0] + tileRuns[1] == tileFeatures, "tile at zoom \(zoom)")
-            for run in tileRuns {
-                #expect(zip(run, run.dropFirst()).allSatisfy { serial($0) < serial($1) })
-            }
+            expectLevelOrder(tile.features.map(\.feature), "tile at zoom \(zoom)")
         }
     }
 
