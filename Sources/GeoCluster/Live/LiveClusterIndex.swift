@@ -181,7 +181,38 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
     ///   off the globe, `GeoError.Kind.limitExceeded` past 2³¹ − 1 insertions; the index is then
     ///   unchanged.
     public mutating func apply(_ changes: [LiveClusterChange<Key>]) throws(GeoError) {
+        try apply(changes, leavingOutBadChanges: false)
+    }
+
+    /// Applies the good changes of a batch as one batch, exactly as if the bad ones were not in
+    /// it, and returns the bad ones: a stream whose lines can be wrong (`meridian cluster --live`)
+    /// gets the same index, serials and cluster ids as the stream without its bad lines.
+    ///
+    /// A change is bad when ``apply(_:)`` would throw for it after the good changes before it:
+    /// inserting a key that is there, removing or moving one that is not, a coordinate off the
+    /// globe. A change after a bad one sees the index as if the bad one were not there (a move of
+    /// a key whose insert was bad is bad too).
+    ///
+    /// - Returns: The bad changes' positions in `changes` (from 0, ascending) and errors, which
+    ///   name the change by its position from 1 (`change 3: key "bus-7": ...`), as ``apply(_:)``
+    ///   does.
+    /// - Throws: `GeoError.Kind.limitExceeded` past 2³¹ − 1 insertions; the index is then
+    ///   unchanged.
+    /// - Complexity: as ``apply(_:)`` for the good changes; O(1) for each bad one.
+    @discardableResult
+    public mutating func applyLeavingOutBadChanges(
+        _ changes: [LiveClusterChange<Key>]
+    ) throws(GeoError) -> [(position: Int, error: GeoError)] {
+        try apply(changes, leavingOutBadChanges: true)
+    }
+
+    /// ``apply(_:)``, or with `leavingOutBadChanges`, ``applyLeavingOutBadChanges(_:)``.
+    @discardableResult
+    private mutating func apply(
+        _ changes: [LiveClusterChange<Key>], leavingOutBadChanges: Bool
+    ) throws(GeoError) -> [(position: Int, error: GeoError)] {
         // Check the whole batch first, and find what each key holds at its end.
+        var rejected = [(position: Int, error: GeoError)]()
         var pending = [Key: Pending]()
         var order = [Key]()
         func current(_ key: Key) -> Pending? {
@@ -199,24 +230,32 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
                     kind,
                     "change \(i + 1): key \(GeoError.quoted(String(describing: key))): \(text)")
             }
-            if pending[key] == nil { order.append(key) }
-            switch (change, current(key)) {
-            case (.insert(_, let c, let identifier, let value), let now):
-                if case .present = now {
-                    throw problem(.invalidArgument, "the key is already there")
+            let next: Pending
+            do throws(GeoError) {
+                switch (change, current(key)) {
+                case (.insert(_, let c, let identifier, let value), let now):
+                    if case .present = now {
+                        throw problem(.invalidArgument, "the key is already there")
+                    }
+                    try Self.check(c, problem)
+                    next = .present(
+                        serial: nil, coordinate: c, identifier: identifier, value: value)
+                case (.remove, .present?):
+                    next = .absent
+                case (.move(_, let c), .present(let s, _, let identifier, let value)?):
+                    try Self.check(c, problem)
+                    next = .present(
+                        serial: s, coordinate: c, identifier: identifier, value: value)
+                case (.remove, _), (.move, _):
+                    throw problem(.notFound, "no element has this key")
                 }
-                try Self.check(c, problem)
-                pending[key] = .present(
-                    serial: nil, coordinate: c, identifier: identifier, value: value)
-            case (.remove, .present?):
-                pending[key] = .absent
-            case (.move(_, let c), .present(let s, _, let identifier, let value)?):
-                try Self.check(c, problem)
-                pending[key] = .present(
-                    serial: s, coordinate: c, identifier: identifier, value: value)
-            case (.remove, _), (.move, _):
-                throw problem(.notFound, "no element has this key")
+            } catch {
+                guard leavingOutBadChanges else { throw error }
+                rejected.append((i, error))
+                continue
             }
+            if pending[key] == nil { order.append(key) }
+            pending[key] = next
         }
         let newCount = order.reduce(0) { n, key in
             if case .present(nil, _, _, _)? = pending[key] { n + 1 } else { n }
@@ -224,7 +263,7 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
         guard core.elements.count + newCount < Int(Int32.max) else {
             throw GeoError(.limitExceeded, "a live index takes at most 2^31 - 1 insertions")
         }
-        guard !order.isEmpty else { return }
+        guard !order.isEmpty else { return rejected }
 
         // The point changes of each partition.
         var points = [Int: [LiveChange]]()
@@ -307,7 +346,7 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
             for p in core.partitions.indices { core.clearGrids(partition: p) }
             core.rebuild()
             core.finishBatch(nil)
-            return
+            return rejected
         }
         for (p, changes) in points.sorted(by: { $0.key < $1.key }) {
             core.propagate(
@@ -327,6 +366,7 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
             // its own working memory.
             HeapTrim.releaseFreePages()
         }
+        return rejected
     }
 
     /// Records the serial of a new key.

@@ -49,7 +49,7 @@ enum ClusterCommand: Subcommand {
         (with their "destination") and "changed" in the view. A view line answers with every
         feature in the new view; its ZOOM is read as getClusters reads it (floored and clamped to
         --min-zoom...--max-zoom + 1), and echoed as given. A bad line is answered with {"line", "error", "kind"} and
-        changes nothing. Clusters keep their id while their first element and zoom stay. The
+        changes nothing: its batch is applied as if it were not there. Clusters keep their id while their first element and zoom stay. The
         live index takes --radius, --extent, --min-zoom, --max-zoom and --min-points up to 2;
         the aggregates (--sum, --min, --max, --mean, --count) and --generate-id are for files.
 

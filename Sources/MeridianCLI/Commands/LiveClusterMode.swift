@@ -8,7 +8,8 @@ import GeoCore
 /// Output, one JSON object per line:
 /// - a bad line: `{"line": N, "error": "...", "kind": "..."}` (also on standard error), written
 ///   when its batch ends, in line order with the batch's other errors; it changes nothing, the
-///   rest of its batch is applied; a bad `view` or `commit` line still ends the batch, its
+///   rest of its batch is applied as one batch, exactly as if the bad line were not there (so
+///   the same serials and cluster ids); a bad `view` or `commit` line still ends the batch, its
 ///   error written after the batch's record, and the view stays as it was;
 /// - a `view` line: `{"line": N, "view": [W, S, E, N], "zoom": Z, "features": [...]}`, everything
 ///   in the new view;
@@ -48,32 +49,39 @@ enum LiveClusterMode {
                 ]))
         }
 
-        /// Applies the batch (each bad line is reported, in line order, and left out) and writes
-        /// its record.
+        /// Applies the batch as one batch without its bad lines (each reported, in line order)
+        /// and writes its record.
         func commit(at line: Int) {
             guard !pending.isEmpty else { return }
-            let changes = pending.compactMap { try? $0.change.get() }
-            var applied = changes.count
-            do {
-                try index.apply(changes)
-                for case (let number, .failure(let error)) in pending { report(number, error) }
-            } catch {
-                // Some change is bad: apply them one at a time (linear in the batch), each bad one
-                // reported on its own line.
-                applied = 0
-                for (number, entry) in pending {
-                    do {
-                        try index.apply([try entry.get()])
-                        applied += 1
-                    } catch {
-                        let prefix = "change 1: "
-                        let text =
-                            error.message.hasPrefix(prefix)
-                            ? String(error.message.dropFirst(prefix.count)) : error.message
-                        report(number, GeoError(error.kind, text, column: error.column))
-                    }
+            var changes = [LiveClusterChange<String>](), lines = [Int]()
+            var errors = [(line: Int, error: GeoError)]()
+            for (number, entry) in pending {
+                switch entry {
+                case .success(let change):
+                    changes.append(change)
+                    lines.append(number)
+                case .failure(let error): errors.append((number, error))
                 }
             }
+            var applied = changes.count
+            do {
+                for (position, error) in try index.applyLeavingOutBadChanges(changes) {
+                    // The library names the change by its place in the batch; the line says it.
+                    let prefix = "change \(position + 1): "
+                    let text =
+                        error.message.hasPrefix(prefix)
+                        ? String(error.message.dropFirst(prefix.count)) : error.message
+                    errors.append(
+                        (lines[position], GeoError(error.kind, text, column: error.column)))
+                    applied -= 1
+                }
+            } catch {
+                // The whole batch is refused (past 2^31 - 1 insertions): every change line says so.
+                errors += lines.map { ($0, error) }
+                applied = 0
+            }
+            errors.sort { $0.line < $1.line }
+            for (number, error) in errors { report(number, error) }
             batches += 1
             var record: [String: JSONValue] = [
                 "line": .integer(line), "batch": .integer(batches),

@@ -106,6 +106,102 @@ struct LiveClusterBehaviorTests {
         #expect(index.count == 41)
     }
 
+    @Test("bad changes left out of a batch leave it as if they were not there")
+    func leavingOutBadChanges() throws {
+        let options = ClusterOptions(radius: 60, maxZoom: 16)
+        var lenient = try LiveClusterIndex<String>(options: options)
+        var strict = try LiveClusterIndex<String>(options: options)
+        let load = cityInserts(60, seed: 3)
+        try lenient.apply(load)
+        try strict.apply(load)
+        var present = (1...60).map { "k\($0)" }
+        var rng = SplitMix64(seed: 4)
+        var fresh = 0, ghost = 0
+        func pick() -> Int { Int(rng.next() % UInt64(present.count)) }
+        for round in 0..<TestScale.steps(40, minimum: 12) {
+            // A good batch (it inserts, moves, removes, inserts and removes one key, removes and
+            // inserts one again), with bad changes among it whose positions are noted.
+            var good = [LiveClusterChange<String>](), all = [LiveClusterChange<String>]()
+            var bad = [(position: Int, kind: GeoError.Kind)]()
+            func spoil(_ change: LiveClusterChange<String>, _ kind: GeoError.Kind) {
+                bad.append((all.count, kind))
+                all.append(change)
+            }
+            for _ in 0..<(1 + Int(rng.next() % 12)) {
+                let here = Scatter.city.coordinate(&rng)
+                switch rng.next() % 9 {
+                case 0, 1:
+                    fresh += 1
+                    let key = "n\(fresh)"
+                    good.append(.insert(key, here))
+                    all.append(.insert(key, here))
+                    present.append(key)
+                    if rng.next() % 2 == 0 { spoil(.insert(key, here), .invalidArgument) }
+                case 2 where present.count > 10:
+                    let key = present.remove(at: pick())
+                    good.append(.remove(key))
+                    all.append(.remove(key))
+                    if rng.next() % 2 == 0 { spoil(.move(key, here), .notFound) }
+                case 3:
+                    fresh += 1
+                    let change: [LiveClusterChange<String>] = [
+                        .insert("t\(fresh)", here), .remove("t\(fresh)"),
+                    ]
+                    good += change
+                    all += change
+                case 4:
+                    let key = present[pick()]
+                    let change: [LiveClusterChange<String>] = [.remove(key), .insert(key, here)]
+                    good += change
+                    all += change
+                case 5:
+                    ghost += 1
+                    spoil(
+                        rng.next() % 2 == 0
+                            ? .remove("ghost\(ghost)") : .move("ghost\(ghost)", here),
+                        .notFound)
+                case 6:
+                    // The key a later insert of this batch may take: the bad insert must not
+                    // give it its place in the order.
+                    spoil(
+                        .insert("n\(fresh + 1)", Coordinate(latitude: 95, longitude: 8)),
+                        .invalidCoordinate)
+                case 7:
+                    spoil(
+                        .move(present[pick()], Coordinate(latitude: 47, longitude: .nan)),
+                        .invalidCoordinate)
+                default:
+                    let key = present[pick()]
+                    good.append(.move(key, here))
+                    all.append(.move(key, here))
+                }
+            }
+            let rejected = try lenient.applyLeavingOutBadChanges(all)
+            try strict.apply(good)
+            #expect(rejected.map(\.position) == bad.map(\.position), "round \(round)")
+            #expect(rejected.map(\.error.kind) == bad.map(\.kind), "round \(round)")
+            for (position, error) in rejected {
+                #expect(error.message.hasPrefix("change \(position + 1): "), "round \(round)")
+            }
+            #expect(lenient.count == strict.count)
+            #expect(lenient.snapshot.version == strict.snapshot.version, "round \(round)")
+            for zoom in 0...17 {
+                #expect(
+                    allFeatures(lenient.snapshot, zoom: zoom)
+                        == allFeatures(strict.snapshot, zoom: zoom), "round \(round), zoom \(zoom)")
+            }
+        }
+        // A batch of bad changes alone changes nothing; apply(_:) throws for the first of them.
+        let version = lenient.snapshot.version
+        let spoilt: [LiveClusterChange<String>] = [
+            .remove("ghost"), .insert(present[0], Coordinate(latitude: 0, longitude: 0)),
+        ]
+        #expect(try lenient.applyLeavingOutBadChanges(spoilt).map(\.position) == [0, 1])
+        #expect(lenient.snapshot.version == version)
+        #expect(throws: GeoError.self) { try lenient.apply(spoilt) }
+        #expect(lenient.consistencyProblems.isEmpty && lenient.greedyProblems.isEmpty)
+    }
+
     @Test("a cluster away from a change keeps its id; ids name the first element and the zoom")
     func stableIDs() throws {
         var index = try LiveClusterIndex<String>()

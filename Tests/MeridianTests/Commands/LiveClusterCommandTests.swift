@@ -60,6 +60,16 @@ struct LiveClusterCommandLineTests {
         #expect(errors.first { $0["line"] == 4 }?["kind"] == "invalidCoordinate")
         let batch = try #require(lines.last)
         #expect(batch["applied"] == 2 && batch["count"] == 2)
+        // The rest of the batch applies as one batch, as if the bad lines were not there: a key
+        // inserted and removed in it takes no serial, so the cluster keeps the id it has without
+        // them.
+        let good = "view 8 47 9 48 10\ninsert a 47.1 8.1\nremove a\ninsert b 47.3 8.3\n"
+        let clean = try run(good + "insert c 47.30001 8.30001\n")
+        let spoilt = try run(good + "remove nokey\ninsert c 47.30001 8.30001\nmove a 91 0\n")
+        let id = try #require(clean.lines.last?["appeared"]?[0]?["id"]?.intValue)
+        #expect(id == 17)
+        #expect(spoilt.lines.last?["appeared"]?[0]?["id"]?.intValue == id)
+        #expect(spoilt.lines.filter { $0["error"] != nil }.map { $0["line"] } == [5, 7])
         // A batch of lines that cannot be read still ends with its record.
         let unreadable = try run("insert a 1 2\ncommit\nfly\ninsert b nan 0\ncommit\n")
         #expect(unreadable.lines.map { $0["line"]?.intValue } == [2, 3, 4, 5])
