@@ -67,6 +67,10 @@ struct CommandLineTests {
         #expect(
             meridian("cluster", "--live", "--max-zoom", "-99999999999999999999").error.contains(
                 #"option --max-zoom: "-99999999999999999999" is out of range"#))
+        // A number too large for a Double is named as it was typed.
+        #expect(
+            meridian("cluster", "--live", "--radius", "1e400").error.contains(
+                #"option --radius: "1e400" is not finite"#))
     }
 
     /// Standard input that fails part way (a directory, a device error) is not input that ended:

@@ -9,7 +9,8 @@ enum DirectCommand: Subcommand {
         Usage: meridian direct LAT LON AZIMUTH DISTANCE [--json]
 
         Prints where the WGS84 geodesic that leaves (LAT, LON) at AZIMUTH (degrees clockwise from
-        north) ends after DISTANCE meters, and its azimuth there.
+        north) ends after DISTANCE meters, and its azimuth there. LAT is in [−90, 90] and LON in
+        [−180, 180] (a value outside is a bad line, not wrapped); AZIMUTH may be any finite angle.
 
         \(batchHelp(fields: "four numbers"))
 

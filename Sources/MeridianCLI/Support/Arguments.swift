@@ -78,7 +78,7 @@ struct Arguments {
             throw UsageError("option --\(name): \(GeoError.quoted(text)) is not a number")
         }
         guard value.isFinite else {
-            throw UsageError("option --\(name): \(value) is not finite")
+            throw UsageError("option --\(name): \(GeoError.quoted(text)) is not finite")
         }
         return value
     }
