@@ -21,6 +21,22 @@ public struct LiveClusterSnapshot<Key: Hashable & Sendable>: Sendable {
     /// index (not from copies of it changed apart) with the same version hold the same clusters.
     public var version: Int { core.version }
 
+    /// The clustering identifier (category) of a point of this snapshot: the one its element was
+    /// inserted with, found by the point's serial (``ClusterPoint/index``); `nil` when the element
+    /// has none, or when the point is not one of this snapshot's elements.
+    ///
+    /// A ``Cluster`` carries its own ``Cluster/clusteringIdentifier``.
+    ///
+    /// - Complexity: O(1).
+    public func clusteringIdentifier(of point: ClusterPoint<Key>) -> String? {
+        guard point.index >= 0, point.index < core.elements.count,
+            keys[point.index] == point.element
+        else { return nil }
+        let e = core.elements[point.index]
+        guard e.isPresent else { return nil }
+        return core.partitions[Int(e.partition)].identifier
+    }
+
     /// The level a zoom reads: `floor(zoom)` clamped to minZoom...maxZoom+1; `nil` for NaN.
     @usableFromInline
     func level(atZoom zoom: Double) -> Int? {

@@ -94,19 +94,19 @@ enum LiveClusterMode {
                     from: before, to: after, in: view.box, zoom: view.zoom)
                 record["appeared"] = .array(
                     diff.appeared.map { a in
-                        var f = feature(a.feature)
+                        var f = feature(a.feature, of: after)
                         if let source = a.source { f["source"] = identity(source) }
                         return .object(f)
                     })
                 record["disappeared"] = .array(
                     diff.disappeared.map { d in
-                        var f = feature(d.feature)
+                        var f = feature(d.feature, of: before)
                         if let destination = d.destination {
                             f["destination"] = identity(destination)
                         }
                         return .object(f)
                     })
-                record["changed"] = .array(diff.changed.map { .object(feature($0.new)) })
+                record["changed"] = .array(diff.changed.map { .object(feature($0.new, of: after)) })
             }
             before = after
             console.print(jsonLine(record))
@@ -142,8 +142,9 @@ enum LiveClusterMode {
             case .view(let box, let zoom)?:
                 commit(at: number)
                 view = (box, zoom)
-                let features = index.snapshot.clusters(in: box, zoom: zoom).map {
-                    JSONValue.object(feature($0))
+                let now = index.snapshot
+                let features = now.clusters(in: box, zoom: zoom).map {
+                    JSONValue.object(feature($0, of: now))
                 }
                 console.print(
                     jsonLine([
@@ -168,9 +169,11 @@ enum LiveClusterMode {
         }
     }
 
-    /// A feature as GeoJSON: clusters with supercluster's properties (and their category), points
-    /// with their key.
-    static func feature(_ feature: ClusterFeature<String>) -> [String: JSONValue] {
+    /// A feature of a snapshot as GeoJSON: clusters with supercluster's properties (and their
+    /// category), points with their key (and their category).
+    static func feature(
+        _ feature: ClusterFeature<String>, of snapshot: LiveClusterSnapshot<String>
+    ) -> [String: JSONValue] {
         let c = feature.coordinate
         var object: [String: JSONValue] = [
             "type": "Feature",
@@ -184,7 +187,11 @@ enum LiveClusterMode {
             object["properties"] = ClusterCommand.properties(cluster, aggregates: [])
         case .point(let point):
             object["id"] = .string(point.element)
-            object["properties"] = ["key": .string(point.element)]
+            var properties: [String: JSONValue] = ["key": .string(point.element)]
+            if let category = snapshot.clusteringIdentifier(of: point) {
+                properties["category"] = .string(category)
+            }
+            object["properties"] = .object(properties)
         }
         return object
     }

@@ -47,6 +47,34 @@ struct LiveClusterCommandLineTests {
         #expect(lines[3]["count"] == 1)
     }
 
+    @Test("points carry their category, as clusters and static points do")
+    func categories() throws {
+        let input = """
+            view 8 47 9 48 10
+            insert a 47.1 8.1 bus
+            insert b 47.1 8.1001 bus
+            insert c 47.3 8.3
+
+            remove a
+            view 8 47 9 48 20
+            """
+        let (code, lines) = try run(input)
+        #expect(code == 0)
+        // The first batch: a bus cluster, and c without a category.
+        let appeared = try #require(lines[1]["appeared"]?.arrayValue)
+        #expect(appeared.count == 2)
+        #expect(appeared[0]["properties"]?["category"] == "bus")
+        #expect(appeared[0]["properties"]?["cluster"] == true)
+        #expect(appeared[1]["properties"]?["key"] == "c")
+        #expect(appeared[1]["properties"]?["category"] == nil)
+        // Removing a splits the cluster: b appears as a bus point; a's point at zoom 20 is gone.
+        let split = try #require(lines[2]["appeared"]?.arrayValue)
+        #expect(split.map { $0["properties"]?["category"] } == ["bus"])
+        #expect(split.map { $0["properties"]?["key"] } == ["b"])
+        let view = try #require(lines[3]["features"]?.arrayValue)
+        #expect(view.map { $0["properties"]?["category"] } == ["bus", nil])
+    }
+
     @Test("bad lines are named and change nothing; the rest of their batch applies")
     func badLines() throws {
         let input =
