@@ -18,9 +18,10 @@ enum GeometryCommand: Subcommand {
         (each line on its own, so the two may be mixed; a line's GeoJSON must hold exactly one
         geometry) in batch mode: one output line per input line, see below. Operations:
 
-          area                 geodesic area on WGS84, square meters, of the region contains
-                               holds: a ring around a pole that reaches it bounds that pole's
-                               cap, a box cut at ±180° (RFC 7946) is taken as written
+          area                 geodesic area on WGS84, square meters, with each edge taken
+                               as a geodesic; the rings bound the same side as for contains
+                               (a ring around a pole that reaches it bounds that pole's cap,
+                               a box cut at ±180° (RFC 7946) is taken as written)
           length               geodesic length on WGS84, meters (the perimeter for polygons)
           buffer --meters M    the points within M meters (negative erodes polygons); a point's
                                buffer is its geodesic circle at any distance (vertices on the
@@ -43,8 +44,11 @@ enum GeometryCommand: Subcommand {
                                whether the point lies inside each geometry, on the globe: rings
                                across the 180th meridian, around a pole, or cut at ±180° (RFC
                                7946) mean what they mean on the Earth, and a point on a ring
-                               counts as inside; with --planar, GEOS's contains in the plane,
-                               where a point on a ring is outside
+                               counts as inside. Edges are straight in longitude and latitude
+                               (RFC 7946), not geodesics as for area: the two part by about
+                               L² |tan(lat)| / 8R for an edge L long (2 m for 10 km at 45°,
+                               km for edges of hundreds of km). With --planar, GEOS's contains
+                               in the plane, where a point on a ring is outside
           contains FILE        the same for many points: one "LAT LON" per line of standard input
 
         Geometries are written as the input was (WKT or GeoJSON, in batch mode each line as that
