@@ -212,14 +212,14 @@ public struct PolygonGeographicCondition: Sendable {
         let ring = PreparedRing(vertices: vertices, turns: turns)
         // A box cut at ±180 (-180 → 180 along a parallel) unrolls onto one meridian, extra
         // vertices on its cut or along the pole included; so does any ring whose vertices lie
-        // on one line. Neither has an inside (its area in the plane is exactly 0).
+        // on one line. Neither has an inside. (A ring whose signed area merely nets to 0, such
+        // as a figure eight, has one: the even–odd rule counts both lobes. So the test is that
+        // every vertex lies on the line through the first two distinct ones, exactly.)
         let p = ring.positions
-        var twiceArea = 0.0
-        for i in p.indices {
-            let j = i + 1 < p.count ? i + 1 : 0
-            twiceArea += p[i].x * p[j].y - p[j].x * p[i].y
-        }
-        guard twiceArea != 0 else {
+        let first = p[0]
+        let second = p.first { $0.x != first.x || $0.y != first.y } ?? first
+        let collinear = p.allSatisfy { Predicates.orient2d(first, second, $0) == 0 }
+        guard !collinear else {
             let fullTurn = vertices.indices.contains {
                 abs(vertices[($0 + 1) % vertices.count].longitude - vertices[$0].longitude) == 360
             }

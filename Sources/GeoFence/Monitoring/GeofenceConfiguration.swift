@@ -163,8 +163,12 @@ enum FixCheck {
         try filter.check(fix, now: now)
     }
 
-    /// An ISO 8601 timestamp with milliseconds, for messages.
+    /// An ISO 8601 timestamp in UTC with as many fractional digits as it needs (up to
+    /// microseconds, rounded), for messages: two fixes a fraction of a millisecond apart read
+    /// apart (the format style truncated to milliseconds, so 2.001 s could read 2.000).
     static func describe(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 1e14 else { return "\(seconds) s after 1970" }
+        return ISO8601Time.format(date)
     }
 }

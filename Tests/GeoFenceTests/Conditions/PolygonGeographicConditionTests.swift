@@ -261,6 +261,22 @@ struct PolygonGeographicConditionTests {
         }
     }
 
+    /// A figure eight's signed area nets to 0, but it has an inside: both lobes, by the even–odd
+    /// rule (it was refused as if its vertices lay on one line).
+    @Test func figureEightsHaveAnInside() throws {
+        for exterior in [
+            [(30.0, 0.0), (32, 2), (30, 2), (32, 0)],
+            [(30.0, 0.0), (32, 3), (30, 3), (32, 0)],
+        ] {
+            let eight = try PolygonGeographicCondition(exterior: ring(exterior))
+            let right = exterior[1].1 - 0.5
+            #expect(eight.contains(Coordinate(latitude: 31, longitude: 0.5)))
+            #expect(eight.contains(Coordinate(latitude: 31, longitude: right)))
+            #expect(!eight.contains(Coordinate(latitude: 30.2, longitude: exterior[1].1 / 2)))
+            #expect(!eight.contains(Coordinate(latitude: 31, longitude: -0.5)))
+        }
+    }
+
     @Test func codableRoundTrip() throws {
         let polygon = try PolygonGeographicCondition(
             exterior: ring([(0, 0), (0, 2), (2, 2), (2, 0)]),

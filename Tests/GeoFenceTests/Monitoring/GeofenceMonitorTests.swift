@@ -243,6 +243,21 @@ struct GeofenceMonitorTests {
                 #expect(!error.message.isEmpty)
             }
         }
+        // A stale fix's message names both times to the digit that tells them apart (it read
+        // "fix at ...02.000Z is older than the last processed fix at ...02.000Z").
+        let close = try makeMonitor(GeofenceConfiguration(), clock: { now })
+        try await close.add(site.condition, identifier: "site")
+        _ = try await close.process(fix(45.77, 14.3577, at: 2.001))
+        do {
+            try await close.process(fix(45.77, 14.3577, at: 2))
+            Issue.record("accepted a fix a millisecond older")
+        } catch {
+            #expect(error.kind == .staleFix)
+            #expect(
+                error.message.contains(
+                    "fix at 2024-06-01T12:00:02Z is older than the last processed fix at 2024-06-01T12:00:02.001Z"
+                ), "\(error.message)")
+        }
         // Too old for the filter (31 s before the clock's now) but not stale.
         let old = try makeMonitor(
             GeofenceConfiguration(fixFilter: FixFilter(maximumAge: 30)), clock: { now })
