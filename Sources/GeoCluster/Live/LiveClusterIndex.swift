@@ -191,7 +191,7 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
     /// A change is bad when ``apply(_:)`` would throw for it after the good changes before it:
     /// inserting a key that is there, removing or moving one that is not, a coordinate off the
     /// globe. A change after a bad one sees the index as if the bad one were not there (a move of
-    /// a key whose insert was bad is bad too).
+    /// a new key whose insert was bad, off the globe say, is bad too).
     ///
     /// - Returns: The bad changes' positions in `changes` (from 0, ascending) and errors, which
     ///   name the change by its position from 1 (`change 3: key "bus-7": ...`), as ``apply(_:)``

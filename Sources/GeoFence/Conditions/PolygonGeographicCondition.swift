@@ -60,8 +60,10 @@ public struct PolygonGeographicCondition: Sendable {
     /// - Throws: `GeoError.Kind.invalidCoordinate` naming the ring and vertex of a bad
     ///   coordinate; `GeoError.Kind.invalidArgument` for a ring with fewer than three
     ///   distinct vertices, an edge spanning exactly 180° of longitude, a ring around a pole, a
-    ///   ring that steps from −180 to 180 (a box cut at the 180th meridian, extra vertices on its
-    ///   cut included), or a ring whose vertices lie on one line.
+    ///   box cut at the 180th meridian (a ring that steps from −180 to 180 and has no inside,
+    ///   extra vertices on its cut or along the pole included), or a ring that has no inside by
+    ///   the even–odd rule (its vertices lie on one line, or it goes out and back along its own
+    ///   edges; a figure eight has one).
     /// - Complexity: O(n) geodesic set-ups for n vertices.
     public init(exterior: [Coordinate], holes: [[Coordinate]] = []) throws(GeoError) {
         let outer = try Self.prepare(exterior, name: "exterior ring")
@@ -211,15 +213,18 @@ public struct PolygonGeographicCondition: Sendable {
         }
         let ring = PreparedRing(vertices: vertices, turns: turns)
         // A box cut at ±180 (-180 → 180 along a parallel) unrolls onto one meridian, extra
-        // vertices on its cut or along the pole included; so does any ring whose vertices lie
-        // on one line. Neither has an inside. (A ring whose signed area merely nets to 0, such
-        // as a figure eight, has one: the even–odd rule counts both lobes. So the test is that
-        // every vertex lies on the line through the first two distinct ones, exactly.)
+        // vertices on its cut or along the pole included (out and back along the pole); so
+        // does any ring whose vertices lie on one line. None has an inside: their area in the
+        // plane is exactly 0. A figure eight's area nets to 0 too, but it has an inside (the
+        // even–odd rule counts both lobes), so a ring of area 0 is refused only when it covers
+        // every piece of its boundary an even number of times.
         let p = ring.positions
-        let first = p[0]
-        let second = p.first { $0.x != first.x || $0.y != first.y } ?? first
-        let collinear = p.allSatisfy { Predicates.orient2d(first, second, $0) == 0 }
-        guard !collinear else {
+        var twiceArea = 0.0
+        for i in p.indices {
+            let j = i + 1 < p.count ? i + 1 : 0
+            twiceArea += p[i].x * p[j].y - p[j].x * p[i].y
+        }
+        guard twiceArea != 0 || Self.coversSomePieceOnce(p) else {
             let fullTurn = vertices.indices.contains {
                 abs(vertices[($0 + 1) % vertices.count].longitude - vertices[$0].longitude) == 360
             }
@@ -227,7 +232,7 @@ public struct PolygonGeographicCondition: Sendable {
                 .invalidArgument,
                 fullTurn
                     ? "\(name) steps a full turn of longitude (-180 to 180: a box cut at the 180th meridian) and has no inside as edges that run the short way round; use a circular condition centered on the pole"
-                    : "\(name) has no inside: its vertices lie on one line in longitude and latitude"
+                    : "\(name) has no inside: its vertices lie on one line in longitude and latitude, or it goes out and back along its own edges"
             )
         }
         guard ring.maxX - ring.minX < 360 else {
@@ -237,6 +242,45 @@ public struct PolygonGeographicCondition: Sendable {
             )
         }
         return ring
+    }
+
+    /// Whether a closed ring of unrolled positions covers some piece of its boundary an odd number
+    /// of times, that is, whether it has an inside by the even–odd rule: its edges are cut at
+    /// every vertex that lies on them (exactly, by ``Predicates/orient2d(_:_:_:)``) and the pieces
+    /// counted without regard to direction. A ring that goes out and back along the same edges
+    /// covers each piece twice.
+    ///
+    /// - Complexity: O(n²) for n vertices; rings of more than 1,024 vertices are taken to have
+    ///   no inside (it is asked only of rings whose area is exactly 0).
+    static func coversSomePieceOnce(_ p: [Position]) -> Bool {
+        guard p.count <= 1024 else { return false }
+        struct Piece: Hashable {
+            var ax: Double, ay: Double, bx: Double, by: Double
+        }
+        var counts = [Piece: Int]()
+        for i in p.indices {
+            let a = p[i], b = p[i + 1 < p.count ? i + 1 : 0]
+            guard a.x != b.x || a.y != b.y else { continue }
+            // The vertices on the edge, ordered along it by their parameter's numerator.
+            let dx = b.x - a.x, dy = b.y - a.y
+            var stops = [(t: Double, x: Double, y: Double)]()
+            for v in p where Predicates.orient2d(a, b, v) == 0 {
+                let inX = (min(a.x, b.x)...max(a.x, b.x)).contains(v.x)
+                let inY = (min(a.y, b.y)...max(a.y, b.y)).contains(v.y)
+                if inX && inY { stops.append(((v.x - a.x) * dx + (v.y - a.y) * dy, v.x, v.y)) }
+            }
+            stops.sort { $0.t < $1.t }
+            for k in stops.indices.dropFirst() {
+                let u = stops[k - 1], w = stops[k]
+                guard u.x != w.x || u.y != w.y else { continue }
+                let piece =
+                    (u.x, u.y) < (w.x, w.y)
+                    ? Piece(ax: u.x, ay: u.y, bx: w.x, by: w.y)
+                    : Piece(ax: w.x, ay: w.y, bx: u.x, by: u.y)
+                counts[piece, default: 0] += 1
+            }
+        }
+        return counts.values.contains { $0 % 2 == 1 }
     }
 
     /// −1, 0 or +1 turns for the edge from `a` to `b` taken the short way round.

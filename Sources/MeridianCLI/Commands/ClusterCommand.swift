@@ -48,9 +48,11 @@ enum ClusterCommand: Subcommand {
         is set, the features that "appeared" (with the "source" they came from), "disappeared"
         (with their "destination") and "changed" in the view. A view line answers with every
         feature in the new view; its ZOOM is read as getClusters reads it (floored and clamped to
-        --min-zoom...--max-zoom + 1), and echoed as given. A bad line is answered with {"line", "error", "kind"} and
-        changes nothing: its batch is applied as if it were not there. Clusters keep their id while their first element and zoom stay. The
-        live index takes --radius, --extent, --min-zoom, --max-zoom and --min-points up to 2;
+        --min-zoom...--max-zoom + 1), and echoed as given. A bad line is answered with
+        {"line", "error", "kind"} and changes nothing: its batch is applied as if it were not
+        there. Clusters keep their id while their first element and zoom stay; a point carries
+        its key and category. The live index takes --radius, --extent, --min-zoom, --max-zoom
+        and --min-points up to 2;
         the aggregates (--sum, --min, --max, --mean, --count) and --generate-id are for files.
 
         Options:

@@ -10,7 +10,8 @@ enum DirectCommand: Subcommand {
 
         Prints where the WGS84 geodesic that leaves (LAT, LON) at AZIMUTH (degrees clockwise from
         north) ends after DISTANCE meters, and its azimuth there. LAT is in [−90, 90] and LON in
-        [−180, 180] (a value outside is a bad line, not wrapped); AZIMUTH may be any finite angle.
+        [−180, 180] (a value outside is an error, not wrapped); AZIMUTH may be any finite angle,
+        DISTANCE negative (backwards).
 
         \(batchHelp(fields: "four numbers"))
 

@@ -12,7 +12,7 @@ enum DistanceCommand: Subcommand {
         north, −180 to 180) at the start and at the end, on the WGS84 ellipsoid (Karney's geodesic, accurate to
         15 nm) or, with --model haversine, on a sphere of radius 6 371 008.8 m (within 0.57 %).
         Latitudes are degrees in [−90, 90], longitudes in [−180, 180]: a value outside (a
-        longitude of 539, say) is a bad line, not wrapped.
+        longitude of 539, say) is an error (a bad line in batch mode), not wrapped.
 
         \(batchHelp(fields: "four numbers"))
 

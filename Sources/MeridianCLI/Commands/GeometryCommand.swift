@@ -46,8 +46,9 @@ enum GeometryCommand: Subcommand {
                                7946) mean what they mean on the Earth, and a point on a ring
                                counts as inside. Edges are straight in longitude and latitude
                                (RFC 7946), not geodesics as for area: the two part by about
-                               L² |tan(lat)| / 8R for an edge L long (2 m for 10 km at 45°,
-                               km for edges of hundreds of km). With --planar, GEOS's contains
+                               L² |tan(lat)| / 8R for an east-west edge L long (2 m for 10 km
+                               at 45°, km for edges of hundreds of km; slanted edges part too,
+                               near the equator as well). With --planar, GEOS's contains
                                in the plane, where a point on a ring is outside
           contains FILE        the same for many points: one "LAT LON" per line of standard input
 

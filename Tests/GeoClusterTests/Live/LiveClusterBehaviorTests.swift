@@ -191,6 +191,21 @@ struct LiveClusterBehaviorTests {
                         == allFeatures(strict.snapshot, zoom: zoom), "round \(round), zoom \(zoom)")
             }
         }
+        // A bad insert of a key before its good insert gives it no place in the order: the
+        // serials are those of the batch without it.
+        let here = Coordinate(latitude: 47.37, longitude: 8.54)
+        let early: [LiveClusterChange<String>] = [
+            .insert("x", Coordinate(latitude: 95, longitude: 0)), .remove(present[1]),
+            .insert(present[1], here), .insert("x", here),
+        ]
+        var a = lenient, b = lenient
+        #expect(try a.applyLeavingOutBadChanges(early).map(\.position) == [0])
+        try b.apply(Array(early.dropFirst()))
+        let serials = { (s: LiveClusterSnapshot<String>) in
+            allFeatures(s, zoom: 17).compactMap(\.point).map { "\($0.element) \($0.index)" }
+        }
+        #expect(serials(a.snapshot) == serials(b.snapshot))
+        #expect(serials(a.snapshot).last?.hasPrefix("x ") == true)
         // A batch of bad changes alone changes nothing; apply(_:) throws for the first of them.
         let version = lenient.snapshot.version
         let spoilt: [LiveClusterChange<String>] = [

@@ -275,6 +275,26 @@ struct PolygonGeographicConditionTests {
             #expect(!eight.contains(Coordinate(latitude: 30.2, longitude: exterior[1].1 / 2)))
             #expect(!eight.contains(Coordinate(latitude: 31, longitude: -0.5)))
         }
+        // Rings of area 0 that go out and back along their own edges have no inside: a box cut
+        // at ±180 with a spike along the pole (it passes the turn checks), and a plain spike.
+        let refused: [([(Double, Double)], String)] = [
+            ([(30, -180), (30, 180), (90, 180), (90, 90), (90, -180)], "steps a full turn"),
+            (
+                [(30, -180), (30, 180), (90, 180), (90, 100), (90, 10), (90, -180)],
+                "steps a full turn"
+            ),
+            ([(0, 0), (0, 1), (1, 1), (0, 1)], "goes out and back"),
+            ([(0, 0), (1, 1), (2, 2), (3, 3)], "lie on one line"),
+        ]
+        for (exterior, text) in refused {
+            do {
+                _ = try PolygonGeographicCondition(exterior: ring(exterior))
+                Issue.record("accepted \(exterior)")
+            } catch {
+                #expect(error.kind == .invalidArgument)
+                #expect(error.message.contains(text), "\(error.message)")
+            }
+        }
     }
 
     @Test func codableRoundTrip() throws {

@@ -73,6 +73,11 @@ struct LiveClusterCommandLineTests {
         #expect(split.map { $0["properties"]?["key"] } == ["b"])
         let view = try #require(lines[3]["features"]?.arrayValue)
         #expect(view.map { $0["properties"]?["category"] } == ["bus", nil])
+        // A point that disappears carries the category it had.
+        let gone = try run(input + "\nremove b\n").lines
+        let disappeared = try #require(gone.last?["disappeared"]?.arrayValue)
+        #expect(disappeared.map { $0["properties"]?["key"] } == ["b"])
+        #expect(disappeared.map { $0["properties"]?["category"] } == ["bus"])
     }
 
     @Test("bad lines are named and change nothing; the rest of their batch applies")
@@ -98,6 +103,10 @@ struct LiveClusterCommandLineTests {
         #expect(id == 17)
         #expect(spoilt.lines.last?["appeared"]?[0]?["id"]?.intValue == id)
         #expect(spoilt.lines.filter { $0["error"] != nil }.map { $0["line"] } == [5, 7])
+        // Lines the library refuses are named by their own line, after one that cannot be read.
+        let mixed = try run("fly\ninsert a 1 2\ninsert a 1 2\nremove b\n")
+        #expect(mixed.lines.filter { $0["error"] != nil }.map { $0["line"] } == [1, 3, 4])
+        #expect(mixed.lines.last?["applied"] == 1)
         // A batch of lines that cannot be read still ends with its record.
         let unreadable = try run("insert a 1 2\ncommit\nfly\ninsert b nan 0\ncommit\n")
         #expect(unreadable.lines.map { $0["line"]?.intValue } == [2, 3, 4, 5])
