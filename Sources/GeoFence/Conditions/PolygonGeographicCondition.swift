@@ -63,8 +63,10 @@ public struct PolygonGeographicCondition: Sendable {
     ///   box cut at the 180th meridian (a ring that steps from −180 to 180 and has no inside,
     ///   extra vertices on its cut or along the pole included), or a ring that has no inside by
     ///   the even–odd rule (its vertices lie on one line, or it goes out and back along its own
-    ///   edges; a figure eight has one).
-    /// - Complexity: O(n) geodesic set-ups for n vertices.
+    ///   edges; a figure eight has one). A ring of more than 1,024 vertices whose area in the
+    ///   plane is exactly 0 is refused as having no inside, without the full test.
+    /// - Complexity: O(n) geodesic set-ups for n vertices, plus O(n²) exact orientation tests
+    ///   for a ring whose area in the plane is exactly 0.
     public init(exterior: [Coordinate], holes: [[Coordinate]] = []) throws(GeoError) {
         let outer = try Self.prepare(exterior, name: "exterior ring")
         var inner = [PreparedRing]()
