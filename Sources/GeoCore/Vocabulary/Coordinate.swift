@@ -6,8 +6,9 @@
 /// program should go through ``init(validatingLatitude:longitude:)``, which rejects NaN, infinities and
 /// out-of-range values with a ``GeoError``.
 ///
-/// Equality is exact (bit-for-bit on the two numbers, with `0.0 == -0.0`); compare with a tolerance in
-/// meters through ``isApproximatelyEqual(to:toleranceMeters:)``.
+/// Equality is exact: `Double`'s IEEE 754 equality on the two numbers, so `0.0 == -0.0` and a NaN
+/// equals nothing, not even itself; compare with a tolerance in meters through
+/// ``isApproximatelyEqual(to:toleranceMeters:)``.
 public struct Coordinate: Hashable, Sendable, Codable {
     /// Latitude in degrees, positive north; valid in [-90, 90].
     public var latitude: Double
@@ -88,9 +89,14 @@ extension Coordinate {
     /// The initial bearing of the geodesic to another coordinate, in degrees clockwise from true
     /// north, in [0, 360).
     ///
-    /// The bearing changes along a geodesic; this is its value here. For coincident points it is 0.
+    /// The bearing changes along a geodesic; this is its value here. For coincident points (a
+    /// geodesic distance of 0, such as two longitudes at a pole) it is 0.
     public func bearing(to other: Coordinate) -> Double {
-        Angle.normalizedBearing(Geodesic.wgs84.inverse(from: self, to: other).initialAzimuth)
+        let line = Geodesic.wgs84.inverse(from: self, to: other)
+        // The inverse problem's azimuth between coincident points is a convention (180 north of
+        // the equator): no direction.
+        guard line.distance != 0 else { return 0 }
+        return Angle.normalizedBearing(line.initialAzimuth)
     }
 
     /// The coordinate reached by traveling a distance along the geodesic that leaves here at a bearing.

@@ -36,7 +36,7 @@ public struct CoordinateRegion: Hashable, Sendable, Codable {
     /// The latitude span is found along the meridian on the WGS84 ellipsoid (half the distance north,
     /// half south, stopping at the poles); the longitude span is the distance divided by the length of
     /// one degree of the parallel through the center. A longitude span reaching round the Earth is
-    /// capped at 360°.
+    /// capped at 360°. A negative extent counts as its magnitude.
     ///
     /// - Parameters:
     ///   - center: The center.
@@ -44,19 +44,25 @@ public struct CoordinateRegion: Hashable, Sendable, Codable {
     ///   - longitudinalMeters: East–west extent in meters.
     public init(center: Coordinate, latitudinalMeters: Double, longitudinalMeters: Double) {
         let geodesic = Geodesic.wgs84
-        let north = geodesic.direct(from: center, azimuth: 0, distance: latitudinalMeters / 2)
-            .coordinate
-        let south = geodesic.direct(from: center, azimuth: 180, distance: latitudinalMeters / 2)
-            .coordinate
+        let half = abs(latitudinalMeters) / 2
+        let longitudinalMeters = abs(longitudinalMeters)
+        let north = geodesic.direct(from: center, azimuth: 0, distance: half).coordinate
+        let south = geodesic.direct(from: center, azimuth: 180, distance: half).coordinate
+        // A half extent as long as the way to a pole (or longer: round the Earth and back up)
+        // stops there.
+        let toNorthPole = geodesic.distance(
+            from: center, to: Coordinate(latitude: 90, longitude: center.longitude))
+        let toSouthPole = geodesic.distance(
+            from: center, to: Coordinate(latitude: -90, longitude: center.longitude))
         // Past a pole the meridian geodesic comes back down the other side: stop at the pole instead.
         let northLatitude =
-            north.latitude < center.latitude
+            half >= toNorthPole || north.latitude < center.latitude
                 || abs(
                     Angle.longitudeDifference(
                         from: center.longitude, to: north.longitude)) > 90
             ? 90 : north.latitude
         let southLatitude =
-            south.latitude > center.latitude
+            half >= toSouthPole || south.latitude > center.latitude
                 || abs(
                     Angle.longitudeDifference(
                         from: center.longitude, to: south.longitude)) > 90

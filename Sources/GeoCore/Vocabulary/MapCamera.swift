@@ -265,6 +265,12 @@ extension MapRect {
             minY = min(minY, p.y)
             maxY = max(maxY, p.y)
         }
+        // A west edge rounded to a hair below 180° puts points on ±180° at x = 2²⁸: the same
+        // places on the world's first copy.
+        if minX >= world {
+            minX -= world
+            maxX -= world
+        }
         self.init(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
@@ -350,7 +356,9 @@ public struct MapViewport: Hashable, Sendable {
         camera.pitch = max(0, min(MapCamera.maximumPitch, camera.pitch.isFinite ? camera.pitch : 0))
         self.camera = camera
         self.size = size
-        let center = MapPoint(camera.centerCoordinate.normalized)
+        var center = MapPoint(camera.centerCoordinate.normalized)
+        // Longitude 180° maps to the world's east edge, which is its west edge.
+        if center.x >= MapSize.world.width { center.x -= MapSize.world.width }
         self.center = center
         let scale = MapPoint.mapPointsPerMeter(atLatitude: camera.centerCoordinate.latitude)
         let d = camera.distance * scale

@@ -20,7 +20,8 @@ public struct MapPoint: Hashable, Sendable, Codable {
     /// The map point of a coordinate.
     ///
     /// Latitudes are clamped to ±``WebMercator/maximumLatitude`` (so the poles map to the map's top
-    /// and bottom edges); longitudes are not wrapped, so 180° maps to the right edge. NaN stays NaN.
+    /// and bottom edges, y in [0, 2²⁸] whatever the rounding of the projection there); longitudes are
+    /// not wrapped, so 180° maps to the right edge. NaN stays NaN.
     public init(_ coordinate: Coordinate) {
         let world = MapSize.world.width
         let latitude =
@@ -31,7 +32,8 @@ public struct MapPoint: Hashable, Sendable, Codable {
                 min(WebMercator.maximumLatitude, coordinate.latitude))
         let unit = WGS84.unitSquareMercator(latitude: latitude, longitude: coordinate.longitude)
         x = unit.x * world
-        y = unit.y * world
+        // At the clamped latitudes the projection's rounding can step a hair past the map's edge.
+        y = unit.y.isNaN ? .nan : max(0, min(world, unit.y * world))
     }
 
     /// The coordinate at this map point (the inverse of ``init(_:)``; x beyond the world gives

@@ -63,7 +63,12 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
         guard zoom >= 0 && zoom <= TileID.maximumZoom else {
             throw GeoError(.invalidArgument, "zoom \(zoom) is outside 0...\(TileID.maximumZoom)")
         }
-        try self.init(x: x, y: (1 << zoom) - 1 - tmsY, zoom: zoom)
+        let n = 1 << zoom
+        guard tmsY >= 0 && tmsY < n else {
+            throw GeoError(
+                .invalidArgument, "TMS tile row \(tmsY) is outside 0..<\(n) at zoom \(zoom)")
+        }
+        try self.init(x: x, y: n - 1 - tmsY, zoom: zoom)
     }
 
     private init(unchecked x: Int, _ y: Int, _ zoom: Int) {
@@ -248,30 +253,70 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
         return result
     }
 
-    /// The tiles at a zoom level that intersect a map rectangle (half-open, so a rectangle that ends on
-    /// a tile edge does not include the next tile). The part of a rectangle that extends past the
-    /// world's east or west edge wraps round.
+    /// The tiles at a zoom level that intersect a map rectangle, column by column from its west
+    /// edge.
     ///
-    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a zoom outside 0...30.
+    /// The rectangle is half-open, so one that ends on a tile edge does not include the next tile;
+    /// one of zero width or height covers the tiles its edge or point lies in. East and west it
+    /// wraps round the world as many times as it reaches past an edge (a rectangle at least a world
+    /// wide covers every column); north and south it is cut at the map's edges, so a rectangle
+    /// wholly above or below the map covers no tile. A rectangle of zero width on the world's east
+    /// edge (x = 2²⁸, where ``MapPoint`` puts longitude 180°) covers the easternmost column, as
+    /// ``init(containing:zoom:)`` does for longitude 180°. The null rectangle covers no tile.
+    ///
+    /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a zoom outside 0...30, or for a
+    ///   rectangle (other than ``MapRect/null``) whose origin or size is not finite or whose size is
+    ///   negative.
+    /// - Complexity: O(number of tiles returned).
     public static func tiles(covering rect: MapRect, zoom: Int) throws(GeoError) -> [TileID] {
         guard zoom >= 0 && zoom <= maximumZoom else {
             throw GeoError(.invalidArgument, "zoom \(zoom) is outside 0...\(maximumZoom)")
         }
-        var result = [TileID]()
-        var seen = Set<TileID>()
-        for part in [rect.intersection(.world), rect.remainder] where !part.isNull {
-            let n = 1 << zoom
-            let side = MapSize.world.width / Double(n)
-            let x0 = max(0, Int((part.minX / side).rounded(.down)))
-            let y0 = max(0, Int((part.minY / side).rounded(.down)))
-            let x1 = min(n - 1, max(x0, Int((part.maxX / side).rounded(.up)) - 1))
-            let y1 = min(n - 1, max(y0, Int((part.maxY / side).rounded(.up)) - 1))
-            for column in x0...x1 {
-                for row in y0...y1 {
-                    let tile = TileID(unchecked: column, row, zoom)
-                    if seen.insert(tile).inserted { result.append(tile) }
-                }
+        if rect.isNull { return [] }
+        guard rect.minX.isFinite, rect.minY.isFinite, rect.width.isFinite, rect.height.isFinite,
+            rect.width >= 0, rect.height >= 0
+        else {
+            throw GeoError(
+                .invalidArgument,
+                "map rectangle at (\(rect.minX), \(rect.minY)) of size \(rect.width) × "
+                    + "\(rect.height) is not finite and non-negative")
+        }
+        let n = 1 << zoom
+        let world = MapSize.world.width
+        // A tile's side is a power of two, so these divisions are exact.
+        let side = world / Double(n)
+
+        // Rows: cut at the map's north and south edges.
+        let rows: ClosedRange<Int>
+        if rect.height > 0 {
+            let top = max(0, rect.minY), bottom = min(world, rect.maxY)
+            guard top < bottom else { return [] }
+            let first = min(n - 1, Int((top / side).rounded(.down)))
+            rows = first...min(n - 1, max(first, Int((bottom / side).rounded(.up)) - 1))
+        } else {
+            guard rect.minY >= 0 && rect.minY <= world else { return [] }
+            let row = min(n - 1, Int((rect.minY / side).rounded(.down)))
+            rows = row...row
+        }
+
+        // Columns: counted on the world the west edge falls in (the remainder is exact), then
+        // wrapped.
+        var first = 0, last = n - 1
+        if rect.width < world {
+            if rect.width == 0 && rect.minX == world {
+                (first, last) = (n - 1, n - 1)
+            } else {
+                let west = rect.minX.truncatingRemainder(dividingBy: world)
+                first = Int((west / side).rounded(.down))
+                last = max(first, Int(((west + rect.width) / side).rounded(.up)) - 1)
+                if last - first >= n { (first, last) = (0, n - 1) }
             }
+        }
+        var result = [TileID]()
+        result.reserveCapacity((last - first + 1) * rows.count)
+        for column in first...last {
+            let x = (column % n + n) % n
+            for row in rows { result.append(TileID(unchecked: x, row, zoom)) }
         }
         return result
     }

@@ -37,6 +37,38 @@ struct CoordinateRegionTests {
         let a = Coordinate(latitude: 0, longitude: 0)
         #expect(abs(a.bearing(to: Coordinate(latitude: 0, longitude: -1)) - 270) < 1e-9)
         #expect(a.bearing(to: Coordinate(latitude: 1, longitude: 0)) == 0)
+        // Coincident points have no direction: 0, on either side of the equator and at a pole
+        // (where the inverse problem's convention would give 180).
+        for c in [
+            Coordinate(latitude: 40.6413, longitude: -73.7781), a,
+            Coordinate(latitude: -33, longitude: 151),
+        ] {
+            #expect(c.bearing(to: c) == 0)
+        }
+        #expect(
+            Coordinate(latitude: 90, longitude: 10).bearing(
+                to: Coordinate(latitude: 90, longitude: -120)) == 0)
+    }
+
+    /// Extents beyond a pole stop there, however far they reach (84,000 km north and south of the
+    /// equator is more than a whole meridian round), and negative extents count as their
+    /// magnitude.
+    @Test func regionFromMetersStopsAtThePoles() {
+        let equator = Coordinate(latitude: 0, longitude: 0)
+        for meters in [40_007_863.0, 42_000_000, 84_000_000, 1e12] {
+            let region = CoordinateRegion(
+                center: equator, latitudinalMeters: meters, longitudinalMeters: 1_000)
+            #expect(region.span.latitudeDelta == 180, "\(meters) m")
+        }
+        let north = CoordinateRegion(
+            center: Coordinate(latitude: 60, longitude: 10), latitudinalMeters: 60_000_000,
+            longitudinalMeters: 1_000)
+        #expect(north.span.latitudeDelta == 180)
+        let negative = CoordinateRegion(
+            center: equator, latitudinalMeters: -2_000, longitudinalMeters: -1_000)
+        let positive = CoordinateRegion(
+            center: equator, latitudinalMeters: 2_000, longitudinalMeters: 1_000)
+        #expect(negative == positive)
     }
 
     /// Regions across the 180th meridian contain points on both sides and nothing on the far side.

@@ -57,6 +57,23 @@ struct MapCameraTests {
         }
     }
 
+    /// A camera over the 180th meridian has its center on the world's first copy, x in [0, 2²⁸),
+    /// and still sees both sides.
+    @Test func centerOnTheAntimeridian() throws {
+        for longitude in [180.0, 540, -180] {
+            let camera = MapCamera(
+                centerCoordinate: Coordinate(latitude: 10, longitude: longitude),
+                distance: MapCamera.distance(forZoom: 6, atLatitude: 10, viewHeight: 400))
+            let viewport = camera.viewport(size: size)
+            #expect(viewport.center.x >= 0 && viewport.center.x < MapSize.world.width)
+            let west = try #require(
+                viewport.point(for: MapPoint(Coordinate(latitude: 10, longitude: 179.5))))
+            let east = try #require(
+                viewport.point(for: MapPoint(Coordinate(latitude: 10, longitude: -179.5))))
+            #expect(west.x < 300 && east.x > 300 && abs(west.x + east.x - 600) < 1e-6)
+        }
+    }
+
     /// A heading turns the view: heading 90 puts east at the top. A pitch makes the footprint a
     /// trapezoid, wider at the top (far) edge; view points still round-trip.
     @Test func headingAndPitch() throws {

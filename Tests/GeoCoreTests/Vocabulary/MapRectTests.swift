@@ -19,6 +19,25 @@ struct MapRectTests {
             MapPoint(Coordinate(latitude: 90, longitude: 0)).y
                 == MapPoint(Coordinate(latitude: WebMercator.maximumLatitude, longitude: 0)).y)
         #expect(MapRect.world.contains(MapPoint(Coordinate(latitude: 0, longitude: 0))))
+        // The clamped latitudes land on the edges, never a rounding step past them.
+        #expect(MapPoint(Coordinate(latitude: 90, longitude: 0)).y == 0)
+        #expect(MapPoint(Coordinate(latitude: -90, longitude: 0)).y == world)
+        #expect(MapRect.world.contains(MapPoint(Coordinate(latitude: 90, longitude: 0))))
+        let everything = MapRect(
+            CoordinateRegion(
+                center: Coordinate(latitude: 0, longitude: 10),
+                span: CoordinateSpan(latitudeDelta: 180, longitudeDelta: 360)))
+        #expect(everything.minY == 0 && everything.maxY == world)
+    }
+
+    /// Points on both sides of the 180th meridian at ±180° exactly fit a rectangle whose west
+    /// edge is on the world's first copy.
+    @Test func fittingPointsOnTheAntimeridian() throws {
+        let rect = try MapRect(fitting: [
+            Coordinate(latitude: 10, longitude: 180), Coordinate(latitude: 11, longitude: -180),
+        ])
+        #expect(rect.minX >= 0 && rect.minX < world)
+        #expect(rect.width == 0)
     }
 
     /// MKMetersPerMapPointAtLatitude(0) is the equatorial circumference over 2²⁸: 0.149291070869 m.

@@ -64,6 +64,122 @@ struct TileIDTests {
         #expect(Set(viaBox) == Set(tiles))
     }
 
+    /// A TMS row far outside the zoom's range is an error naming it, not an overflow.
+    @Test func tmsRowOutOfRangeThrows() {
+        for row in [Int.min, -Int.max, -1, 8, Int.max] {
+            do {
+                _ = try TileID(x: 0, tmsY: row, zoom: 3)
+                Issue.record("expected an error for TMS row \(row)")
+            } catch {
+                #expect(error.kind == .invalidArgument && error.message.contains("\(row)"))
+            }
+        }
+    }
+
+    /// Covering map rectangles, against a brute-force oracle: a tile is covered when the
+    /// rectangle, shifted by whole worlds east or west, meets the tile (half-open on both, a
+    /// rectangle of zero extent on an axis meeting the tiles its edge lies in), cut at the map's
+    /// north and south edges. Seeded rectangles on tile edges, past the world's edges by several
+    /// worlds, of zero width or height, and wider than the world.
+    @Test func coveringMapRectsMatchesABruteForceOracle() throws {
+        let world = MapSize.world.width
+        var rng = SplitMix64(seed: 31)
+        func oracle(_ rect: MapRect, zoom: Int) throws -> Set<TileID> {
+            let n = 1 << zoom
+            let side = world / Double(n)
+            // Half-open overlap on one axis; a zero-length span is a point, inside [a, a + side).
+            func meets(_ lo: Double, _ length: Double, _ a: Double) -> Bool {
+                length == 0 ? lo >= a && lo < a + side : lo < a + side && lo + length > a
+            }
+            var rows = Set<Int>()
+            for row in 0..<n {
+                let a = Double(row) * side
+                if meets(rect.minY, rect.height, a)
+                    || (rect.height == 0 && rect.minY == world && row == n - 1)
+                {
+                    rows.insert(row)
+                }
+            }
+            var columns = Set<Int>()
+            if rect.width == 0 && rect.minX == world {
+                columns = [n - 1]
+            } else {
+                for shift in -4...4 {
+                    for column in 0..<n {
+                        let a = Double(column) * side + Double(shift) * world
+                        if meets(rect.minX, rect.width, a) { columns.insert(column) }
+                    }
+                }
+            }
+            var tiles = Set<TileID>()
+            for column in columns {
+                for row in rows { tiles.insert(try TileID(x: column, y: row, zoom: zoom)) }
+            }
+            return tiles
+        }
+        for _ in 0..<3_000 {
+            let zoom = Int(rng.uniform(0, 4))
+            let side = world / Double(1 << zoom)
+            // Edges on tile edges half the time.
+            func place(_ lo: Double, _ hi: Double) -> Double {
+                let v = rng.uniform(lo, hi)
+                return rng.uniform(0, 1) < 0.5 ? (v / side).rounded() * side : v
+            }
+            let x = place(-3 * world, 3 * world)
+            let y = place(-0.5 * world, 1.5 * world)
+            let width = rng.uniform(0, 1) < 0.2 ? 0 : place(0, 1.3 * world)
+            let height = rng.uniform(0, 1) < 0.2 ? 0 : place(0, 1.3 * world)
+            let rect = MapRect(x: x, y: y, width: max(0, width), height: max(0, height))
+            let tiles = try TileID.tiles(covering: rect, zoom: zoom)
+            #expect(Set(tiles).count == tiles.count, "no tile twice for \(rect)")
+            #expect(try Set(tiles) == oracle(rect, zoom: zoom), "\(rect) at zoom \(zoom)")
+        }
+    }
+
+    /// The edge cases that used to trap or wrap wrongly: points on the world's east and south
+    /// edges, rectangles several worlds away, wholly above the map, or infinite.
+    @Test func coveringMapRectsAtTheEdges() throws {
+        let world = MapSize.world.width
+        let east = MapPoint(Coordinate(latitude: 10, longitude: 180))
+        #expect(
+            try TileID.tiles(
+                covering: MapRect(origin: east, size: MapSize(width: 0, height: 0)), zoom: 3)
+                == [TileID(containing: Coordinate(latitude: 10, longitude: 180), zoom: 3)])
+        #expect(
+            try TileID.tiles(covering: MapRect(x: 100, y: world, width: 10, height: 0), zoom: 3)
+                == [TileID(x: 0, y: 7, zoom: 3)])
+        #expect(
+            try TileID.tiles(
+                covering: MapRect(x: 2.5 * world, y: 10, width: 10, height: 10), zoom: 2)
+                == [TileID(x: 2, y: 0, zoom: 2)])
+        #expect(
+            try TileID.tiles(
+                covering: MapRect(x: -2.5 * world, y: 10, width: 10, height: 10), zoom: 2)
+                == [TileID(x: 2, y: 0, zoom: 2)])
+        #expect(
+            try TileID.tiles(covering: MapRect(x: -10, y: -100, width: 5, height: 10), zoom: 2)
+                .isEmpty)
+        #expect(
+            try TileID.tiles(
+                covering: MapRect(x: world + 10, y: world + 10, width: 10, height: 10), zoom: 2
+            ).isEmpty)
+        #expect(
+            try TileID.tiles(covering: MapRect(x: 0, y: 0, width: 1e300, height: 10), zoom: 2).count
+                == 4)
+        #expect(try TileID.tiles(covering: .null, zoom: 2).isEmpty)
+        #expect(throws: GeoError.self) {
+            try TileID.tiles(covering: MapRect(x: 0, y: 0, width: .infinity, height: 10), zoom: 2)
+        }
+        #expect(throws: GeoError.self) {
+            try TileID.tiles(covering: MapRect(x: 0, y: 0, width: -1, height: 10), zoom: 2)
+        }
+        // A region across the 180th meridian, listed from its west edge.
+        let region = CoordinateRegion(
+            center: Coordinate(latitude: 0, longitude: 180),
+            span: CoordinateSpan(latitudeDelta: 1, longitudeDelta: 10))
+        #expect(try TileID.tiles(covering: MapRect(region), zoom: 1).map(\.x) == [1, 1, 0, 0])
+    }
+
     /// mercantile's test-suite values (web_mercator_tiles.json), dispatched on the function name.
     @Test func mercantileReference() throws {
         let cases = try #require(
