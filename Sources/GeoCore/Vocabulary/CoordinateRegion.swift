@@ -127,14 +127,27 @@ public struct CoordinateRegion: Hashable, Sendable, Codable {
     /// Whether a coordinate lies inside the region or on its edge.
     ///
     /// Longitudes are compared the short way round from the center, so this is correct for regions
-    /// that cross the 180th meridian.
+    /// that cross the 180th meridian. The edges are those of ``boundingBox``, as rounded there: a
+    /// coordinate on one of them is inside.
     public func contains(_ coordinate: Coordinate) -> Bool {
-        guard abs(coordinate.latitude - center.latitude) <= span.latitudeDelta / 2 else {
+        let box = boundingBox
+        guard coordinate.latitude >= box.south && coordinate.latitude <= box.north else {
             return false
         }
         if span.longitudeDelta >= 360 { return coordinate.longitude.isFinite }
-        return abs(Angle.longitudeDifference(from: center.longitude, to: coordinate.longitude))
+        if abs(Angle.longitudeDifference(from: center.longitude, to: coordinate.longitude))
             <= span.longitudeDelta / 2
+        {
+            return true
+        }
+        // On an edge as the box rounds it (±180° are one meridian).
+        let longitude = Angle.normalizedLongitude(coordinate.longitude)
+        for lon in [longitude, longitude == 180 ? -180 : longitude == -180 ? 180 : longitude] {
+            if box.contains(Coordinate(latitude: coordinate.latitude, longitude: lon)) {
+                return true
+            }
+        }
+        return false
     }
 
     /// The region's edges as a ``BoundingBox``; `west > east` when it crosses the 180th meridian.

@@ -30,6 +30,9 @@ public struct MapRect: Hashable, Sendable, Codable {
     public static let world = MapRect(origin: MapPoint(x: 0, y: 0), size: .world)
 
     /// The null rectangle (`MKMapRectNull`): origin at +infinity, zero size.
+    ///
+    /// Its infinite origin encodes as infinities, which `JSONEncoder` refuses (an `EncodingError`)
+    /// unless its `nonConformingFloatEncodingStrategy` names them.
     public static let null = MapRect(x: .infinity, y: .infinity, width: 0, height: 0)
 
     // MARK: - Edges

@@ -50,6 +50,34 @@ struct CoordinateRegionTests {
                 to: Coordinate(latitude: 90, longitude: -120)) == 0)
     }
 
+    /// `contains` takes the edges `boundingBox` reports as inside, rounding and all: seeded
+    /// regions and the coordinates of their box's corners and edge midpoints.
+    @Test func containsAgreesWithTheBoundingBoxEdges() {
+        #expect(
+            CoordinateRegion(
+                center: Coordinate(latitude: 0.3, longitude: 0.1),
+                span: CoordinateSpan(latitudeDelta: 0.2, longitudeDelta: 0.6)
+            ).contains(Coordinate(latitude: 0.4, longitude: 0.4)))
+        var rng = SplitMix64(seed: 12)
+        for _ in 0..<5_000 {
+            let region = CoordinateRegion(
+                center: Coordinate(
+                    latitude: (rng.uniform(-80, 80) * 10).rounded() / 10,
+                    longitude: (rng.uniform(-180, 180) * 10).rounded() / 10),
+                span: CoordinateSpan(
+                    latitudeDelta: (rng.uniform(0, 20) * 10).rounded() / 10,
+                    longitudeDelta: (rng.uniform(0, 60) * 10).rounded() / 10))
+            let box = region.boundingBox
+            let middle = region.center.longitude
+            for latitude in [box.south, box.north, region.center.latitude] {
+                for longitude in [box.west, box.east, middle] {
+                    let c = Coordinate(latitude: latitude, longitude: longitude)
+                    #expect(region.contains(c), "\(region) \(c)")
+                }
+            }
+        }
+    }
+
     /// Extents beyond a pole stop there, however far they reach (84,000 km north and south of the
     /// equator is more than a whole meridian round), and negative extents count as their
     /// magnitude.
