@@ -51,6 +51,15 @@ struct Projector {
         }
     }
 
+    /// The dimensions of a geometry's parts: one for a single or multi geometry, each part's for
+    /// a collection (nested ones included), so that a collection is drawn part by part.
+    static func dimensions(of geometry: Geometry) -> Set<Int> {
+        guard case .geometryCollection(let parts) = geometry else {
+            return [dimension(of: geometry)]
+        }
+        return parts.reduce(into: Set<Int>()) { $0.formUnion(dimensions(of: $1)) }
+    }
+
     // MARK: - Unrolling
 
     /// Map points of a path whose x steps the short way round (never more than half a world).

@@ -130,13 +130,14 @@ struct Renderer {
                 }
                 continue
             }
-            switch Projector.dimension(of: geometry) {
-            case 2:
+            // A collection's polygons, lines and points are each drawn with their kind.
+            let dimensions = Projector.dimensions(of: geometry)
+            if dimensions.contains(2) {
                 try drawPolygonal(geometry, feature: feature, style: style)
                 if kinds[.polygon] == nil { kinds[.polygon] = style }
-            case 1: lines.append((feature, style))
-            default: points.append((feature, style))
             }
+            if dimensions.contains(1) { lines.append((feature, style)) }
+            if dimensions.contains(0) { points.append((feature, style)) }
         }
         for (feature, style) in lines {
             try drawLinear(feature.geometry, feature: feature, style: style)
@@ -568,17 +569,25 @@ enum Cluster {
 /// Colors go to the values of the color property in the order first seen, one of
 /// ``FeatureStyle/palette`` each; when there are more values than the palette has colors, the
 /// first seven keep theirs and every other value is drawn in gray, with a legend row saying how
-/// many values that is, so no two values seem to be one.
+/// many values that is, so no two values seem to be one. Points without the property (or with
+/// `null`) are drawn in a lighter gray of their own, with a legend row "no PROPERTY". Values are
+/// told apart by type as well as text: the string "1" and the number 1 are two values.
 struct PointScaleResolver {
     let scale: SVGMap.PointScale?
-    let sizes: ClosedRange<Double>?
+    /// The largest positive value of the size property: its points get the largest radius.
+    let largest: Double?
     var colors: [String: String] = [:]
     var order: [String] = []
+    var labels: [String: String] = [:]
     /// The number of values drawn in ``otherColor``.
     var others = 0
+    /// Whether some point has no value of the color property.
+    var anyMissing = false
 
     /// The color of the values beyond the palette's.
     static let otherColor = "#9a9a9a"
+    /// The color of points without a value of the color property.
+    static let missingColor = "#d0d0d0"
 
     init(_ scale: SVGMap.PointScale?, features: [Feature]) {
         self.scale = scale
@@ -586,14 +595,17 @@ struct PointScaleResolver {
             // The features drawn as plain points: not clusters, circles on the ground, lines or
             // polygons.
             for f in features {
-                guard let geometry = f.geometry, Projector.dimension(of: geometry) == 0,
-                    Cluster.count(of: f) == nil, !Renderer.isGroundCircle(f),
-                    case .object(let p) = f.properties, let value = p[property]
+                guard let geometry = f.geometry, Projector.dimensions(of: geometry).contains(0),
+                    Cluster.count(of: f) == nil, !Renderer.isGroundCircle(f)
                 else { continue }
-                let key = Self.key(value)
+                guard let key = Self.key(Self.value(of: f, property)) else {
+                    anyMissing = true
+                    continue
+                }
                 if colors[key] == nil {
                     colors[key] = ""
                     order.append(key)
+                    labels[key] = Self.label(Self.value(of: f, property))
                 }
             }
             let palette = FeatureStyle.palette
@@ -605,43 +617,65 @@ struct PointScaleResolver {
             order = Array(order.prefix(named))
         }
         guard let property = scale?.sizeProperty else {
-            sizes = nil
+            largest = nil
             return
         }
-        var low = Double.infinity, high = -Double.infinity
+        var high = 0.0
         for f in features {
             if case .object(let p) = f.properties, let v = p[property]?.doubleValue, v.isFinite {
-                low = min(low, v)
                 high = max(high, v)
             }
         }
-        sizes = low <= high ? low...high : nil
+        largest = high > 0 ? high : nil
     }
 
-    /// The text a value of the color property is known by.
-    static func key(_ value: JSONValue) -> String {
-        value.stringValue ?? value.intValue.map { String($0) }
+    private static func value(of feature: Feature, _ property: String) -> JSONValue? {
+        guard case .object(let p) = feature.properties else { return nil }
+        return p[property]
+    }
+
+    /// The key a value of the color property is known by (its type and text), or `nil` for no
+    /// value.
+    static func key(_ value: JSONValue?) -> String? {
+        guard let value, value != .null else { return nil }
+        if let s = value.stringValue { return "s" + s }
+        if let i = value.intValue { return "n" + String(i) }
+        if let d = value.doubleValue { return "n" + String(d) }
+        if let b = value.boolValue { return "b" + String(b) }
+        return "j"
+    }
+
+    /// The legend's text for a value: strings as they are, numbers and booleans as written,
+    /// objects and arrays as "other".
+    static func label(_ value: JSONValue?) -> String {
+        guard let value else { return "" }
+        return value.stringValue ?? value.intValue.map { String($0) }
             ?? value.doubleValue.map { String($0) } ?? value.boolValue.map { String($0) }
             ?? "other"
     }
 
     func style(of feature: Feature, base: FeatureStyle) -> FeatureStyle {
-        guard let scale, case .object(let p) = feature.properties else { return base }
+        guard let scale else { return base }
         var style = base
-        if let property = scale.sizeProperty, let sizes, let v = p[property]?.doubleValue,
-            v.isFinite
-        {
-            let t =
-                sizes.upperBound > sizes.lowerBound
-                ? (v - sizes.lowerBound) / (sizes.upperBound - sizes.lowerBound) : 1
-            // Area proportional to the value.
+        if let property = scale.sizeProperty {
+            // Area proportional to the value: the largest value gets the largest radius, and a
+            // circle that would be smaller than the smallest radius (zero, negative or missing
+            // values among them) gets that one.
             let r0 = scale.radii.lowerBound, r1 = scale.radii.upperBound
-            style.markerRadius = (r0 * r0 + t * (r1 * r1 - r0 * r0)).squareRoot()
+            if let largest, let v = Self.value(of: feature, property)?.doubleValue, v.isFinite,
+                v > 0
+            {
+                style.markerRadius = max(r0, r1 * (v / largest).squareRoot())
+            } else {
+                style.markerRadius = r0
+            }
         }
-        if let property = scale.colorProperty, let value = p[property],
-            let color = colors[Self.key(value)]
-        {
-            style.markerColor = color
+        if let property = scale.colorProperty {
+            if let key = Self.key(Self.value(of: feature, property)) {
+                if let color = colors[key] { style.markerColor = color }
+            } else {
+                style.markerColor = Self.missingColor
+            }
         }
         return style
     }
@@ -652,12 +686,17 @@ struct PointScaleResolver {
         var rows = order.map { key in
             var style = base
             style.markerColor = colors[key] ?? base.markerColor
-            return LegendEntry(label: key, style: style, kind: .point)
+            return LegendEntry(label: labels[key] ?? "", style: style, kind: .point)
         }
         if others > 0 {
             var style = base
             style.markerColor = Self.otherColor
             rows.append(LegendEntry(label: "\(others) other values", style: style, kind: .point))
+        }
+        if anyMissing, let property = scale?.colorProperty {
+            var style = base
+            style.markerColor = Self.missingColor
+            rows.append(LegendEntry(label: "no \(property)", style: style, kind: .point))
         }
         return rows
     }

@@ -79,11 +79,18 @@ public struct SVGMap: Sendable {
     /// Points sized by a numeric property (area proportional to its value) and colored by another:
     /// a color of ``FeatureStyle/palette`` per distinct value, in the order first seen; beyond the
     /// palette's eight, the first seven values keep theirs and the rest are gray, with a legend
-    /// row that counts them.
+    /// row that counts them. Points without a value of the color property are a lighter gray,
+    /// with a legend row of their own.
+    ///
+    /// Sizes: the layer's largest value gets the largest radius, and every other positive value
+    /// the radius that makes its circle's area proportional to it (a value a quarter of the
+    /// largest gets half its radius), but never less than the smallest radius; zero, negative and
+    /// missing values get the smallest radius.
     public struct PointScale: Hashable, Sendable {
         /// The numeric property that sets the radius, if any.
         public var sizeProperty: String?
-        /// The radii in points of the smallest and the largest value.
+        /// The radius in points of the largest value (the upper bound) and the least radius any
+        /// point is drawn with (the lower bound).
         public var radii: ClosedRange<Double>
         /// The property whose values get colors, if any.
         public var colorProperty: String?

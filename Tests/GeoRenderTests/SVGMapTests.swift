@@ -505,7 +505,9 @@ struct SVGMapTests {
         map.addLayer(points, pointScale: SVGMap.PointScale(colorProperty: "none"))
         let svg = try map.render()
         let circles = svg.components(separatedBy: "<circle").count - 1
-        #expect(circles == 100_000)
+        // The points, and the legend's row for points without the color property.
+        #expect(circles == 100_000 + 1)
+        #expect(svg.contains(">no none</text>"))
         let viewport = map.camera.viewport(size: size)
         let bar = try #require(ScaleBar(viewport: viewport))
         let meters =
@@ -593,5 +595,54 @@ struct SVGMapTests {
             tall.addLayer([point(0, 0)], name: "one")
             _ = try? tall.render()
         }
+    }
+
+    /// A collection's points, lines and polygons are each drawn: a point, a line and a polygon
+    /// in one feature give a circle, a stroked path and a filled path.
+    @Test func collectionsAreDrawnPartByPart() throws {
+        let collection: Geometry = .geometryCollection([
+            .point(Position(x: 0, y: 0)),
+            .lineString([Position(x: 0, y: 0), Position(x: 5, y: 5)]),
+            .polygon([
+                [(1.0, 1.0), (4, 1), (4, 4), (1, 4), (1, 1)].map { Position(x: $0.0, y: $0.1) }
+            ]),
+        ])
+        let features = [Feature(geometry: collection, properties: ["title": "all"])]
+        var map = try SVGMap(fitting: features, size: size)
+        map.addLayer(features)
+        let svg = try #require(SVGElements.parse(try map.render()))
+        let drawn = svg.elements.filter { $0.attributes["id"] == nil }
+        #expect(svg.all("circle").filter { $0["r"] != nil && $0["cx"] != "16" }.count == 1)
+        let paths = svg.all("path").filter { $0["d"]?.isEmpty == false }
+        #expect(paths.contains { $0["fill"] == "none" && $0["stroke-linecap"] == "round" })
+        #expect(paths.contains { $0["fill-rule"] == "evenodd" && $0["fill"] != "none" })
+        #expect(!drawn.isEmpty)
+    }
+
+    /// Sizes are area proportional: a value half the largest gets 1/√2 of the largest radius; a
+    /// tiny, zero or negative one the smallest radius. A point without the color property is a
+    /// gray of its own (not the first value's color) with its own legend row, and values are
+    /// told apart by type: the string "other" is not an object.
+    @Test func sizesAreAreaProportionalAndMissingColorsAreTheirOwn() {
+        let features = [
+            point(0, 0, ["pop": 200, "k": "a"]), point(1, 0, ["pop": 100, "k": "other"]),
+            point(2, 0, ["pop": 1, "k": .object(["x": 1])]), point(3, 0, ["pop": -5]),
+            point(4, 0, ["pop": 50, "k": .null]),
+        ]
+        let resolver = PointScaleResolver(
+            SVGMap.PointScale(sizeProperty: "pop", radii: 3...14, colorProperty: "k"),
+            features: features)
+        let styles = features.map { resolver.style(of: $0, base: FeatureStyle()) }
+        #expect(styles[0].markerRadius == 14)
+        #expect(abs(styles[1].markerRadius - 14 / 2.0.squareRoot()) < 1e-12)
+        #expect(styles[2].markerRadius == 3 && styles[3].markerRadius == 3)
+        #expect(abs(styles[4].markerRadius - 7) < 1e-12)
+        let colors = styles.map(\.markerColor)
+        #expect(Set(colors.prefix(3)).count == 3)
+        #expect(colors[3] == PointScaleResolver.missingColor)
+        #expect(colors[4] == PointScaleResolver.missingColor)
+        #expect(!FeatureStyle.palette.contains(PointScaleResolver.missingColor))
+        let rows = resolver.legendEntries(base: FeatureStyle()).map(\.label)
+        #expect(rows == ["a", "other", "other", "no k"])
     }
 }

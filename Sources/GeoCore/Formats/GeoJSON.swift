@@ -7,8 +7,11 @@
 ///
 /// Positions are `[longitude, latitude]` or `[longitude, latitude, height]`; further numbers in a
 /// position are read and dropped. The reader is strict about structure (a line string needs two
-/// positions, a ring four and must be closed) and says where the problem is; it is lenient about a
-/// missing `properties` or `geometry` member of a feature (read as `null`).
+/// positions, a ring four and must be closed in longitude and latitude, as GEOS asks) and says
+/// where the problem is; it is lenient about a missing `properties` or `geometry` member of a
+/// feature (read as `null`), about a ring's winding, and about a ring whose last height differs
+/// from its first. The writer writes what it is given; ``Geometry/followingRightHandRule()``
+/// makes a geometry what RFC 7946 asks of a writer.
 public enum GeoJSON: Hashable, Sendable {
     /// A bare geometry object.
     case geometry(Geometry)
@@ -85,6 +88,27 @@ public enum GeoJSON: Hashable, Sendable {
     public static func documents(
         in data: some Collection<UInt8>, limits: InputLimits = .standard
     ) throws(GeoError) -> [GeoJSON] {
+        try read(data, limits: limits, leavingOutRecords: false).documents
+    }
+
+    /// The GeoJSON documents of a `meridian` batch command's output (``documents(in:limits:)``),
+    /// leaving out its records of the input lines that were skipped or bad
+    /// (`{"line":2,"skipped":true}`, `{"line":3,"error":…}`): a line holding a JSON object with
+    /// a `line` member and no `type` member. Such output may hold no document at all.
+    ///
+    /// - Returns: The documents, and the line numbers (from 1) of the records left out.
+    /// - Throws: As ``documents(in:limits:)``, except that data holding only records gives no
+    ///   document rather than an error.
+    /// - Complexity: O(length of the data).
+    public static func documentsOfBatchOutput(
+        in data: some Collection<UInt8>, limits: InputLimits = .standard
+    ) throws(GeoError) -> (documents: [GeoJSON], recordLines: [Int]) {
+        try read(data, limits: limits, leavingOutRecords: true)
+    }
+
+    private static func read(
+        _ data: some Collection<UInt8>, limits: InputLimits, leavingOutRecords: Bool
+    ) throws(GeoError) -> (documents: [GeoJSON], recordLines: [Int]) {
         var bytes = Array(data)
         try limits.checkSize(bytes.count, format: "GeoJSON")
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
@@ -94,8 +118,12 @@ public enum GeoJSON: Hashable, Sendable {
         } catch {
             let lines = bytes.split(
                 omittingEmptySubsequences: false, whereSeparator: { $0 == 0x0A || $0 == 0x1E })
-            guard lines.count > 1, error.kind != .limitExceeded else { throw error }
+            guard error.kind != .limitExceeded else { throw error }
+            guard lines.count > 1 || (leavingOutRecords && isRecord(bytes, limits: limits)) else {
+                throw error
+            }
             var documents = [GeoJSON]()
+            var records = [Int]()
             for (number, line) in lines.enumerated() {
                 let trimmed = line.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
                 guard trimmed.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else {
@@ -104,15 +132,28 @@ public enum GeoJSON: Hashable, Sendable {
                 do throws(GeoError) {
                     documents.append(try GeoJSON(data: trimmed, limits: limits))
                 } catch {
+                    if leavingOutRecords && isRecord(Array(trimmed), limits: limits) {
+                        records.append(number + 1)
+                        continue
+                    }
                     throw GeoError(
                         error.kind, "line \(number + 1): \(error.message)", line: number + 1)
                 }
             }
             // Blank lines alone are no more a document than empty input is.
-            guard !documents.isEmpty else { throw error }
-            return documents
+            guard !documents.isEmpty || !records.isEmpty else { throw error }
+            return (documents, records)
         }
-        return [whole]
+        return ([whole], [])
+    }
+
+    /// Whether a line is a batch command's record of a skipped or bad input line: a JSON object
+    /// with a `line` member and no `type` member.
+    private static func isRecord(_ line: [UInt8], limits: InputLimits) -> Bool {
+        var parser = JSONParser(line, limits: limits)
+        guard let root = try? parser.parseDocument(), case .object(let members) = root.value
+        else { return false }
+        return members.contains { $0.key == "line" } && !members.contains { $0.key == "type" }
     }
 
     /// Every geometry in the document: the geometry itself, a feature's geometry, or the geometries of

@@ -216,6 +216,46 @@ extension Geometry {
         }
     }
 
+    /// The geometry as RFC 7946 (§3.1.6) asks a GeoJSON writer to give it: each polygon's exterior
+    /// ring counterclockwise and its holes clockwise in the plane of x and y (longitude and
+    /// latitude), each ring's last position the same as its first in every coordinate (a ring
+    /// closed in x and y only takes the first position's height), and empty rings left out (a
+    /// polygon whose exterior is empty becomes the empty polygon). Rings of zero signed area, and
+    /// every other kind of geometry, are kept as they are.
+    ///
+    /// The order of a reversed ring's positions is reversed from the second: it keeps its first
+    /// position.
+    /// - Complexity: O(n).
+    public func followingRightHandRule() -> Geometry {
+        func ring(_ positions: [Position], exterior: Bool) -> [Position] {
+            guard let first = positions.first, positions.count > 1 else { return positions }
+            var ring = positions
+            if ring[ring.count - 1].x == first.x && ring[ring.count - 1].y == first.y {
+                ring[ring.count - 1] = first
+            }
+            // Twice the signed area, about the first position for precision.
+            var area = 0.0
+            for i in 1..<(ring.count - 1) {
+                let a = ring[i], b = ring[i + 1]
+                area += (a.x - first.x) * (b.y - first.y) - (b.x - first.x) * (a.y - first.y)
+            }
+            if exterior ? area < 0 : area > 0 { ring[1..<(ring.count - 1)].reverse() }
+            return ring
+        }
+        func polygon(_ rings: [[Position]]) -> [[Position]] {
+            guard let exterior = rings.first, !exterior.isEmpty else { return [] }
+            return [ring(exterior, exterior: true)]
+                + rings.dropFirst().filter { !$0.isEmpty }.map { ring($0, exterior: false) }
+        }
+        switch self {
+        case .polygon(let rings): return .polygon(polygon(rings))
+        case .multiPolygon(let polygons): return .multiPolygon(polygons.map(polygon))
+        case .geometryCollection(let members):
+            return .geometryCollection(members.map { $0.followingRightHandRule() })
+        default: return self
+        }
+    }
+
     /// The smallest axis-aligned rectangle holding every position, or `nil` for an empty geometry.
     ///
     /// Computed in the plane: for longitudes across the 180th meridian it spans the long way round.

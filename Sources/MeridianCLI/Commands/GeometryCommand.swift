@@ -53,7 +53,10 @@ enum GeometryCommand: Subcommand {
           contains FILE        the same for many points: one "LAT LON" per line of standard input
 
         Geometries are written as the input was (WKT or GeoJSON, in batch mode each line as that
-        line was; a Feature keeps its properties) unless --format says otherwise. In a
+        line was; a Feature keeps its id, properties and other members, but not a bbox, which
+        described the geometry replaced) unless --format says otherwise. GeoJSON output follows
+        RFC 7946's right-hand rule (exterior rings counterclockwise, holes clockwise; empty
+        rings left out). In a
         FeatureCollection, a feature whose geometry could not be made gets a null geometry (as
         WKT, "error: FEATURE: ..." in its place), its error goes to standard error and the exit
         code is 2.
@@ -101,11 +104,11 @@ enum GeometryCommand: Subcommand {
             return decimals.map { g.wkt(decimals: $0) } ?? g.wkt
         }
 
-        /// The geometry with its coordinates rounded to `decimals`, for GeoJSON (WKT rounds as
-        /// it writes).
+        /// The geometry for GeoJSON: its coordinates rounded to `decimals` (WKT rounds as it
+        /// writes), its rings following RFC 7946's right-hand rule.
         func rounded(_ g: Geometry) -> Geometry {
-            guard let decimals else { return g }
-            return g.mapPositions { p in
+            guard let decimals else { return g.followingRightHandRule() }
+            return g.followingRightHandRule().mapPositions { p in
                 Position(
                     x: GeometryCommand.rounded(p.x, decimals),
                     y: GeometryCommand.rounded(p.y, decimals),
@@ -113,18 +116,25 @@ enum GeometryCommand: Subcommand {
             }
         }
 
-        func answer(_ outcome: Outcome) -> Answer {
+        /// A line's answer. A geometry answer to a Feature's line is, as GeoJSON, that Feature
+        /// with the geometry in place of its own; as a JSON record, the geometry with the
+        /// Feature's `id` and `properties` beside it.
+        func answer(_ outcome: Outcome, feature: Feature? = nil) -> Answer {
             switch outcome {
-            case .text(let text, let object): Answer(text: text, json: object)
+            case .text(let text, let object): return Answer(text: text, json: object)
             case .geometry(let g):
-                Answer(
-                    text: write(g),
-                    json: [
-                        "geometry":
-                            (try? JSONDecoder().decode(
-                                JSONValue.self, from: Data(rounded(g).geoJSON.utf8)))
-                            ?? .null
-                    ])
+                var record: [String: JSONValue] = [
+                    "geometry":
+                        (try? JSONDecoder().decode(
+                            JSONValue.self, from: Data(rounded(g).geoJSON.utf8))) ?? .null
+                ]
+                guard var feature else { return Answer(text: write(g), json: record) }
+                feature.geometry = rounded(g)
+                feature.bbox = nil  // it described the geometry replaced
+                if case .object(let members) = feature.jsonValue {
+                    for key in ["id", "properties"] { record[key] = members[key] }
+                }
+                return Answer(text: geoJSON ? feature.jsonText : write(g), json: record)
             }
         }
     }
@@ -260,7 +270,9 @@ enum GeometryCommand: Subcommand {
                     var lineOutput = output
                     lineOutput.geoJSON = formatIsGeoJSON ?? line.geoJSON
                     let result = Result { () throws(GeoError) -> Outcome in try apply(g) }
-                    batch.emit(line: line.number, result.map(lineOutput.answer))
+                    batch.emit(
+                        line: line.number,
+                        result.map { lineOutput.answer($0, feature: line.feature) })
                 }
             }
             return batch.exitCode
@@ -303,6 +315,7 @@ enum GeometryCommand: Subcommand {
                 let outcome = try apply(g)
                 if case .geometry(let out) = outcome, output.geoJSON {
                     feature.geometry = output.rounded(out)
+                    feature.bbox = nil  // it described the geometry replaced
                     console.print(feature.jsonText)
                 } else {
                     emit(outcome, label: nil)
@@ -320,6 +333,7 @@ enum GeometryCommand: Subcommand {
                         case .geometry(let out):
                             producesGeometry = true
                             collection.features[i].geometry = output.rounded(out)
+                            collection.features[i].bbox = nil
                             if !output.geoJSON { texts.append(output.write(out)) }
                         case let other:
                             emit(other, label: label)
@@ -336,6 +350,8 @@ enum GeometryCommand: Subcommand {
                     }
                 }
                 if producesGeometry {
+                    // Bounding boxes described the geometries replaced.
+                    collection.bbox = nil
                     if output.geoJSON {
                         console.print(collection.jsonText)
                     } else {
@@ -458,6 +474,9 @@ enum Input {
         var value: Result<Geometry, GeoError>?
         /// Whether the line is GeoJSON (it starts with `{`) rather than WKT.
         var geoJSON = false
+        /// The line's Feature when it is one (or a collection of one), whose id, properties and
+        /// other members its answer keeps.
+        var feature: Feature?
     }
 
     case document(GeoJSON)
@@ -505,9 +524,10 @@ enum Input {
                 else { return .malformed(error) }
             }
         }
-        let lineResults = parse(lines) { (text) throws(GeoError) -> Geometry in
-            guard Self.leading(text).hasPrefix("{") else { return try Geometry(wkt: text) }
-            let geometries = try GeoJSON(parsing: text).geometries
+        let lineResults = parse(lines) { (text) throws(GeoError) -> (Geometry, Feature?) in
+            guard Self.leading(text).hasPrefix("{") else { return (try Geometry(wkt: text), nil) }
+            let document = try GeoJSON(parsing: text)
+            let geometries = document.geometries
             guard geometries.count == 1 else {
                 throw GeoError(
                     .malformedInput,
@@ -516,7 +536,12 @@ enum Input {
                         : "a line holds one geometry, this object has \(geometries.count) (give a collection as the whole input to answer each feature)"
                 )
             }
-            return geometries[0]
+            switch document {
+            case .geometry: return (geometries[0], nil)
+            case .feature(let f): return (geometries[0], f)
+            case .featureCollection(let c):
+                return (geometries[0], c.features.first { $0.geometry != nil })
+            }
         }
         return .lines(
             lineResults, geoJSON: !content.isEmpty && content.allSatisfy { $0.hasPrefix("{") })
@@ -558,7 +583,8 @@ enum Input {
     }
 
     private static func parse(
-        _ lines: [Result<Substring, GeoError>], _ geometry: (String) throws(GeoError) -> Geometry
+        _ lines: [Result<Substring, GeoError>],
+        _ geometry: (String) throws(GeoError) -> (Geometry, Feature?)
     ) -> [Line] {
         lines.enumerated().map { index, line in
             let raw: Substring
@@ -571,10 +597,12 @@ enum Input {
             guard !trimmed.isEmpty && !trimmed.hasPrefix("#") else {
                 return Line(number: index + 1, value: nil)
             }
+            let parsed = Result { () throws(GeoError) -> (Geometry, Feature?) in
+                try geometry(text)
+            }
             return Line(
-                number: index + 1,
-                value: Result { () throws(GeoError) -> Geometry in try geometry(text) },
-                geoJSON: trimmed.hasPrefix("{"))
+                number: index + 1, value: parsed.map(\.0), geoJSON: trimmed.hasPrefix("{"),
+                feature: (try? parsed.get())?.1)
         }
     }
 }

@@ -22,6 +22,9 @@ enum RenderCommand: Subcommand {
 
           meridian cluster --input places.geojson --zoom 3 | meridian render --basemap --output map.svg
 
+        The batch commands' records of skipped and bad lines ({"line":N,"skipped":true},
+        {"line":N,"error":...}) are left out, with a note on standard error.
+
         Features are styled by their simplestyle properties (marker-color, marker-size, stroke,
         stroke-width, stroke-opacity, fill, fill-opacity, title). Points with cluster: true and
         point_count are drawn as cluster bubbles with their counts; points with a numeric radius
@@ -41,9 +44,11 @@ enum RenderCommand: Subcommand {
           --basemap               Natural Earth's country outlines underneath
           --graticule             meridians and parallels
           --title T               a title at the top left
-          --size-by PROP          size points by a numeric property (area proportional)
+          --size-by PROP          size points by a numeric property (area proportional to
+                                  the value; the largest gets radius 14, none below 3)
           --color-by PROP         color points by a property's values (eight colors; with
-                                  more values, seven and gray for the rest)
+                                  more values, seven and gray for the rest; points without
+                                  the property in light gray)
 
         \(ExitCode.table)
 
@@ -96,9 +101,17 @@ enum RenderCommand: Subcommand {
         for file in files {
             do throws(GeoError) {
                 let data = try readInput(file, console: console)
-                let features = try GeoJSON.documents(in: data).flatMap(\.features)
+                let read = try GeoJSON.documentsOfBatchOutput(in: data)
+                let features = read.documents.flatMap(\.features)
                 try SVGMap.checkCoordinates(features)
                 let name = file == "-" ? "input" : (file as NSString).lastPathComponent
+                if let first = read.recordLines.first {
+                    let place = file == "-" ? "standard input" : GeoError.quoted(file)
+                    console.printError(
+                        "meridian render: \(place): left out \(read.recordLines.count) record"
+                            + (read.recordLines.count == 1 ? "" : "s")
+                            + " of skipped or bad lines (the first on line \(first))")
+                }
                 layers.append((name, features))
             } catch {
                 // A read failure's message names what could not be read.

@@ -204,4 +204,74 @@ struct GeoJSONTests {
             })
         #expect(try GeoJSON(parsing: document.jsonText) == document)
     }
+
+    /// RFC 7946's right-hand rule, on seeded random polygons with holes in both windings: each
+    /// exterior comes out counterclockwise and each hole clockwise, with the same positions from
+    /// the same first one; rings closed in x and y take the first height at the end; empty rings
+    /// go; a second pass changes nothing.
+    @Test func rightHandRule() {
+        func twiceArea(_ ring: [Position]) -> Double {
+            zip(ring, ring.dropFirst()).reduce(0) { $0 + $1.0.x * $1.1.y - $1.1.x * $1.0.y }
+        }
+        func circle(
+            _ cx: Double, _ cy: Double, _ r: Double, _ n: Int, clockwise: Bool
+        )
+            -> [Position]
+        {
+            var ring = (0..<n).map { i -> Position in
+                let a = 2 * Double.pi * Double(i) / Double(n) * (clockwise ? -1 : 1)
+                return Position(x: cx + r * cos(a), y: cy + r * sin(a), z: Double(i))
+            }
+            ring.append(Position(x: ring[0].x, y: ring[0].y, z: 99))
+            return ring
+        }
+        var rng = SplitMix64(seed: 21)
+        for _ in 0..<500 {
+            let rings = [
+                circle(0, 0, 10, Int(rng.uniform(3, 40)), clockwise: rng.uniform(0, 1) < 0.5),
+                circle(2, 0, 3, Int(rng.uniform(3, 40)), clockwise: rng.uniform(0, 1) < 0.5),
+                [],
+                circle(-4, 0, 2, Int(rng.uniform(3, 40)), clockwise: rng.uniform(0, 1) < 0.5),
+            ]
+            let fixed = Geometry.polygon(rings).followingRightHandRule()
+            guard case .polygon(let out) = fixed else {
+                Issue.record("not a polygon")
+                continue
+            }
+            #expect(out.count == 3)
+            #expect(twiceArea(out[0]) > 0 && out.dropFirst().allSatisfy { twiceArea($0) < 0 })
+            for (a, b) in zip(out, [rings[0], rings[1], rings[3]]) {
+                #expect(a.first == b.first && a.last == a.first && a.count == b.count)
+                #expect(Set(a.dropLast().map(\.z)) == Set(b.dropLast().map(\.z)))
+            }
+            #expect(fixed.followingRightHandRule() == fixed)
+            #expect(
+                Geometry.multiPolygon([rings]).followingRightHandRule()
+                    == .multiPolygon([out]))
+        }
+        #expect(
+            Geometry.polygon([[], [Position(x: 0, y: 0)]]).followingRightHandRule() == .polygon([]))
+        let line = Geometry.lineString([Position(x: 0, y: 0), Position(x: 1, y: 1)])
+        #expect(line.followingRightHandRule() == line)
+    }
+
+    /// A batch command's output read as documents without its records of skipped and bad lines.
+    @Test func documentsOfBatchOutput() throws {
+        let text =
+            #"{"line":1,"skipped":true}"# + "\r\n"
+            + #"{"type":"Point","coordinates":[1,2]}"# + "\n\n"
+            + #"{"error":"bad","kind":"malformedInput","line":4}"# + "\n"
+        let read = try GeoJSON.documentsOfBatchOutput(in: Array(text.utf8))
+        #expect(read.documents.count == 1 && read.recordLines == [1, 4])
+        #expect(throws: GeoError.self) { try GeoJSON.documents(in: Array(text.utf8)) }
+        let only = try GeoJSON.documentsOfBatchOutput(in: Array(#"{"line":1,"skipped":true}"#.utf8))
+        #expect(only.documents.isEmpty && only.recordLines == [1])
+        // An object with a type is GeoJSON or an error, never a record.
+        #expect(throws: GeoError.self) {
+            try GeoJSON.documentsOfBatchOutput(
+                in: Array(
+                    (#"{"line":1,"type":"Nope"}"# + "\n" + #"{"type":"Point","coordinates":[1,2]}"#)
+                        .utf8))
+        }
+    }
 }

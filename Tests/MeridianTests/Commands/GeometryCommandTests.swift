@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 import Testing
 
 @testable import MeridianCLI
@@ -260,5 +261,65 @@ struct GeometryCommandTests {
                 + "\n"
                 + #"{"line":2,"location":[null,1],"reason":"Invalid Coordinate","valid":false}"#
                 + "\n", "\(result.output)")
+    }
+
+    /// In batch mode a Feature's line comes back as that Feature (id, properties, other members)
+    /// with its answer for a geometry, without the bbox that described the old one; as a JSON
+    /// record, the geometry with the id and properties beside it. A collection's boxes go too.
+    @Test func featuresKeepTheirMembersButNotTheirBoxes() throws {
+        func json(_ text: String) throws -> JSONValue {
+            try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        }
+        let feature =
+            #"{"type":"Feature","id":7,"bbox":[1,2,1,2],"properties":{"name":"a"},"geometry":{"type":"Point","coordinates":[1,2]},"note":"x"}"#
+        let batch = run(["hull"], input: feature + "\nPOINT (1 2)\n")
+        let lines = batch.output.split(separator: "\n")
+        #expect(lines.count == 2 && lines[1] == "POINT (1 2)", "\(batch.output)")
+        let answer = try json(String(lines[0]))
+        #expect(answer["type"] == .string("Feature") && answer["id"] == .integer(7))
+        #expect(answer["properties"]?["name"] == .string("a") && answer["note"] == .string("x"))
+        #expect(answer["bbox"] == nil && answer["geometry"]?["type"] == .string("Point"))
+        let records = run(["hull", "--json"], input: feature + "\nPOINT (1 2)\n").output
+            .split(separator: "\n")
+        let record = try json(String(records[0]))
+        #expect(record["id"] == .integer(7) && record["properties"]?["name"] == .string("a"))
+        #expect(record["geometry"]?["type"] == .string("Point") && record["line"] == .integer(1))
+        let second = try json(String(records[1]))
+        #expect(second["id"] == nil && second["properties"] == nil)
+        // A collection: its box and its features' boxes describe geometries no longer there.
+        let collection =
+            #"{"type":"FeatureCollection","bbox":[0,0,1,1],"features":[{"type":"Feature","bbox":[1,2,1,2],"properties":{},"geometry":{"type":"Point","coordinates":[1,2]}}]}"#
+        let buffered = try json(run(["buffer", "--meters", "1000"], input: collection).output)
+        #expect(buffered["bbox"] == nil && buffered["features"]?[0]?["bbox"] == nil)
+    }
+
+    /// GeoJSON output follows RFC 7946's right-hand rule: GEOS's buffers and hulls come with
+    /// clockwise exteriors, and an empty hole is left out.
+    @Test func geoJSONRingsFollowTheRightHandRule() throws {
+        func signedAreas(_ output: String) throws -> [Double] {
+            let geometry = try Geometry(geoJSON: output)
+            guard case .polygon(let rings) = geometry else { return [] }
+            return rings.map { ring in
+                zip(ring, ring.dropFirst()).reduce(0) { $0 + $1.0.x * $1.1.y - $1.1.x * $1.0.y }
+            }
+        }
+        for (operation, extra) in [
+            ("buffer", ["--meters", "500"]), ("hull", []), ("make-valid", []),
+        ] {
+            let output = run(
+                [operation, "--format", "geojson"] + extra,
+                input: "POLYGON ((0 0, 0 1, 1 1, 1 0, 0 0), (0.2 0.2, 0.8 0.8, 0.8 0.2, 0.2 0.2))"
+            ).output
+            let areas = try signedAreas(output)
+            #expect(areas.first.map { $0 > 0 } == true, "\(operation): \(output)")
+            #expect(areas.dropFirst().allSatisfy { $0 < 0 }, "\(operation): \(output)")
+        }
+        let emptyHole = run(
+            ["make-valid", "--format", "geojson"],
+            input: "POLYGON ((0 0, 1 0, 1 1, 0 1, 0 0), EMPTY)")
+        #expect(
+            emptyHole.output
+                == #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]]]}"# + "\n",
+            "\(emptyHole.output)")
     }
 }

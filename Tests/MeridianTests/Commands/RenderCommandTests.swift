@@ -85,4 +85,23 @@ struct RenderCommandTests {
         }
         #expect(label(north.output) != nil && label(north.output) == label(edge.output))
     }
+
+    /// The batch commands' records of skipped and bad lines are left out of what is drawn, with
+    /// a note: their GeoJSON output with a comment line or a bad line is piped in whole.
+    @Test func batchRecordsAreLeftOut() {
+        let lines =
+            #"{"line":1,"skipped":true}"# + "\n"
+            + #"{"type":"Point","coordinates":[1,2]}"# + "\n"
+            + #"{"error":"line 3: bad","kind":"malformedInput","line":3}"# + "\n"
+        let result = run([], input: lines)
+        #expect(result.code == 0 && result.output.contains("<circle"), "\(result.error)")
+        #expect(result.error.contains("left out 2 records") && result.error.contains("line 1"))
+        // Only records: nothing to draw, the whole world.
+        let only = run([], input: #"{"line":1,"skipped":true}"# + "\n")
+        #expect(only.code == 0 && only.output.contains("<svg"), "\(only.error)")
+        // An object without a type that is not such a record is still an error.
+        #expect(
+            run([], input: #"{"lines":1}"# + "\n" + #"{"type":"Point","coordinates":[1,2]}"#).code
+                == 2)
+    }
 }
