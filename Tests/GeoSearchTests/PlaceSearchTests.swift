@@ -46,6 +46,44 @@ struct PlaceSearchTests {
         #expect(SearchFolding.words("L'Aquila") == ["l", "aquila"])
         #expect(SearchFolding.words("  ,.-  ").isEmpty)
         #expect(SearchFolding.words("ŞANLIURFA") == ["sanliurfa"])
+        // Final sigma is sigma, so capitals match; Indic vowel signs stay in their word.
+        #expect(SearchFolding.words("ΛΕΜΕΣΟΣ") == SearchFolding.words("Λεμεσός"))
+        #expect(SearchFolding.words("Λεμεσός") == ["λεμεσοσ"])
+        #expect(SearchFolding.words("नई दिल्ली").count == 2)
+    }
+
+    /// Biased to a box, a place on an edge exactly as given is inside: seeded boxes (some across
+    /// the 180th meridian) with places on each edge and corner, and one outside each.
+    @Test("a box's edges are inside")
+    func boxEdgesAreInside() throws {
+        var rng = SplitMix64(seed: 8)
+        for _ in 0..<200 {
+            let south = (rng.uniform(-80, 70) * 1000).rounded() / 1000
+            let north = south + (rng.uniform(0.001, 10) * 1000).rounded() / 1000
+            let west = (rng.uniform(-180, 180) * 100_000).rounded() / 100_000
+            let east = Angle.normalizedLongitude(west + rng.uniform(0.01, 40))
+            let box = BoundingBox(west: west, south: south, east: east, north: north)
+            let middle = Angle.normalizedLongitude(west + box.longitudeSpan / 2)
+            var spots = [Spot]()
+            for latitude in [south, north, (south + north) / 2] {
+                for longitude in [west, east, middle] {
+                    spots.append(
+                        Spot(
+                            name: "edge",
+                            coordinate: Coordinate(latitude: latitude, longitude: longitude)))
+                }
+            }
+            spots.append(
+                Spot(
+                    name: "edge",
+                    coordinate: Coordinate(latitude: min(90, north + 0.5), longitude: middle)))
+            let index = try PlaceIndex(spots, coordinate: \.coordinate, name: \.name)
+            let found = index.search("edge", in: box, limit: 20)
+            #expect(found.count == 10)
+            #expect(found.prefix(9).allSatisfy { $0.isInRegion }, "\(box)")
+            #expect(found.last?.isInRegion == false && found.last?.index == 9)
+            #expect(index.completions(for: "ed", in: box).first?.best.isInRegion == true)
+        }
     }
 
     @Test("word-prefix matching, case- and diacritic-insensitive")

@@ -13,6 +13,8 @@ public struct Placemark: Sendable, Hashable, Codable {
     /// The second-level administrative division ("Bezirk Zürich"; a county, district), when the
     /// data names it.
     public var subAdministrativeArea: String?
+    /// The second-level division's GeoNames code ("112"), when the data has it.
+    public var subAdministrativeAreaCode: String?
     /// ISO 3166-1 alpha-2 country code ("CH").
     public var isoCountryCode: String
     /// The place's own coordinate (WGS84 degrees).
@@ -242,7 +244,8 @@ public struct ReverseGeocoder: Sendable {
         Placemark(
             name: place.name, administrativeArea: place.admin1Name,
             administrativeAreaCode: place.admin1Code, subAdministrativeArea: place.admin2Name,
-            isoCountryCode: place.countryCode, coordinate: place.coordinate, distance: distance,
+            subAdministrativeAreaCode: place.admin2Code, isoCountryCode: place.countryCode,
+            coordinate: place.coordinate, distance: distance,
             geonameID: place.geonameID, population: place.population, source: source)
     }
 }

@@ -94,10 +94,37 @@ extension PlaceIndex {
         _ text: String, near origin: Coordinate? = nil, in region: CoordinateRegion? = nil,
         category: String? = nil, limit: Int = 25
     ) -> [PlaceSearchResult<Element>] {
+        search(
+            text, near: origin, bias: region.map(RegionBias.region), category: category,
+            limit: limit)
+    }
+
+    /// ``search(_:near:in:category:limit:)`` biased to a box: the visible region given by its
+    /// edges (`west > east` crosses the 180th meridian). A place on an edge, exactly as given,
+    /// is inside.
+    ///
+    /// - Parameters:
+    ///   - text: What the user typed; its first 16 words count.
+    ///   - origin: Where distances are measured from; the box's center when `nil`.
+    ///   - box: The visible region's edges.
+    ///   - category: Only places of this category.
+    ///   - limit: The most results to return.
+    /// - Returns: At most `limit` results, best first.
+    /// - Complexity: as ``search(_:near:in:category:limit:)``.
+    public func search(
+        _ text: String, near origin: Coordinate? = nil, in box: BoundingBox,
+        category: String? = nil, limit: Int = 25
+    ) -> [PlaceSearchResult<Element>] {
+        search(text, near: origin, bias: .box(box), category: category, limit: limit)
+    }
+
+    private func search(
+        _ text: String, near origin: Coordinate?, bias: RegionBias?, category: String?, limit: Int
+    ) -> [PlaceSearchResult<Element>] {
         guard limit > 0 else { return [] }
         var results = [PlaceSearchResult<Element>]()
         rankedMatches(
-            text, near: origin, in: region, category: category, limit: limit, grouped: false
+            text, near: origin, bias: bias, category: category, limit: limit, grouped: false
         ) {
             result, _ in results.append(result)
         }
@@ -116,9 +143,25 @@ extension PlaceIndex {
         for text: String, near origin: Coordinate? = nil, in region: CoordinateRegion? = nil,
         limit: Int = 8
     ) -> [PlaceCompletion<Element>] {
+        completions(for: text, near: origin, bias: region.map(RegionBias.region), limit: limit)
+    }
+
+    /// ``completions(for:near:in:limit:)`` biased to a box: the visible region given by its
+    /// edges (`west > east` crosses the 180th meridian); a place on an edge is inside.
+    ///
+    /// - Complexity: as ``completions(for:near:in:limit:)``.
+    public func completions(
+        for text: String, near origin: Coordinate? = nil, in box: BoundingBox, limit: Int = 8
+    ) -> [PlaceCompletion<Element>] {
+        completions(for: text, near: origin, bias: .box(box), limit: limit)
+    }
+
+    private func completions(
+        for text: String, near origin: Coordinate?, bias: RegionBias?, limit: Int
+    ) -> [PlaceCompletion<Element>] {
         guard limit > 0, let textIndex = text.isEmpty ? nil : self.text else { return [] }
         var completions = [PlaceCompletion<Element>]()
-        rankedMatches(text, near: origin, in: region, category: nil, limit: limit, grouped: true) {
+        rankedMatches(text, near: origin, bias: bias, category: nil, limit: limit, grouped: true) {
             result, count in
             completions.append(
                 PlaceCompletion(
@@ -128,7 +171,7 @@ extension PlaceIndex {
     }
 
     private func rankedMatches(
-        _ text: String, near origin: Coordinate?, in region: CoordinateRegion?,
+        _ text: String, near origin: Coordinate?, bias region: RegionBias?,
         category: String?, limit: Int, grouped: Bool,
         _ emit: (PlaceSearchResult<Element>, Int) -> Void
     ) {
@@ -205,6 +248,30 @@ extension PlaceIndex {
                         isInRegion: !top[j].outside, distance: top[j].distance),
                     grouped ? Int(textIndex.groupSizes[Int(top[j].group)]) : 1)
             }
+        }
+    }
+}
+
+/// What a search is biased to: a region by its center and span, or a box by its edges.
+private enum RegionBias {
+    case region(CoordinateRegion)
+    case box(BoundingBox)
+
+    func contains(_ coordinate: Coordinate) -> Bool {
+        switch self {
+        case .region(let region): region.contains(coordinate)
+        case .box(let box): box.contains(coordinate)
+        }
+    }
+
+    /// Where distances are measured from when no origin is given.
+    var center: Coordinate {
+        switch self {
+        case .region(let region): return region.center
+        case .box(let box):
+            return Coordinate(
+                latitude: (box.south + box.north) / 2,
+                longitude: Angle.normalizedLongitude(box.west + box.longitudeSpan / 2))
         }
     }
 }

@@ -6,12 +6,16 @@ import Foundation
 /// Exactly:
 /// 1. The text is decomposed canonically (NFD), and combining marks (Unicode category Mn) are
 ///    dropped: "Zürich" → "Zurich", "Škoda" → "Skoda", "Ḩalab" → "Halab".
-/// 2. Every letter is mapped to lowercase (full Unicode mapping), and the letters that have no
-///    decomposition are spelled as their base letters: ß → ss, æ → ae, œ → oe, ø → o, ł → l,
-///    đ → d, ð → d, þ → th, ħ → h, ı → i.
-/// 3. Words are the maximal runs of letters and digits; everything else (spaces, hyphens,
-///    apostrophes, periods, commas) separates words: "Saint-Étienne" has the words "saint" and
-///    "etienne", "L'Aquila" has "l" and "aquila".
+/// 2. Every letter is mapped to lowercase (full Unicode mapping, one letter at a time), and the
+///    letters that have no decomposition are spelled as their base letters: ß → ss, æ → ae,
+///    œ → oe, ø → o, ł → l, đ → d, ð → d, þ → th, ħ → h, ı → i; and Greek's final sigma as
+///    sigma, ς → σ, so that "ΛΕΜΕΣΟΣ" matches "Λεμεσός".
+/// 3. Words are the maximal runs of characters with Unicode's Alphabetic property (letters, and
+///    also what the property counts with them: the spacing vowel signs of Indic scripts, as in
+///    "दिल्ली", and circled letters such as Ⓐ) or a numeric type (digits, and also fractions
+///    and Roman numerals); everything else (spaces, hyphens, apostrophes, periods, commas)
+///    separates words: "Saint-Étienne" has the words "saint" and "etienne", "L'Aquila" has "l"
+///    and "aquila".
 ///
 /// A name matches a query when every query word is the beginning of some word of the name.
 public enum SearchFolding {
@@ -52,6 +56,7 @@ public enum SearchFolding {
         case "þ", "Þ": "th"
         case "ħ", "Ħ": "h"
         case "ı": "i"
+        case "ς": "σ"
         default: nil
         }
     }

@@ -196,7 +196,8 @@ enum ReverseCommand: Subcommand {
         Options:
           --places FILE   answer from these places instead of the shipped set
           --within M      no place farther than M meters
-          --json          one JSON object per line: name, admin1 and admin2 (when known),
+          --json          one JSON object per line: name, admin1 and admin2 (names, or
+                          codes where the data has no names; when known),
                           countryCode, latitude, longitude, distance, country, source (GeoNames'
                           attribution for the shipped set, the file's name for --places), line
           --geojson       one GeoJSON FeatureCollection per line (the point and its place);
@@ -257,7 +258,9 @@ enum ReverseCommand: Subcommand {
             ]
             let admin1 = placemark.administrativeArea ?? placemark.administrativeAreaCode
             if let admin1 { fields["admin1"] = .string(admin1) }
-            if let admin2 = placemark.subAdministrativeArea { fields["admin2"] = .string(admin2) }
+            // A division's name when the data has it, else its code.
+            let admin2 = placemark.subAdministrativeArea ?? placemark.subAdministrativeAreaCode
+            if let admin2 { fields["admin2"] = .string(admin2) }
             let place = GeoNamesPlace(
                 name: placemark.name, coordinate: placemark.coordinate,
                 countryCode: placemark.isoCountryCode)
@@ -265,7 +268,7 @@ enum ReverseCommand: Subcommand {
                 text: geojson
                     ? placesGeoJSON(query: query, [(place, placemark.distance, nil)])
                     : [
-                        placemark.name, admin1, placemark.subAdministrativeArea,
+                        placemark.name, admin1, admin2,
                         placemark.isoCountryCode,
                     ].compactMap { $0 }.filter { !$0.isEmpty }.map(displayable).joined(
                         separator: ", ")
@@ -326,7 +329,7 @@ enum SearchCommand: Subcommand {
                 throw UsageError("--near \(GeoError.quoted(text)): \(error.message)")
             }
         }
-        var region: CoordinateRegion?
+        var region: BoundingBox?
         if let text = arguments.option("region") {
             do throws(GeoError) {
                 let parts = try splitJob(text)
@@ -334,14 +337,9 @@ enum SearchCommand: Subcommand {
                 let v = try parts.enumerated().map { (i, p) throws(GeoError) in
                     try parseNumber(p, name: ["south", "west", "north", "east"][i])
                 }
-                let box = try BoundingBox(west: v[1], south: v[0], east: v[3], north: v[2])
+                // The box itself, so that a place on an edge as given is inside.
+                region = try BoundingBox(west: v[1], south: v[0], east: v[3], north: v[2])
                     .validated()
-                region = CoordinateRegion(
-                    center: Coordinate(
-                        latitude: (box.south + box.north) / 2,
-                        longitude: Angle.normalizedLongitude(box.west + box.longitudeSpan / 2)),
-                    span: CoordinateSpan(
-                        latitudeDelta: box.north - box.south, longitudeDelta: box.longitudeSpan))
             } catch {
                 throw UsageError("--region \(GeoError.quoted(text)): \(error.message)")
             }
@@ -354,9 +352,17 @@ enum SearchCommand: Subcommand {
         case .failure(let error):
             return placesFailure(name, error, path: placesPath, console: console)
         }
-        let origin = near ?? region?.center ?? Coordinate(latitude: 0, longitude: 0)
+        let origin =
+            near
+            ?? region.map { box in
+                Coordinate(
+                    latitude: (box.south + box.north) / 2,
+                    longitude: Angle.normalizedLongitude(box.west + box.longitudeSpan / 2))
+            } ?? Coordinate(latitude: 0, longitude: 0)
         func answer(_ text: String) -> Answer {
-            let found = index.search(text, near: near, in: region, limit: limit)
+            let found =
+                region.map { index.search(text, near: near, in: $0, limit: limit) }
+                ?? index.search(text, near: near, limit: limit)
             let items = found.map { ($0.element, $0.distance, $0.index) }
             return Answer(
                 text: geojson

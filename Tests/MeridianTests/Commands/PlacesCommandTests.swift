@@ -126,6 +126,27 @@ struct PlacesCommandTests {
         let full = row + Array(repeating: "", count: 10)
         try Data((full.joined(separator: "\t") + "\n" + row.joined(separator: "\t") + "\n").utf8)
             .write(to: short)
+        // A GeoNames row's division codes stand in for names the data does not have.
+        let zurich = [
+            "2657896", "Zürich", "Zuerich", "", "47.36667", "8.55", "P", "PPLA", "CH", "",
+            "25", "112", "261", "", "341730", "", "410", "Europe/Zurich", "2023-01-01",
+        ]
+        let codes = directory.appendingPathComponent("zurich.txt")
+        try Data((zurich.joined(separator: "\t") + "\n").utf8).write(to: codes)
+        let coded = meridian("reverse", "--places", codes.path, "--json", "47.3769", "8.5417")
+        let placemark = try JSONDecoder().decode(JSONValue.self, from: Data(coded.output.utf8))
+        #expect(placemark["admin1"] == .string("25") && placemark["admin2"] == .string("112"))
+        // Places on the edges of --region, exactly as given, are inside it.
+        let edges = directory.appendingPathComponent("edges.tsv")
+        try Data(
+            "lat\tlon\tname\n37.1\t-122.4\tS edge\n37.9\t-122.4\tN edge\n37.5\t-122.5\tW edge\n37.5\t-122.3\tE edge\n"
+                .utf8
+        ).write(to: edges)
+        let onEdges = meridian(
+            "search", "edge", "--places", edges.path, "--region", "37.1,-122.5,37.9,-122.3",
+            "--json")
+        #expect(!onEdges.output.contains(#""inRegion":false"#), "\(onEdges.output)")
+        #expect(onEdges.output.components(separatedBy: #""inRegion":true"#).count == 5)
         let refused = meridian("nearest", "--places", short.path, "1", "2")
         #expect(
             refused.code == 2 && refused.error.contains("line 2 has 9 columns"), "\(refused.error)")
