@@ -62,6 +62,50 @@ struct Projector {
 
     // MARK: - Unrolling
 
+    /// A path with points added along each edge that is slanted in both longitude and latitude,
+    /// so that it is drawn straight in longitude and latitude, as GeoJSON's edges are (RFC 7946,
+    /// and as `geometry contains` tests them), and not straight on the Mercator map, within a
+    /// quarter of a view point.
+    ///
+    /// Along an edge x is linear and y = Y(φ) with φ linear, so the straight piece between two
+    /// of its points strays from it by at most Y″ Δφ² / 8, where Y″ = (2²⁸ / 2π) sec φ tan φ
+    /// (map points per radian²) at the edge's largest |φ|. At most 256 pieces per edge; edges
+    /// along a meridian or a parallel are straight on the map and get none.
+    func densified(_ path: [Position]) -> [Position] {
+        let tolerance = 0.25 * viewport.mapPointsPerPoint
+        guard tolerance > 0, tolerance.isFinite, path.count >= 2 else { return path }
+        var result = [Position]()
+        result.reserveCapacity(path.count)
+        var previous: Position?
+        for p in path {
+            defer {
+                result.append(p)
+                previous = p
+            }
+            guard let a = previous, a.x.isFinite, a.y.isFinite, p.x.isFinite, p.y.isFinite
+            else { continue }
+            let dLon = Angle.longitudeDifference(from: a.x, to: p.x)
+            let limit = WebMercator.maximumLatitude
+            let fromLatitude = max(-limit, min(limit, a.y)),
+                toLatitude = max(-limit, min(limit, p.y))
+            let dPhi = Angle.radians(toLatitude - fromLatitude)
+            guard dLon != 0, dPhi != 0 else { continue }
+            let phi = Angle.radians(max(abs(fromLatitude), abs(toLatitude)))
+            let curvature = Projector.world / (2 * .pi) * tan(phi) / cos(phi)
+            let pieces = min(
+                256, (abs(dPhi) * (curvature / (8 * tolerance)).squareRoot()).rounded(.up))
+            guard pieces > 1 else { continue }
+            let n = Int(pieces)
+            for k in 1..<n {
+                let t = Double(k) / Double(n)
+                result.append(
+                    Position(
+                        x: Angle.normalizedLongitude(a.x + t * dLon), y: a.y + t * (p.y - a.y)))
+            }
+        }
+        return result
+    }
+
     /// Map points of a path whose x steps the short way round (never more than half a world).
     private func unrolled(_ positions: [Position]) -> [MapPoint] {
         var result = [MapPoint]()
@@ -170,6 +214,7 @@ struct Projector {
     func polygons(of geometry: Geometry) throws(GeoError) -> [[[ViewPoint]]] {
         var polygons = [[[Position]]]()
         collectPolygons(geometry, into: &polygons)
+        polygons = polygons.map { $0.map(densified) }
         var result = [[[ViewPoint]]]()
         for rings in polygons {
             if let first = rings.first, Self.isWorldBox(first) {
@@ -221,6 +266,7 @@ struct Projector {
     func outlines(of geometry: Geometry) -> [[ViewPoint]]? {
         var polygons = [[[Position]]]()
         collectPolygons(geometry, into: &polygons)
+        polygons = polygons.map { $0.map(densified) }
         var anyCut = false
         var runs = [[MapPoint]](), capRuns = [[MapPoint]]()
         for rings in polygons {
@@ -390,6 +436,7 @@ struct Projector {
     func lines(of geometry: Geometry) throws(GeoError) -> [[ViewPoint]] {
         var lines = [[Position]]()
         collectLines(geometry, into: &lines)
+        lines = lines.map(densified)
         var result = [[ViewPoint]]()
         for line in lines {
             var points = unrolled(line)

@@ -325,22 +325,41 @@ struct Renderer {
             out.attribute("fill", style.markerColor)
             out.raw(" stroke=\"#ffffff\" stroke-width=\"1\"")
             closeElement("circle", feature: feature)
-            if let label { drawLabel(label, x: point.x + style.markerRadius + 3, y: point.y + 4) }
+            if let label {
+                drawLabel(label, x: point.x, y: point.y + 4, gap: style.markerRadius + 3)
+            }
         }
     }
 
-    /// A label beside a point: dark text on a white halo (the text drawn twice, as SVG 1.1 has no
-    /// paint order).
-    private mutating func drawLabel(_ text: String, x: Double, y: Double) {
+    /// Text shortened with an ellipsis to about `width` points, at `perCharacter` points per
+    /// character (an estimate: SVG text has no measured width).
+    static func shortened(_ text: String, toFit width: Double, perCharacter: Double) -> String {
+        let room = max(1, Int((width / perCharacter).rounded(.down)))
+        guard text.count > room else { return text }
+        return String(text.prefix(max(0, room - 1))) + "…"
+    }
+
+    /// A label beside a point (`gap` points from its center): dark text on a white halo (the text
+    /// drawn twice, as SVG 1.1 has no paint order), on the point's right, or on its left where
+    /// the right has no room; at most 60 characters, and shortened to the wider side's room.
+    private mutating func drawLabel(_ text: String, x: Double, y: Double, gap: Double) {
+        // Text at 11 points is about 6.3 points per character.
+        let perCharacter = 6.3, w = map.size.width
+        let rightRoom = w - 4 - (x + gap), leftRoom = x - gap - 4
+        let label = String(text.prefix(60))
+        let onLeft = Double(label.count) * perCharacter > rightRoom && leftRoom > rightRoom
+        let fitted = Self.shortened(
+            label, toFit: onLeft ? leftRoom : rightRoom, perCharacter: perCharacter)
         for halo in [true, false] {
             out.raw("<text")
-            out.attribute("x", x)
+            out.attribute("x", onLeft ? x - gap : x + gap)
             out.attribute("y", y)
+            if onLeft { out.raw(" text-anchor=\"end\"") }
             out.raw(
                 halo
                     ? " font-size=\"11\" fill=\"#ffffff\" stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\">"
                     : " font-size=\"11\" fill=\"#1b2a36\">")
-            out.text(String(text.prefix(60)))
+            out.text(fitted)
             out.raw("</text>\n")
         }
     }
@@ -400,7 +419,8 @@ struct Renderer {
         if let title = map.title {
             out.raw(
                 "<text x=\"12\" y=\"24\" font-size=\"16\" font-weight=\"bold\" fill=\"#1b2a36\">")
-            out.text(title)
+            // Bold text at 16 points is about 9.6 points per character.
+            out.text(Self.shortened(title, toFit: w - 24, perCharacter: 9.6))
             out.raw("</text>\n")
         }
         if map.showsScaleBar, let bar = ScaleBar(viewport: viewport) {
@@ -473,8 +493,10 @@ struct Renderer {
             legend.append(
                 LegendEntry(label: "and \(omitted) more", style: FeatureStyle(), kind: nil))
         }
-        // Text at 11 points is about 6.3 points per character.
-        let longest = legend.map { min($0.label.count, 40) }.max() ?? 0
+        // Text at 11 points is about 6.3 points per character; the box stays inside the picture
+        // (12 points from either side), its labels shortened to fit.
+        let characters = max(1, min(40, Int(((map.size.width - 2 * x - 44) / 6.3).rounded(.down))))
+        let longest = legend.map { min($0.label.count, characters) }.max() ?? 0
         let width = 44 + 6.3 * Double(longest)
         let height = 10 + rowHeight * Double(legend.count)
         out.raw("<g")
@@ -520,7 +542,9 @@ struct Renderer {
             out.raw(entry.kind == nil ? "<text x=\"8\"" : "<text x=\"32\"")
             out.attribute("y", cy + 4)
             out.raw(" font-size=\"11\" fill=\"#1b2a36\">")
-            out.text(String(entry.label.prefix(40)))
+            out.text(
+                entry.label.count > characters
+                    ? String(entry.label.prefix(characters - 1)) + "…" : entry.label)
             out.raw("</text>\n")
         }
         out.raw("</g>\n")

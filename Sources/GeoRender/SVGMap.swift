@@ -23,7 +23,10 @@ import GeoCore
 /// - Lines, with arrowheads along them when their properties have `"direction": true`; polygons
 ///   with holes; every multi-geometry and collection part by part.
 ///
-/// Geometry is unrolled across the 180th meridian (each edge the short way, each feature drawn
+/// Edges are drawn straight in longitude and latitude, as GeoJSON's are (RFC 7946) and as
+/// `Geometry.contains` tests them, not straight on the Mercator map: an edge slanted in both is
+/// drawn as the curve it is on the map, within a quarter of a point. Geometry is unrolled across
+/// the 180th meridian (each edge the short way, each feature drawn
 /// once, on the copy of the world nearest the view's center) and clipped to the view with GEOS's
 /// rectangle clipper, so a world dataset gives a file the size of what is visible. A ring that
 /// winds once round a pole (Antarctica, a polar cap) is filled out to the map's edge at that pole;
@@ -112,9 +115,12 @@ public struct SVGMap: Sendable {
         self.camera = camera
     }
 
-    /// A top-down map that shows every position of some features inside the padding (across the
-    /// 180th meridian when that is narrower).
+    /// A map that shows every position of some features inside the padding (across the 180th
+    /// meridian when that is narrower), top-down or tilted by `pitch` degrees (clamped as
+    /// ``MapCamera/pitch`` is; tilted, the camera backs away from the top-down fit until every
+    /// position is inside again).
     ///
+    /// - Complexity: O(n) for n positions, times up to 60 for a tilted map.
     /// - Throws: `GeoError.Kind.invalidCoordinate` naming the feature of a position that is not
     ///   a longitude/latitude (as ``render()`` does); `GeoError.Kind.notFound` when the features
     ///   have no position; the errors of
@@ -122,15 +128,49 @@ public struct SVGMap: Sendable {
     public init(
         fitting features: [Feature], size: MapSize,
         padding: MapEdgePadding = MapEdgePadding(all: 20),
-        heading: Double = 0
+        heading: Double = 0, pitch: Double = 0
     ) throws(GeoError) {
         try SVGMap.checkCoordinates(features)
         var coordinates = [Coordinate]()
+        func add(_ p: Position) {
+            coordinates.append(Coordinate(latitude: max(-90, min(90, p.y)), longitude: p.x))
+        }
+        // A path is drawn the short way between its positions, so the fit takes in the
+        // longitudes between them too: points at most 10° apart along each edge, so that the
+        // widest gap the fit leaves out is one no edge crosses (or, for paths round nearly the
+        // whole globe, one of at most 10°). At most 17 points per edge: O(n).
+        func addPath(_ path: [Position]) {
+            var previous: Position?
+            for p in path where p.x.isFinite && p.y.isFinite {
+                if let a = previous {
+                    let dx = Angle.longitudeDifference(from: a.x, to: p.x)
+                    let steps = Int((abs(dx) / 10).rounded(.up))
+                    for k in stride(from: 1, to: steps, by: 1) {
+                        let t = Double(k) / Double(steps)
+                        add(
+                            Position(
+                                x: Angle.normalizedLongitude(a.x + t * dx), y: a.y + t * (p.y - a.y)
+                            ))
+                    }
+                }
+                add(p)
+                previous = p
+            }
+        }
+        func addGeometry(_ geometry: Geometry) {
+            switch geometry {
+            case .point(let p?) where p.x.isFinite && p.y.isFinite: add(p)
+            case .point: break
+            case .multiPoint(let ps): for p in ps where p.x.isFinite && p.y.isFinite { add(p) }
+            case .lineString(let path): addPath(path)
+            case .multiLineString(let paths), .polygon(let paths): paths.forEach(addPath)
+            case .multiPolygon(let polygons): for rings in polygons { rings.forEach(addPath) }
+            case .geometryCollection(let members): members.forEach(addGeometry)
+            }
+        }
         for feature in features {
             guard let geometry = feature.geometry else { continue }
-            for p in geometry.positions where p.x.isFinite && p.y.isFinite {
-                coordinates.append(Coordinate(latitude: max(-90, min(90, p.y)), longitude: p.x))
-            }
+            addGeometry(geometry)
             // A circle on the ground is fitted whole.
             if case .point(let p?) = geometry, let radius = SVGMap.groundRadius(feature),
                 let circle = try? GeodesicCircle(
@@ -144,9 +184,29 @@ public struct SVGMap: Sendable {
         guard !coordinates.isEmpty else {
             throw GeoError(.notFound, "the features have no position to fit the map to")
         }
-        let camera = try MapCamera(
+        var camera = try MapCamera(
             fitting: coordinates.map { $0.normalized }, viewSize: size, edgePadding: padding,
             heading: heading)
+        if pitch > 0 {
+            // Tilted, the far side of the view takes in more and the near side less: the
+            // camera backs away (by 15 % a step, at most 60 steps) until every position is
+            // inside the padding again.
+            camera.pitch = pitch
+            let points = coordinates.map { MapPoint($0.normalized) }
+            func fits(_ camera: MapCamera) -> Bool {
+                let viewport = camera.viewport(size: size)
+                return points.allSatisfy { p in
+                    guard let v = viewport.point(for: p) else { return false }
+                    return v.x >= padding.left - 1e-6 && v.x <= size.width - padding.right + 1e-6
+                        && v.y >= padding.top - 1e-6 && v.y <= size.height - padding.bottom + 1e-6
+                }
+            }
+            var steps = 0
+            while steps < 60 && !fits(camera) {
+                camera.distance *= 1.15
+                steps += 1
+            }
+        }
         self.init(size: size, camera: camera)
     }
 

@@ -144,7 +144,7 @@ enum RenderCommand: Subcommand {
                 if hasPosition {
                     map = try SVGMap(
                         fitting: all, size: size, padding: MapEdgePadding(all: padding),
-                        heading: heading)
+                        heading: heading, pitch: pitch)
                 } else {
                     map = try SVGMap(
                         size: size,
