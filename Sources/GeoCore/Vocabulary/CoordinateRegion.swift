@@ -130,17 +130,16 @@ public struct CoordinateRegion: Hashable, Sendable, Codable {
     /// that cross the 180th meridian. The edges are those of ``boundingBox``, as rounded there: a
     /// coordinate on one of them is inside.
     public func contains(_ coordinate: Coordinate) -> Bool {
-        let box = boundingBox
-        guard coordinate.latitude >= box.south && coordinate.latitude <= box.north else {
-            return false
-        }
+        // The box's edges, as `boundingBox` computes them.
+        let south = max(-90, center.latitude - span.latitudeDelta / 2)
+        let north = min(90, center.latitude + span.latitudeDelta / 2)
+        guard coordinate.latitude >= south && coordinate.latitude <= north else { return false }
         if span.longitudeDelta >= 360 { return coordinate.longitude.isFinite }
-        if abs(Angle.longitudeDifference(from: center.longitude, to: coordinate.longitude))
-            <= span.longitudeDelta / 2
-        {
-            return true
-        }
-        // On an edge as the box rounds it (±180° are one meridian).
+        let offset = abs(Angle.longitudeDifference(from: center.longitude, to: coordinate.longitude))
+        if offset <= span.longitudeDelta / 2 { return true }
+        // Within rounding of an edge: on it as the box rounds it (±180° are one meridian).
+        guard offset <= span.longitudeDelta / 2 + 1e-9 else { return false }
+        let box = boundingBox
         let longitude = Angle.normalizedLongitude(coordinate.longitude)
         for lon in [longitude, longitude == 180 ? -180 : longitude == -180 ? 180 : longitude] {
             if box.contains(Coordinate(latitude: coordinate.latitude, longitude: lon)) {
