@@ -135,7 +135,8 @@ public struct CoordinateRegion: Hashable, Sendable, Codable {
         let north = min(90, center.latitude + span.latitudeDelta / 2)
         guard coordinate.latitude >= south && coordinate.latitude <= north else { return false }
         if span.longitudeDelta >= 360 { return coordinate.longitude.isFinite }
-        let offset = abs(Angle.longitudeDifference(from: center.longitude, to: coordinate.longitude))
+        let offset = abs(
+            Angle.longitudeDifference(from: center.longitude, to: coordinate.longitude))
         if offset <= span.longitudeDelta / 2 { return true }
         // Within rounding of an edge: on it as the box rounds it (±180° are one meridian).
         guard offset <= span.longitudeDelta / 2 + 1e-9 else { return false }
