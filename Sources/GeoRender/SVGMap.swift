@@ -117,7 +117,7 @@ public struct SVGMap: Sendable {
 
     /// A map that shows every position of some features inside the padding (across the 180th
     /// meridian when that is narrower), top-down or tilted by `pitch` degrees (clamped as
-    /// ``MapCamera/pitch`` is; tilted, the camera backs away from the top-down fit until every
+    /// `MapCamera.pitch` is; tilted, the camera backs away from the top-down fit until every
     /// position is inside again).
     ///
     /// - Complexity: O(n) for n positions, times up to 60 for a tilted map.

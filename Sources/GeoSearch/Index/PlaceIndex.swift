@@ -68,8 +68,8 @@ public struct PlaceIndex<Element: Sendable>: Sendable {
     /// - Parameters:
     ///   - elements: The places, in any order; the order decides ties.
     ///   - coordinate: Each element's coordinate (WGS84 degrees).
-    ///   - name: Each element's name, for ``search(_:near:in:category:limit:)`` and
-    ///     ``completions(for:near:in:limit:)``; `nil` for an index without text search.
+    ///   - name: Each element's name, for ``search(_:near:in:category:limit:)-(_,_,CoordinateRegion?,_,_)`` and
+    ///     ``completions(for:near:in:limit:)-(_,_,CoordinateRegion?,_)``; `nil` for an index without text search.
     ///   - category: Each element's category (`"cafe"`, `"store"`…), for the `category:` filter
     ///     of text search.
     /// - Throws: `GeoError.Kind.invalidCoordinate` naming the first element whose coordinate is

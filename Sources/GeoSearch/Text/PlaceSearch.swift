@@ -99,7 +99,7 @@ extension PlaceIndex {
             limit: limit)
     }
 
-    /// ``search(_:near:in:category:limit:)`` biased to a box: the visible region given by its
+    /// ``search(_:near:in:category:limit:)-(_,_,CoordinateRegion?,_,_)`` biased to a box: the visible region given by its
     /// edges (`west > east` crosses the 180th meridian). A place on an edge, exactly as given,
     /// is inside.
     ///
@@ -110,7 +110,7 @@ extension PlaceIndex {
     ///   - category: Only places of this category.
     ///   - limit: The most results to return.
     /// - Returns: At most `limit` results, best first.
-    /// - Complexity: as ``search(_:near:in:category:limit:)``.
+    /// - Complexity: as ``search(_:near:in:category:limit:)-(_,_,CoordinateRegion?,_,_)``.
     public func search(
         _ text: String, near origin: Coordinate? = nil, in box: BoundingBox,
         category: String? = nil, limit: Int = 25
@@ -132,10 +132,10 @@ extension PlaceIndex {
     }
 
     /// Completions for a partly typed query, fast enough for every keystroke: the distinct names
-    /// (folded) of the places ``search(_:near:in:category:limit:)`` finds, each with its best
+    /// (folded) of the places ``search(_:near:in:category:limit:)-(_,_,CoordinateRegion?,_,_)`` finds, each with its best
     /// place and how many places share it, in the order of their best places.
     ///
-    /// - Complexity: as ``search(_:near:in:category:limit:)``, plus O(limit) per match that
+    /// - Complexity: as ``search(_:near:in:category:limit:)-(_,_,CoordinateRegion?,_,_)``, plus O(limit) per match that
     ///   enters the list, for grouping; a keystroke over the 96,384 names of GeoNames'
     ///   cities1000 takes at most about 0.5 ms, a one-letter prefix 0.23 ms at the median
     ///   (`meridian-bench places`).
@@ -146,10 +146,10 @@ extension PlaceIndex {
         completions(for: text, near: origin, bias: region.map(RegionBias.region), limit: limit)
     }
 
-    /// ``completions(for:near:in:limit:)`` biased to a box: the visible region given by its
+    /// ``completions(for:near:in:limit:)-(_,_,CoordinateRegion?,_)`` biased to a box: the visible region given by its
     /// edges (`west > east` crosses the 180th meridian); a place on an edge is inside.
     ///
-    /// - Complexity: as ``completions(for:near:in:limit:)``.
+    /// - Complexity: as ``completions(for:near:in:limit:)-(_,_,CoordinateRegion?,_)``.
     public func completions(
         for text: String, near origin: Coordinate? = nil, in box: BoundingBox, limit: Int = 8
     ) -> [PlaceCompletion<Element>] {
