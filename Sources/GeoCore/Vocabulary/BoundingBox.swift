@@ -52,6 +52,15 @@ public struct BoundingBox: Hashable, Sendable, Codable {
     /// The longitude extent in degrees, in [0, 360].
     public var longitudeSpan: Double { crosses180thMeridian ? east - west + 360 : east - west }
 
+    /// The box's middle: halfway between its south and north edges, and halfway along its
+    /// longitude extent from the west edge (across the 180th meridian too), longitude in
+    /// [−180, 180].
+    public var center: Coordinate {
+        Coordinate(
+            latitude: (south + north) / 2,
+            longitude: Angle.normalizedLongitude(west + longitudeSpan / 2))
+    }
+
     /// Whether a coordinate lies inside or on the edge of the box.
     public func contains(_ coordinate: Coordinate) -> Bool {
         guard coordinate.latitude >= south && coordinate.latitude <= north else { return false }

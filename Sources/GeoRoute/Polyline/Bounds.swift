@@ -60,12 +60,10 @@ extension Polyline {
     /// - Complexity: O(n).
     public var boundingRegion: CoordinateRegion {
         let box = boundingBox
-        let span = box.longitudeSpan
         return CoordinateRegion(
-            center: Coordinate(
-                latitude: (box.south + box.north) / 2,
-                longitude: Angle.normalizedLongitude(box.west + span / 2)),
-            span: CoordinateSpan(latitudeDelta: box.north - box.south, longitudeDelta: span))
+            center: box.center,
+            span: CoordinateSpan(
+                latitudeDelta: box.north - box.south, longitudeDelta: box.longitudeSpan))
     }
 
     /// The map rectangle that contains the whole line (`MKPolyline.boundingMapRect`), from

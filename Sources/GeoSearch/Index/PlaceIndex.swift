@@ -242,10 +242,7 @@ public struct PlaceIndex<Element: Sendable>: Sendable {
         guard box.south <= box.north, box.south.isFinite, box.north.isFinite, box.west.isFinite,
             box.east.isFinite
         else { return [] }
-        let center = Coordinate(
-            latitude: (box.south + box.north) / 2,
-            longitude: Angle.normalizedLongitude(box.west + box.longitudeSpan / 2))
-        return matches(tree.positions(in: box), from: origin ?? center, sorted: origin != nil)
+        return matches(tree.positions(in: box), from: origin ?? box.center, sorted: origin != nil)
     }
 
     /// Every element inside a region (across the 180th meridian too), in element order, or sorted

@@ -267,11 +267,8 @@ private enum RegionBias {
     /// Where distances are measured from when no origin is given.
     var center: Coordinate {
         switch self {
-        case .region(let region): return region.center
-        case .box(let box):
-            return Coordinate(
-                latitude: (box.south + box.north) / 2,
-                longitude: Angle.normalizedLongitude(box.west + box.longitudeSpan / 2))
+        case .region(let region): region.center
+        case .box(let box): box.center
         }
     }
 }

@@ -352,13 +352,7 @@ enum SearchCommand: Subcommand {
         case .failure(let error):
             return placesFailure(name, error, path: placesPath, console: console)
         }
-        let origin =
-            near
-            ?? region.map { box in
-                Coordinate(
-                    latitude: (box.south + box.north) / 2,
-                    longitude: Angle.normalizedLongitude(box.west + box.longitudeSpan / 2))
-            } ?? Coordinate(latitude: 0, longitude: 0)
+        let origin = near ?? region?.center ?? Coordinate(latitude: 0, longitude: 0)
         func answer(_ text: String) -> Answer {
             let found =
                 region.map { index.search(text, near: near, in: $0, limit: limit) }
