@@ -78,6 +78,17 @@ struct CoordinateRegionTests {
         }
     }
 
+    /// A box's center: halfway in latitude, and halfway along its longitude extent from the west
+    /// edge, across the 180th meridian too.
+    @Test func boxCenter() {
+        let plain = BoundingBox(west: -10, south: 40, east: 30, north: 50).center
+        #expect(plain.latitude == 45 && plain.longitude == 10)
+        let across = BoundingBox(west: 170, south: 0, east: -160, north: 10).center
+        #expect(across.latitude == 5 && across.longitude == -175)
+        let onIt = BoundingBox(west: 170, south: 0, east: -170, north: 10).center
+        #expect(abs(onIt.longitude) == 180)
+    }
+
     /// Extents beyond a pole stop there, however far they reach (84,000 km north and south of the
     /// equator is more than a whole meridian round), and negative extents count as their
     /// magnitude.
