@@ -9,7 +9,7 @@ extension Polyline {
     ///
     /// The result has a vertex at 0, `spacing`, `2 × spacing`, … meters along this line, each on its
     /// geodesic segment, and the last vertex of this line at the end (unless the last sample already
-    /// falls on it). Corners between samples are cut, so the result is a little shorter than this
+    /// falls on it, to within the rounding of the line's length: a nanometer and 10⁻¹² of it). Corners between samples are cut, so the result is a little shorter than this
     /// line where it bends.
     ///
     /// - Parameter spacing: Meters between samples; finite and positive.
@@ -52,8 +52,13 @@ extension Polyline {
                     ).coordinate)
             }
         }
-        if Double(count) * spacing < length {
+        // A last sample within the rounding of the line's summed length (a nanometer per
+        // kilometer) of its end is the end: 10 km every 1 km gives 11 points, not 12.
+        let remainder = length - Double(count) * spacing
+        if remainder > 1e-12 * length + 1e-9 {
             result.append(end)
+        } else if remainder > 0 {
+            result[result.count - 1] = end
         }
         return Polyline(unchecked: result)
     }

@@ -17,8 +17,13 @@ import GeoCore
 /// (its length plus the largest offset): it is below `D²(1 + |tan φ|) / (2R)`. Only when the largest
 /// planar distance falls within that band around the tolerance is the decision checked with exact
 /// geodesic distances (`GeodesicLine.closestPoint(to:)`) for the vertices in the band. So
-/// every kept or dropped vertex is decided as the exact ellipsoidal test would decide it, and long
-/// stretches, whose planar distances are far from the tolerance, never need the exact solution.
+/// whether a stretch is kept whole or split is decided as the exact ellipsoidal test would decide
+/// it, every dropped vertex lies within the tolerance of its geodesic, and long stretches, whose
+/// planar distances are far from the tolerance, never need the exact solution. Where a stretch is
+/// split, it is split at the vertex farthest in its plane; on a stretch of hundreds of kilometers
+/// at high latitude, whose plane errs by tens of kilometers, the exact farthest vertex can be
+/// another one within that error, and the vertices kept then differ from those of Douglas–Peucker
+/// measured exactly throughout (still within the tolerance, as above).
 ///
 /// ### Two threads on long lines
 /// Once a stretch is split, its halves never look at each other again. Lines of 20 000 vertices or

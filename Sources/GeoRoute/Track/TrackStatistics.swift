@@ -52,8 +52,11 @@ public struct TrackStatistics: Hashable, Sendable, Codable {
     /// The largest average speed of an interval, in m/s; `nil` when no interval has a duration.
     /// One bad point makes this figure meaningless: see ``robustMaximumSpeed``.
     public var maximumSpeed: Double?
-    /// The 95th percentile of the intervals' speeds (nearest rank), in m/s: the maximum with the
-    /// fastest 5 % of intervals left out, as gpxpy reports it by default; `nil` without intervals.
+    /// The 95th percentile of the intervals' speeds (nearest rank: the ⌈0.95 n⌉-th slowest of n),
+    /// in m/s: the maximum with the fastest 5 % of intervals left out; `nil` without intervals.
+    /// (gpxpy's default `max_speed` is another figure: it also leaves out intervals whose length
+    /// is far from the mean, takes the ⌊0.95 n⌋-th, measures on a sphere, and gives none below
+    /// 20 intervals.)
     public var robustMaximumSpeed: Double?
     /// Elevation gained and lost.
     public var elevationChange: ElevationChange

@@ -36,6 +36,33 @@ struct ResamplingTests {
         #expect(samples.end == b)
     }
 
+    /// A line whose summed length rounds a hair past a multiple of the spacing (10 km in ten
+    /// 1 km steps measures 10000.00000000005 m) ends on its last vertex, without a second point
+    /// 50 picometers on.
+    @Test func roundingPastAMultipleAddsNoPoint() throws {
+        // The first bearing whose ten steps sum to a hair more than 10 km.
+        var found: Polyline?
+        for bearing in stride(from: 0.0, to: 360, by: 1) {
+            var points = [Coordinate(latitude: 10, longitude: 20)]
+            for _ in 0..<10 {
+                points.append(
+                    points[points.count - 1].coordinate(atDistance: 1_000, bearing: bearing))
+            }
+            let line = try Polyline(points)
+            if line.length > 10_000 {
+                found = line
+                break
+            }
+        }
+        let line = try #require(found)
+        #expect(line.length - 10_000 < 1e-6)
+        let samples = try line.resampled(every: 1_000)
+        #expect(samples.coordinates.count == 11)
+        #expect(samples.end == line.end)
+        // A real remainder still gets its end point.
+        #expect(try line.resampled(every: 999.9).coordinates.count == 12)
+    }
+
     @Test func badSpacingThrows() throws {
         let line = try Polyline([
             Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 10),
