@@ -192,9 +192,26 @@ enum DouglasPeucker {
                 return
             }
             if (tolerance - planar) * plane.cosine > scaledBand { return }
-            // Too close to call in the plane: decide with exact distances for the vertices whose
-            // planar distance is within the band of the tolerance.
+            // Too close to call in the plane. The plane's farthest vertex first: beyond the
+            // tolerance exactly, it splits the stretch (one geodesic for a long stretch whose
+            // band is wide, rather than one for every vertex in it).
             let inverse = geodesic.inverse(from: coordinates[a], to: coordinates[b])
+            func exactDistance(_ i: Int) -> Double {
+                SegmentIndex.foot(
+                    onSegmentFrom: coordinates[a], azimuth: inverse.initialAzimuth,
+                    length: inverse.distance,
+                    to: coordinates[b], nearest: coordinates[i],
+                    startingAt: plane.fractionAlong(x, y, i) * inverse.distance
+                ).distance
+            }
+            if exactDistance(farthest) > tolerance {
+                keep(farthest)
+                push((farthest, b))
+                push((a, farthest))
+                return
+            }
+            // Otherwise each vertex whose planar distance is within the band of the tolerance is
+            // measured exactly.
             var exactLargest = -1.0
             var exactFarthest = -1
             let threshold = plane.cosine > 0 ? max(0, tolerance - scaledBand / plane.cosine) : 0
@@ -202,12 +219,7 @@ enum DouglasPeucker {
             where plane.squaredDistance(fromScaled: plane.scaledSquaredDistance(x, y, i))
                 .squareRoot() >= threshold
             {
-                let exact = SegmentIndex.foot(
-                    onSegmentFrom: coordinates[a], azimuth: inverse.initialAzimuth,
-                    length: inverse.distance,
-                    to: coordinates[b], nearest: coordinates[i],
-                    startingAt: plane.fractionAlong(x, y, i) * inverse.distance
-                ).distance
+                let exact = exactDistance(i)
                 if exact > exactLargest {
                     exactLargest = exact
                     exactFarthest = i
