@@ -111,7 +111,10 @@ struct Projector {
         var result = [MapPoint]()
         result.reserveCapacity(positions.count)
         for p in positions where p.x.isFinite && p.y.isFinite {
-            var m = MapPoint(Coordinate(latitude: max(-90, min(90, p.y)), longitude: p.x))
+            // Wrapped first: a longitude of 1e15° has no map point of its own to the meter.
+            var m = MapPoint(
+                Coordinate(
+                    latitude: max(-90, min(90, p.y)), longitude: Angle.normalizedLongitude(p.x)))
             if let last = result.last {
                 m.x -= ((m.x - last.x) / Projector.world).rounded() * Projector.world
             }
@@ -485,7 +488,9 @@ struct Projector {
         var result = [ViewPoint]()
         let c = viewport.center
         for p in positions where p.x.isFinite && p.y.isFinite {
-            var m = MapPoint(Coordinate(latitude: max(-90, min(90, p.y)), longitude: p.x))
+            var m = MapPoint(
+                Coordinate(
+                    latitude: max(-90, min(90, p.y)), longitude: Angle.normalizedLongitude(p.x)))
             m.x += ((c.x - m.x) / Projector.world).rounded() * Projector.world
             guard inside(m), let v = viewport.point(east: m.x - c.x, north: c.y - m.y) else {
                 continue

@@ -335,7 +335,8 @@ struct WKTParser {
         case "-inf", "-infinity": return -.infinity
         default: break
         }
-        guard let value = NumberParsing.double(text) else {
+        // Decimal only: WKT (OGC 06-103r4) has no hexadecimal numbers, which `Double(_:)` reads.
+        guard !text.lowercased().contains("x"), let value = NumberParsing.double(text) else {
             throw error("\(GeoError.quoted(text)) is not a number", at: start)
         }
         // Digits that overflow are not the infinity written as `Inf`: they name a number no

@@ -29,7 +29,9 @@ enum GeometryCommand: Subcommand {
                                geometries may reach at most 2 500 km from their center
           hull                 the convex hull, in the plane of longitude and latitude
           concave-hull         a concave hull (--ratio R in [0, 1], default 0.3; 1 is the convex
-                               hull), in that plane
+                               hull), in that plane; GEOS's triangulation of points that lie
+                               almost on one circle (a buffer's 300,000 vertices) can take
+                               minutes
           simplify --tolerance M
                                topology-preserving simplification within M meters on the
                                ellipsoid (with --planar, M in coordinate units)

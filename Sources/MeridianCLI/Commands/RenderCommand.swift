@@ -38,7 +38,8 @@ enum RenderCommand: Subcommand {
           --width W, --height H   the picture in points (default 800 × 500)
           --padding P             points kept free around fitted content (default 24)
           --fit                   show all features (the default without --center)
-          --center LAT,LON        the view's center, with --zoom Z (Web-Mercator zoom level)
+          --center LAT,LON        the view's center, with --zoom Z (Web-Mercator zoom level,
+                                  0 to 30)
           --heading H             degrees clockwise from north at the top (default 0)
           --pitch P               degrees of tilt from straight down (0 to 70, default 0)
           --basemap               Natural Earth's country outlines underneath
@@ -80,6 +81,9 @@ enum RenderCommand: Subcommand {
         }
         guard (center == nil) == (zoom == nil) else {
             throw UsageError("--center and --zoom go together")
+        }
+        if let zoom, !(0...30).contains(zoom) {
+            throw UsageError("--zoom must be 0 to 30, got \(NumberText.shortest(zoom))")
         }
         if fit && center != nil { throw UsageError("--fit and --center exclude each other") }
         var centerCoordinate: Coordinate?

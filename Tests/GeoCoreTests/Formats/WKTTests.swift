@@ -83,6 +83,9 @@ struct WKTTests {
         ("POINT (1 2 3 4 5)", 15, "expected ',' or ')'"),
         ("POINT Z (1 2)", 9, "coordinate has 2 numbers"),
         ("POINT (1.2.3 4)", 7, "not a number"),
+        // WKT's numbers are decimal: `Double(_:)`'s hexadecimal forms are not read.
+        ("POINT (0x1p3 2)", 7, "\"0x1p3\" is not a number"),
+        ("POINT (1 -0X10)", 9, "not a number"),
         ("", 0, "expected a geometry tag"),
         ("LINEARRING (0 0, 50 50, 50 0, 0 50)", 11, "LINEARRING is not closed"),
     ])

@@ -65,6 +65,18 @@ struct RenderCommandTests {
             #expect(refused.code == 64 && refused.error.contains("--pitch"), "\(pitch)")
         }
         #expect(run(["--pitch", "70"], input: point).code == 0)
+        for zoom in ["1e9", "-1", "31", "nan"] {
+            let refused = run(["--center", "47.3,8.5", "--zoom", zoom], input: point)
+            #expect(refused.code == 64 && refused.error.contains("--zoom"), "\(zoom)")
+        }
+        // A longitude as far as accepted is drawn where it wraps to, not lost in rounding: the
+        // point and the legend's symbol.
+        let far = run(
+            ["--width", "300", "--height", "200"],
+            input: #"{"type":"Point","coordinates":[1e15,0]}"#)
+        #expect(
+            far.code == 0 && far.output.components(separatedBy: "<circle").count == 3,
+            "\(far.output)")
         for empty in [
             #"{"type":"Feature","properties":{},"geometry":{"type":"GeometryCollection","geometries":[]}}"#,
             #"{"type":"MultiPoint","coordinates":[]}"#,

@@ -18,7 +18,10 @@ extension Geometry {
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a ratio outside [0, 1], or from GEOS.
     /// - Complexity: O(n log n) expected, the positions' coverage checked against a prepared hull
     ///   (collinear positions and positions all on their convex hull, where GEOS's triangulation
-    ///   is quadratic, answered by the convex hull). See `GEOSConcaveHull_r` (GEOS ≥ 3.11).
+    ///   is quadratic, answered by the convex hull). Positions that lie almost on one circle
+    ///   without being all on their convex hull (a circle's vertices rounded to 9 decimals) are
+    ///   quadratic in GEOS's triangulation too: 300,000 of them take minutes. See
+    ///   `GEOSConcaveHull_r` (GEOS ≥ 3.11).
     public func concaveHull(
         ratio: Double = 0.3, allowHoles: Bool = false
     ) throws(GeoError) -> Geometry {
