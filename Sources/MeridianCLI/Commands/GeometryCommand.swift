@@ -329,7 +329,12 @@ enum GeometryCommand: Subcommand {
                 var texts = [String]()
                 for i in collection.features.indices {
                     let label = Self.label(of: collection.features[i], index: i)
-                    guard let g = collection.features[i].geometry else { continue }
+                    guard let g = collection.features[i].geometry else {
+                        // Nothing to answer for it, but not in silence.
+                        console.printError(
+                            "meridian geometry: \(label) has no geometry (null); left out")
+                        continue
+                    }
                     do {
                         switch try apply(g) {
                         case .geometry(let out):

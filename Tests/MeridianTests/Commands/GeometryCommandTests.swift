@@ -291,6 +291,15 @@ struct GeometryCommandTests {
             #"{"type":"FeatureCollection","bbox":[0,0,1,1],"features":[{"type":"Feature","bbox":[1,2,1,2],"properties":{},"geometry":{"type":"Point","coordinates":[1,2]}}]}"#
         let buffered = try json(run(["buffer", "--meters", "1000"], input: collection).output)
         #expect(buffered["bbox"] == nil && buffered["features"]?[0]?["bbox"] == nil)
+        // A feature without a geometry has no answer, and the tool says so.
+        let unlocated = run(
+            ["area"],
+            input:
+                #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":null},{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1,2]}}]}"#
+        )
+        #expect(
+            unlocated.output == "feature 1: 0.000 m²\n"
+                && unlocated.errors.contains("feature 0 has no geometry"))
     }
 
     /// GeoJSON output follows RFC 7946's right-hand rule: GEOS's buffers and hulls come with
