@@ -66,8 +66,13 @@ enum ClusterCommand: Subcommand {
                           (supercluster's map/reduce)
           --min P, --max P, --mean P
                           the smallest, largest and mean value of P, named min_P, max_P and
-                          mean_P (mean_P is {"mean": m, "count": n})
-          --count P       how many points have each value of P, named count_P ({"value": n})
+                          mean_P (mean_P is {"mean": m, "count": n, "sum": s}: m is s / n,
+                          n the points with a number)
+          --count P       how many points have each value of P, named count_P ({"value": n};
+                          numbers spelled as JavaScript spells them, so 1, 1.0 and 1e0 are
+                          one value "1")
+          Aggregates read a point's properties as the output reports them (a CSV point's
+          category too); each of --sum, --min, --max, --mean and --count is given once.
           --json          accepted for symmetry with the other commands; the output is always JSON
 
         Examples:
@@ -118,11 +123,13 @@ enum ClusterCommand: Subcommand {
         var aggregates = [
             (name: String, property: String, aggregation: ClusterAggregation<PointFeature>)
         ]()
+        // The aggregates read the properties a point is reported with (a CSV point's category
+        // among them), as supercluster's map reads what getClusters returns.
         func numeric(_ property: String) -> (PointFeature) -> Double {
-            { $0.properties[property]?.doubleValue ?? .nan }
+            { pointProperties($0)[property]?.doubleValue ?? .nan }
         }
         if let p = arguments.option("sum") {
-            aggregates.append((p, p, .sum { $0.properties[p]?.doubleValue ?? 0 }))
+            aggregates.append((p, p, .sum { pointProperties($0)[p]?.doubleValue ?? 0 }))
         }
         if let p = arguments.option("min") {
             aggregates.append(("min_" + p, p, .minimum(numeric(p))))
@@ -138,10 +145,12 @@ enum ClusterCommand: Subcommand {
                 (
                     "count_" + p, p,
                     .counts { feature in
-                        switch feature.properties[p] {
+                        // Keys as JavaScript spells the values (supercluster's reduce keyed by
+                        // String(v)): equal numbers share one, however the input wrote them.
+                        switch pointProperties(feature)[p] {
                         case .string(let s)?: s
-                        case .integer(let n)?: String(n)
-                        case .number(let d)?: "\(d)"
+                        case .integer(let n)?: NumberText.javaScript(Double(n))
+                        case .number(let d)?: NumberText.javaScript(d)
                         case .bool(let b)?: String(b)
                         default: "null"
                         }
@@ -387,7 +396,8 @@ enum ClusterCommand: Subcommand {
                         if let given = point.element.feature {
                             if let tags = given["properties"] { object["tags"] = tags }
                         } else {
-                            object["tags"] = point.element.properties
+                            // As --zoom reports it: a CSV point's category.
+                            object["tags"] = pointProperties(point.element)
                         }
                         if generateID {
                             object["id"] = .integer(point.index)

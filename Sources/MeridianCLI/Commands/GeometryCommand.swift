@@ -620,4 +620,40 @@ enum NumberText {
         if value == value.rounded(), abs(value) < 0x1p53 { return String(Int64(value)) }
         return "\(value)"
     }
+
+    /// A finite number as JavaScript's `String(number)` spells it (ECMA-262 Number::toString):
+    /// the shortest digits that read back the same, in plain notation from 10⁻⁶ up to below 10²¹
+    /// ("1", "0.000001", "100", "123.45") and in exponent notation beyond ("1e-7", "1e+21");
+    /// −0 is "0". Equal numbers have one spelling, whatever the input wrote (1, 1.0, 1e0).
+    static func javaScript(_ value: Double) -> String {
+        guard value.isFinite else {
+            return value.isNaN ? "NaN" : value < 0 ? "-Infinity" : "Infinity"
+        }
+        if value == 0 { return "0" }
+        // Swift's description has the same shortest digits: "1.5e-07", "100.0", "0.001".
+        let text = "\(abs(value))"
+        let parts = text.split(separator: "e", maxSplits: 1)
+        let mantissa = parts[0]
+        let exponent = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        let pieces = mantissa.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = String(pieces[0]), fraction = pieces.count > 1 ? String(pieces[1]) : ""
+        // digits × 10^(n − k): n is where the decimal point goes after the first digit's place.
+        var digits = whole + fraction
+        var n = whole.count + exponent
+        while digits.hasPrefix("0") && digits.count > 1 {
+            digits.removeFirst()
+            n -= 1
+        }
+        while digits.hasSuffix("0") && digits.count > 1 { digits.removeLast() }
+        let k = digits.count
+        let sign = value < 0 ? "-" : ""
+        if k <= n && n <= 21 { return sign + digits + String(repeating: "0", count: n - k) }
+        if 0 < n && n <= 21 {
+            return sign + digits.prefix(n) + "." + digits.dropFirst(n)
+        }
+        if -6 < n && n <= 0 { return sign + "0." + String(repeating: "0", count: -n) + digits }
+        let e = n - 1
+        let mantissaText = k == 1 ? digits : digits.prefix(1) + "." + digits.dropFirst()
+        return sign + mantissaText + "e" + (e >= 0 ? "+" : "-") + String(abs(e))
+    }
 }

@@ -2,8 +2,8 @@ import GeoCore
 
 /// The one small argument parser all subcommands share.
 ///
-/// Options are `--name value` or `--name=value`; flags are `--name`; a one-letter value option
-/// may also be written `-k value`. Anything else is positional, including negative numbers such
+/// Options are `--name value` or `--name=value`, each given at most once; flags are `--name`; a
+/// one-letter value option may also be written `-k value`. Anything else is positional, including negative numbers such
 /// as `-73.78`. `--` ends option parsing.
 struct Arguments {
     private(set) var positional: [String] = []
@@ -46,6 +46,12 @@ struct Arguments {
                     }
                     value = raw[index]
                     index += 1
+                }
+                // One value per option: a second would silently replace the first.
+                guard options[name] == nil else {
+                    throw UsageError(
+                        "option --\(printable(name)) is given more than once; each option takes one value"
+                    )
                 }
                 options[name] = value
             } else {

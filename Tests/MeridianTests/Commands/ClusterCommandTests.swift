@@ -205,6 +205,77 @@ struct ClusterCommandTests {
     }
 }
 
+extension ClusterCommandTests {
+    /// What a helper of supercluster's map/reduce gives: a CSV point's category in its tile
+    /// tags and in the aggregates that read it; count keys spelled as JavaScript spells the
+    /// values; a mean correctly rounded from the sum; an option given twice refused.
+    @Test func aggregatesAsSuperclustersMapReduce() throws {
+        func json(_ text: String) throws -> JSONValue {
+            try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        }
+        let csv = "lon,lat,category\n10,20,bus\n10.0001,20.0001,bus\n-50,-20,tram\n"
+        let tile = try json(run(["cluster", "--input", "-", "--tile", "0/0/0"], input: csv).output)
+        let tags = try #require(tile["features"]?.arrayValue).map { $0["tags"] }
+        #expect(tags.contains { $0?["category"] == .string("tram") }, "\(tags)")
+        let counted = try json(
+            run(["cluster", "--input", "-", "--zoom", "0", "--count", "category"], input: csv)
+                .output)
+        let cluster = try #require(
+            counted["features"]?.arrayValue?.first { $0["properties"]?["cluster"] == true })
+        #expect(cluster["properties"]?["count_category"] == ["bus": 2])
+
+        var features = [String]()
+        for (i, v) in ["1", "1.0", "1e0", "0.000001", "1e-7", "100", "1E+2", "-0.0"].enumerated() {
+            features.append(
+                #"{"type":"Feature","properties":{"k":\#(v)},"geometry":{"type":"Point","coordinates":[\#(10 + Double(i) * 1e-5),20]}}"#
+            )
+        }
+        let collection =
+            #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}"
+        let keys = try json(
+            run(["cluster", "--input", "-", "--zoom", "0", "--count", "k"], input: collection)
+                .output)
+        #expect(
+            keys["features"]?[0]?["properties"]?["count_k"]
+                == ["1": 3, "0.000001": 1, "1e-7": 1, "100": 2, "0": 1], "\(keys)")
+
+        var pile = [String]()
+        for i in 0..<1_000 {
+            pile.append(
+                #"{"type":"Feature","properties":{"v":\#(i % 10)},"geometry":{"type":"Point","coordinates":[10,20]}}"#
+            )
+        }
+        let means = try json(
+            run(
+                ["cluster", "--input", "-", "--zoom", "0", "--mean", "v"],
+                input: #"{"type":"FeatureCollection","features":["# + pile.joined(separator: ",")
+                    + "]}"
+            ).output)
+        #expect(
+            means["features"]?[0]?["properties"]?["mean_v"] == [
+                "mean": 4.5, "count": 1_000, "sum": 4_500,
+            ])
+
+        let twice = run(
+            ["cluster", "--input", "-", "--zoom", "0", "--sum", "v", "--sum", "k"], input: csv)
+        #expect(twice.code == 64 && twice.error.contains("--sum is given more than once"))
+    }
+
+    /// JavaScript's spelling of numbers (ECMA-262 Number::toString), against values Node prints.
+    @Test func javaScriptNumberText() {
+        let cases: [(Double, String)] = [
+            (1, "1"), (-1.5, "-1.5"), (100, "100"), (0.1, "0.1"), (0.000001, "0.000001"),
+            (1e-7, "1e-7"), (1.5e-7, "1.5e-7"), (123.45, "123.45"), (1e20, "100000000000000000000"),
+            (1e21, "1e+21"), (1.2345678901234568e20, "123456789012345680000"), (-0.0, "0"),
+            (.leastNonzeroMagnitude, "5e-324"), (1.7976931348623157e308, "1.7976931348623157e+308"),
+            (0.1 + 0.2, "0.30000000000000004"), (1200.0, "1200"), (2.5e-6, "0.0000025"),
+        ]
+        for (value, expected) in cases {
+            #expect(NumberText.javaScript(value) == expected, "\(value)")
+        }
+    }
+}
+
 /// The JSON lines `meridian cluster --live` writes for an input.
 enum LiveClusterOutput {
     static func run(_ input: String) -> [JSONValue] {
