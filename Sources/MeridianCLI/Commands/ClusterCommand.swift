@@ -56,8 +56,8 @@ enum ClusterCommand: Subcommand {
         the aggregates (--sum, --min, --max, --mean, --count) and --generate-id are for files.
 
         Options:
-          --radius R      cluster radius in pixels (default 40)
-          --extent E      tile extent in pixels (default 512)
+          --radius R      cluster radius in pixels, more than 0 (default 40)
+          --extent E      tile extent in pixels, more than 0 (default 512)
           --max-zoom M    highest zoom with clusters, 0-30 (default 16)
           --min-zoom M    lowest zoom with clusters (default 0)
           --min-points P  fewest points in a cluster (default 2)
