@@ -69,8 +69,12 @@ struct Projector {
     ///
     /// Along an edge x is linear and y = Y(φ) with φ linear, so the straight piece between two
     /// of its points strays from it by at most Y″ Δφ² / 8, where Y″ = (2²⁸ / 2π) sec φ tan φ
-    /// (map points per radian²) at the edge's largest |φ|. At most 256 pieces per edge; edges
-    /// along a meridian or a parallel are straight on the map and get none.
+    /// (map points per radian²) at the edge's largest |φ|. Edges along a meridian or a parallel
+    /// are straight on the map and get none; so do edges that cannot be seen: an edge's curve lies
+    /// in the box of its ends' map points (x is linear along it and y monotone), so one whose box
+    /// misses the clip rectangle, in every copy of the world, is drawn as it is (it is clipped
+    /// away). At most 256 pieces per edge: an edge longer than that allows at the view's scale (at
+    /// street zooms, an edge across degrees of latitude) is drawn within a coarser bound.
     func densified(_ path: [Position]) -> [Position] {
         let tolerance = 0.25 * viewport.mapPointsPerPoint
         guard tolerance > 0, tolerance.isFinite, path.count >= 2 else { return path }
@@ -90,6 +94,11 @@ struct Projector {
                 toLatitude = max(-limit, min(limit, p.y))
             let dPhi = Angle.radians(toLatitude - fromLatitude)
             guard dLon != 0, dPhi != 0 else { continue }
+            // Wrapped first: at a longitude of 1e15° a step of the edge would round to 0.1°.
+            let west = Angle.normalizedLongitude(a.x)
+            guard mayBeSeen(fromLongitude: west, by: dLon, fromLatitude, toLatitude) else {
+                continue
+            }
             let phi = Angle.radians(max(abs(fromLatitude), abs(toLatitude)))
             let curvature = Projector.world / (2 * .pi) * tan(phi) / cos(phi)
             let pieces = min(
@@ -100,10 +109,30 @@ struct Projector {
                 let t = Double(k) / Double(n)
                 result.append(
                     Position(
-                        x: Angle.normalizedLongitude(a.x + t * dLon), y: a.y + t * (p.y - a.y)))
+                        x: Angle.normalizedLongitude(west + t * dLon), y: a.y + t * (p.y - a.y)))
             }
         }
         return result
+    }
+
+    /// Whether the map-point box of an edge (from `longitude`, `dLon` degrees east, between two
+    /// latitudes) meets the clip rectangle in some copy of the world.
+    private func mayBeSeen(
+        fromLongitude longitude: Double, by dLon: Double, _ latitude1: Double, _ latitude2: Double
+    ) -> Bool {
+        let a = MapPoint(Coordinate(latitude: latitude1, longitude: longitude))
+        let b = MapPoint(Coordinate(latitude: latitude2, longitude: longitude))
+        let low = min(a.y, b.y), high = max(a.y, b.y)
+        guard high >= minY && low <= maxY else { return false }
+        let x0 = a.x + min(0, dLon) / 360 * Projector.world
+        let x1 = a.x + max(0, dLon) / 360 * Projector.world
+        let copies = ((viewport.center.x - (x0 + x1) / 2) / Projector.world).rounded()
+        for k in [copies - 1, copies, copies + 1] {
+            let shift = k * Projector.world
+            if x1 + shift >= minX && x0 + shift <= maxX { return true }
+        }
+        // A clip wider than three worlds (a view of the whole world, far out) sees everything.
+        return maxX - minX > 3 * Projector.world
     }
 
     /// Map points of a path whose x steps the short way round (never more than half a world).

@@ -334,7 +334,10 @@ struct Renderer {
     /// Text shortened with an ellipsis to about `width` points, at `perCharacter` points per
     /// character (an estimate: SVG text has no measured width).
     static func shortened(_ text: String, toFit width: Double, perCharacter: Double) -> String {
-        let room = max(1, Int((width / perCharacter).rounded(.down)))
+        // In Double until it is known to be small: a picture may be any size, or none.
+        let fits = (width / perCharacter).rounded(.down)
+        guard !(fits >= Double(text.count)) else { return text }
+        let room = fits >= 1 ? Int(fits) : 1
         guard text.count > room else { return text }
         return String(text.prefix(max(0, room - 1))) + "…"
     }
@@ -495,7 +498,8 @@ struct Renderer {
         }
         // Text at 11 points is about 6.3 points per character; the box stays inside the picture
         // (12 points from either side), its labels shortened to fit.
-        let characters = max(1, min(40, Int(((map.size.width - 2 * x - 44) / 6.3).rounded(.down))))
+        let room = ((map.size.width - 2 * x - 44) / 6.3).rounded(.down)
+        let characters = room >= 40 ? 40 : room >= 1 ? Int(room) : 1
         let longest = legend.map { min($0.label.count, characters) }.max() ?? 0
         let width = 44 + 6.3 * Double(longest)
         let height = 10 + rowHeight * Double(legend.count)
@@ -630,6 +634,17 @@ struct PointScaleResolver {
                     colors[key] = ""
                     order.append(key)
                     labels[key] = Self.label(Self.value(of: f, property))
+                }
+            }
+            // Values told apart by type but written alike (the string "1" and the number 1)
+            // get their type in the legend, so that two rows never read the same.
+            let spelled = labels
+            let written = Dictionary(grouping: order) { spelled[$0] ?? "" }
+            for (_, keys) in written where keys.count > 1 {
+                for key in keys where !key.hasPrefix("s") {
+                    let kind =
+                        key.hasPrefix("n") ? "number" : key.hasPrefix("b") ? "boolean" : "object"
+                    labels[key] = (labels[key] ?? "") + " (\(kind))"
                 }
             }
             let palette = FeatureStyle.palette

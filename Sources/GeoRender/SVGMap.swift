@@ -145,11 +145,13 @@ public struct SVGMap: Sendable {
                 if let a = previous {
                     let dx = Angle.longitudeDifference(from: a.x, to: p.x)
                     let steps = Int((abs(dx) / 10).rounded(.up))
+                    let west = Angle.normalizedLongitude(a.x)
                     for k in stride(from: 1, to: steps, by: 1) {
                         let t = Double(k) / Double(steps)
                         add(
                             Position(
-                                x: Angle.normalizedLongitude(a.x + t * dx), y: a.y + t * (p.y - a.y)
+                                x: Angle.normalizedLongitude(west + t * dx),
+                                y: a.y + t * (p.y - a.y)
                             ))
                     }
                 }

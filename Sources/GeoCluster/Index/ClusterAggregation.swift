@@ -141,8 +141,8 @@ public struct ClusterAggregation<Element> {
     /// `{"mean": m, "count": n, "sum": s}`: n counts the elements whose value is not NaN, s is their
     /// sum (added in the order ``sum(_:)`` adds), and m is s / n, correctly
     /// rounded from s (1,000 values 0…9 in turn give 4.5, not a running mean's 4.500000000000002);
-    /// where s overflows, m is the count-weighted mean of the sub-clusters' means. The mean and sum
-    /// are `null` when n is 0.
+    /// where s overflows, m is the count-weighted mean of the sub-clusters' means and s is
+    /// infinite (`null` in JSON text). The mean and sum are `null` when n is 0.
     public static func mean(_ value: @escaping (Element) -> Double) -> ClusterAggregation {
         ClusterAggregation(
             map: { element in

@@ -220,19 +220,20 @@ extension Geometry {
     /// ring counterclockwise and its holes clockwise in the plane of x and y (longitude and
     /// latitude), each ring's last position the same as its first in every coordinate (a ring
     /// closed in x and y only takes the first position's height), and empty rings left out (a
-    /// polygon whose exterior is empty becomes the empty polygon). Rings of zero signed area, and
-    /// every other kind of geometry, are kept as they are.
+    /// polygon whose exterior is empty becomes the empty polygon). Rings of zero signed area, rings
+    /// that are not closed in x and y (which no reader gives), and every other kind of geometry
+    /// are kept as they are.
     ///
     /// The order of a reversed ring's positions is reversed from the second: it keeps its first
     /// position.
     /// - Complexity: O(n).
     public func followingRightHandRule() -> Geometry {
         func ring(_ positions: [Position], exterior: Bool) -> [Position] {
-            guard let first = positions.first, positions.count > 1 else { return positions }
+            guard let first = positions.first, let last = positions.last, positions.count > 1,
+                last.x == first.x && last.y == first.y
+            else { return positions }
             var ring = positions
-            if ring[ring.count - 1].x == first.x && ring[ring.count - 1].y == first.y {
-                ring[ring.count - 1] = first
-            }
+            ring[ring.count - 1] = first
             // Twice the signed area, about the first position for precision.
             var area = 0.0
             for i in 1..<(ring.count - 1) {

@@ -17,6 +17,11 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The deepest zoom level supported, 30 (tiles about 4 cm wide at the equator).
     public static let maximumZoom = 30
 
+    /// The most tiles ``tiles(covering:zoom:)-(BoundingBox,_)`` and
+    /// ``tiles(covering:zoom:)-(MapRect,_)`` answer with, 2²⁴ (16,777,216: the world at zoom 12),
+    /// so that a wide area at a deep zoom is an error rather than an allocation of exabytes.
+    public static let maximumCoveringCount = 1 << 24
+
     /// Creates a tile.
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a zoom outside 0...30 or a column
@@ -231,7 +236,8 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
     /// A box that crosses the 180th meridian (`west > east`) is split in two. Latitudes beyond the
     /// map's ±85.051129° are clamped.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidCoordinate`` for an invalid box,
-    ///   ``GeoError/Kind-swift.struct/invalidArgument`` for a zoom outside 0...30.
+    ///   ``GeoError/Kind-swift.struct/invalidArgument`` for a zoom outside 0...30,
+    ///   ``GeoError/Kind-swift.struct/limitExceeded`` for more than ``maximumCoveringCount`` tiles.
     /// - Complexity: O(number of tiles returned).
     public static func tiles(covering box: BoundingBox, zoom: Int) throws(GeoError) -> [TileID] {
         _ = try box.validated()
@@ -246,6 +252,11 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
             let (x1, y1) = tileIndex(
                 longitude: east - edgeEpsilon, latitude: south + edgeEpsilon, zoom: zoom)
             guard x0 <= x1 && y0 <= y1 else { continue }
+            guard result.count + (x1 - x0 + 1) * (y1 - y0 + 1) <= maximumCoveringCount else {
+                throw GeoError(
+                    .limitExceeded,
+                    "the box covers more than \(maximumCoveringCount) tiles at zoom \(zoom)")
+            }
             for column in x0...x1 {
                 for row in y0...y1 { result.append(TileID(unchecked: column, row, zoom)) }
             }
@@ -262,11 +273,13 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
     /// wide covers every column); north and south it is cut at the map's edges, so a rectangle
     /// wholly above or below the map covers no tile. A rectangle of zero width on the world's east
     /// edge (x = 2²⁸, where ``MapPoint`` puts longitude 180°) covers the easternmost column, as
-    /// ``init(containing:zoom:)`` does for longitude 180°. The null rectangle covers no tile.
+    /// ``init(containing:zoom:)`` does for longitude 180°. A null rectangle (an infinite origin,
+    /// ``MapRect/isNull``) covers no tile.
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a zoom outside 0...30, or for a
-    ///   rectangle (other than ``MapRect/null``) whose origin or size is not finite or whose size is
-    ///   negative.
+    ///   rectangle whose origin is NaN or whose size is not finite or negative;
+    ///   ``GeoError/Kind-swift.struct/limitExceeded`` when the answer would hold more than
+    ///   ``maximumCoveringCount`` tiles (the world at zoom 30 has 2⁶⁰).
     /// - Complexity: O(number of tiles returned).
     public static func tiles(covering rect: MapRect, zoom: Int) throws(GeoError) -> [TileID] {
         guard zoom >= 0 && zoom <= maximumZoom else {
@@ -311,6 +324,12 @@ public struct TileID: Hashable, Sendable, Codable, CustomStringConvertible {
                 last = max(first, Int(((west + rect.width) / side).rounded(.up)) - 1)
                 if last - first >= n { (first, last) = (0, n - 1) }
             }
+        }
+        guard (last - first + 1) * rows.count <= maximumCoveringCount else {
+            throw GeoError(
+                .limitExceeded,
+                "the rectangle covers \(last - first + 1) × \(rows.count) tiles at zoom \(zoom), more than \(maximumCoveringCount)"
+            )
         }
         var result = [TileID]()
         result.reserveCapacity((last - first + 1) * rows.count)

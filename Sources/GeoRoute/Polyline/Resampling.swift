@@ -58,7 +58,8 @@ extension Polyline {
         if remainder > 1e-12 * length + 1e-9 {
             result.append(end)
         } else if remainder > 0 {
-            result[result.count - 1] = end
+            // (The first sample, the start, stays: a line shorter than a nanometer ends after it.)
+            if count > 0 { result[result.count - 1] = end } else { result.append(end) }
         }
         return Polyline(unchecked: result)
     }

@@ -67,7 +67,8 @@ enum ClusterCommand: Subcommand {
           --min P, --max P, --mean P
                           the smallest, largest and mean value of P, named min_P, max_P and
                           mean_P (mean_P is {"mean": m, "count": n, "sum": s}: m is s / n,
-                          n the points with a number)
+                          n the points with a number; where s overflows, null, and m the
+                          weighted mean of the parts' means)
           --count P       how many points have each value of P, named count_P ({"value": n};
                           numbers spelled as JavaScript spells them, so 1, 1.0 and 1e0 are
                           one value "1")

@@ -543,12 +543,10 @@ enum Input {
                         : "a line holds one geometry, this object has \(geometries.count) (give a collection as the whole input to answer each feature)"
                 )
             }
-            switch document {
-            case .geometry: return (geometries[0], nil)
-            case .feature(let f): return (geometries[0], f)
-            case .featureCollection(let c):
-                return (geometries[0], c.features.first { $0.geometry != nil })
-            }
+            // A Feature's line comes back as that Feature; a collection's (of one located
+            // feature) as the geometry, as it always has.
+            if case .feature(let f) = document { return (geometries[0], f) }
+            return (geometries[0], nil)
         }
         return .lines(
             lineResults, geoJSON: !content.isEmpty && content.allSatisfy { $0.hasPrefix("{") })

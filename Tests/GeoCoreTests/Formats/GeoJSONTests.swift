@@ -253,6 +253,11 @@ struct GeoJSONTests {
             Geometry.polygon([[], [Position(x: 0, y: 0)]]).followingRightHandRule() == .polygon([]))
         let line = Geometry.lineString([Position(x: 0, y: 0), Position(x: 1, y: 1)])
         #expect(line.followingRightHandRule() == line)
+        // A ring not closed (which no reader gives) is kept, not turned into a bow tie.
+        let open = Geometry.polygon([
+            [(0.0, 0.0), (0, 1), (1, 1), (1, 0)].map { Position(x: $0.0, y: $0.1) }
+        ])
+        #expect(open.followingRightHandRule() == open)
     }
 
     /// A batch command's output read as documents without its records of skipped and bad lines.

@@ -167,6 +167,18 @@ struct TileIDTests {
             try TileID.tiles(covering: MapRect(x: 0, y: 0, width: 1e300, height: 10), zoom: 2).count
                 == 4)
         #expect(try TileID.tiles(covering: .null, zoom: 2).isEmpty)
+        // Too many tiles to answer: an error, not an allocation of exabytes.
+        for zoom in [13, 30] {
+            #expect(throws: GeoError.self) { try TileID.tiles(covering: MapRect.world, zoom: zoom) }
+            #expect(throws: GeoError.self) {
+                try TileID.tiles(
+                    covering: BoundingBox(west: -180, south: -85, east: 180, north: 85), zoom: zoom)
+            }
+        }
+        #expect(try TileID.tiles(covering: MapRect.world, zoom: 12).count == 1 << 24)
+        #expect(throws: GeoError.self) {
+            try TileID.tiles(covering: MapRect(x: .nan, y: 0, width: 1, height: 1), zoom: 2)
+        }
         #expect(throws: GeoError.self) {
             try TileID.tiles(covering: MapRect(x: 0, y: 0, width: .infinity, height: 10), zoom: 2)
         }

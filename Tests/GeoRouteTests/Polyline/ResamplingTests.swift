@@ -59,6 +59,11 @@ struct ResamplingTests {
         let samples = try line.resampled(every: 1_000)
         #expect(samples.coordinates.count == 11)
         #expect(samples.end == line.end)
+        // A line shorter than a nanometer keeps its start and its end.
+        let start = Coordinate(latitude: 10, longitude: 20)
+        let tiny = try Polyline([start, start.coordinate(atDistance: 4e-10, bearing: 90)])
+        let both = try tiny.resampled(every: 1).coordinates
+        #expect(both.first == tiny.start && both.last == tiny.end && both.count == 2)
         // A real remainder still gets its end point.
         #expect(try line.resampled(every: 999.9).coordinates.count == 12)
     }
