@@ -337,7 +337,11 @@ struct Renderer {
         // In Double until it is known to be small: a picture may be any size, or none.
         let fits = (width / perCharacter).rounded(.down)
         guard !(fits >= Double(text.count)) else { return text }
-        let room = fits >= 1 ? Int(fits) : 1
+        return shortened(text, toCharacters: fits >= 1 ? Int(fits) : 1)
+    }
+
+    /// Text of more than `room` characters cut to `room − 1` and an ellipsis.
+    static func shortened(_ text: String, toCharacters room: Int) -> String {
         guard text.count > room else { return text }
         return String(text.prefix(max(0, room - 1))) + "…"
     }
@@ -546,9 +550,7 @@ struct Renderer {
             out.raw(entry.kind == nil ? "<text x=\"8\"" : "<text x=\"32\"")
             out.attribute("y", cy + 4)
             out.raw(" font-size=\"11\" fill=\"#1b2a36\">")
-            out.text(
-                entry.label.count > characters
-                    ? String(entry.label.prefix(characters - 1)) + "…" : entry.label)
+            out.text(Self.shortened(entry.label, toCharacters: characters))
             out.raw("</text>\n")
         }
         out.raw("</g>\n")

@@ -481,8 +481,8 @@ enum Input {
         var value: Result<Geometry, GeoError>?
         /// Whether the line is GeoJSON (it starts with `{`) rather than WKT.
         var geoJSON = false
-        /// The line's Feature when it is one (or a collection of one), whose id, properties and
-        /// other members its answer keeps.
+        /// The line's Feature when it is one, whose id, properties and other members its answer
+        /// keeps (a collection's line is answered with the bare geometry).
         var feature: Feature?
     }
 
