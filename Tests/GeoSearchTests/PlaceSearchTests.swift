@@ -394,6 +394,15 @@ struct ReverseGeocoderTests {
             #expect(error.kind == .invalidCoordinate)
             #expect(error.line == 1)
         }
+        // Hexadecimal numbers are no GeoNames coordinates (0x1p3 would read as 8).
+        do {
+            _ = try GeoNamesPlace.read(
+                Data(row.replacingOccurrences(of: "\t8.55\t", with: "\t0x1p3\t").utf8))
+            Issue.record("longitude 0x1p3 was read")
+        } catch {
+            #expect(error.kind == .malformedInput)
+            #expect(error.message.contains("0x1p3"), "\(error.message)")
+        }
     }
 
     @Test("countries on Natural Earth's outlines, across the 180th meridian and at the pole")

@@ -304,22 +304,18 @@ public struct DelimitedText: Sendable {
         return fields
     }
 
-    /// A field as a number: what `Double` reads (`nan` and `inf` included, so callers can say
-    /// "not finite" rather than "not a number"), or a decimal comma (`48,85`) when the separator is
+    /// A field as a number: a decimal number (`nan` and `inf` included, so callers can say "not
+    /// finite" rather than "not a number"; never a hexadecimal one), or a decimal comma (`48,85`) when the separator is
     /// not a comma; `nil` for anything else.
     public static func number(
         _ field: some StringProtocol, separator: Separator = .comma
     ) -> Double? {
         let text = String(field)
-        if let value = NumberParsing.double(text), !text.lowercased().hasPrefix("0x"),
-            !text.lowercased().hasPrefix("-0x"), !text.lowercased().hasPrefix("+0x")
-        {
-            return value
-        }
+        if let value = NumberParsing.decimal(text) { return value }
         guard separator != .comma, text.utf8.filter({ $0 == 44 }).count == 1,
             !text.contains(".")
         else { return nil }
-        return NumberParsing.double(text.replacingOccurrences(of: ",", with: "."))
+        return NumberParsing.decimal(text.replacingOccurrences(of: ",", with: "."))
     }
 
     // MARK: - Headers

@@ -12,9 +12,7 @@ package enum ISO8601Time {
     /// 1970 (a decimal number), within ``validRange``; `nil` otherwise.
     package static func timestamp(_ text: some StringProtocol) -> Date? {
         let date: Date
-        if let seconds = NumberParsing.double(text),
-            !text.contains(where: { $0 == "x" || $0 == "X" })
-        {
+        if let seconds = NumberParsing.decimal(text) {
             date = Date(timeIntervalSince1970: seconds)
         } else if let parsed = parse(text) {
             date = parsed

@@ -336,7 +336,7 @@ struct WKTParser {
         default: break
         }
         // Decimal only: WKT (OGC 06-103r4) has no hexadecimal numbers, which `Double(_:)` reads.
-        guard !text.lowercased().contains("x"), let value = NumberParsing.double(text) else {
+        guard let value = NumberParsing.decimal(text) else {
             throw error("\(GeoError.quoted(text)) is not a number", at: start)
         }
         // Digits that overflow are not the infinity written as `Inf`: they name a number no

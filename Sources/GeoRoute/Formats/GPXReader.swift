@@ -121,7 +121,9 @@ enum GPXReader {
             }
             let trimmedLat = latText.trimmingCharacters(in: .whitespaces)
             let trimmedLon = lonText.trimmingCharacters(in: .whitespaces)
-            guard let latitude = Double(trimmedLat), let longitude = Double(trimmedLon) else {
+            guard let latitude = NumberParsing.decimal(trimmedLat),
+                let longitude = NumberParsing.decimal(trimmedLon)
+            else {
                 throw fail(
                     line,
                     "<\(element)> has lat \(GeoError.quoted(latText)) and lon \(GeoError.quoted(lonText)), which are not both numbers"
@@ -204,7 +206,7 @@ enum GPXReader {
             switch name {
             case "ele", "speed", "course":
                 guard let text else { return }
-                guard let number = NumberParsing.double(text), number.isFinite else {
+                guard let number = NumberParsing.decimal(text), number.isFinite else {
                     throw fail(line, "<\(name)> \(GeoError.quoted(text)) is not a finite number")
                 }
                 switch name {

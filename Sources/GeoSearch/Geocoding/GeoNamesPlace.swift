@@ -129,7 +129,7 @@ extension GeoNamesPlace {
         }
         func number(_ i: Int?, _ name: String) throws(GeoError) -> Double {
             let text = try field(i, name)
-            guard let value = NumberParsing.double(text) else {
+            guard let value = NumberParsing.decimal(text) else {
                 throw GeoError(
                     .malformedInput, "\(name) \(GeoError.quoted(text)) is not a number",
                     line: row.line, column: (i ?? 0) + 1)

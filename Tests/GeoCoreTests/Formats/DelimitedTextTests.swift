@@ -104,6 +104,13 @@ struct DelimitedTextTests {
         #expect(DelimitedText.number("1e3") == 1000)
         #expect(DelimitedText.number("nan")?.isNaN == true)
         #expect(DelimitedText.number("0x10") == nil)
+        #expect(DelimitedText.number("-0X1P3") == nil)
+        #expect(DelimitedText.number("0x1,5", separator: .tab) == nil)
+        #expect(DelimitedText.number("nan(0x1)") == nil)
+        #expect(DelimitedText.number("-Infinity") == -.infinity)
+        // Seconds since 1970 are decimal too.
+        #expect(ISO8601Time.timestamp("0x10") == nil)
+        #expect(ISO8601Time.timestamp("16.5") == Date(timeIntervalSince1970: 16.5))
         #expect(DelimitedText.number("abc") == nil)
         #expect(DelimitedText.number("48,85", separator: .semicolon) == 48.85)
         #expect(DelimitedText.number("48,85", separator: .comma) == nil)

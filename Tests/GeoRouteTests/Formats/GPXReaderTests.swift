@@ -177,8 +177,10 @@ struct GPXReaderTests {
         let cases: [(String, Int)] = [
             ("<gpx>\n<wpt lat=\"91\" lon=\"0\"/>\n</gpx>", 2),
             ("<gpx>\n\n<trk><trkseg><trkpt lat=\"x\" lon=\"0\"/></trkseg></trk></gpx>", 3),
+            ("<gpx>\n<wpt lat=\"0x1p3\" lon=\"0\"/>\n</gpx>", 2),
             ("<gpx>\n<wpt lat=\"1\"/></gpx>", 2),
             ("<gpx>\n<wpt lat=\"1\" lon=\"2\">\n<ele>high</ele></wpt></gpx>", 3),
+            ("<gpx>\n<wpt lat=\"1\" lon=\"2\">\n\n<ele>0x1p3</ele></wpt></gpx>", 4),
             ("<gpx>\n<wpt lat=\"1\" lon=\"2\"><time>yesterday</time></wpt></gpx>", 2),
             ("<kml>\n</kml>", 1),
             ("<gpx><wpt lat=\"1\" lon=\"2\">\n\n</gpx>", 3),
