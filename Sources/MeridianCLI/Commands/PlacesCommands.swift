@@ -46,14 +46,23 @@ private func placesFailure(
     return error.kind == .io ? ExitCode.failure : ExitCode.badInput
 }
 
-/// Text from a data file as a text output line shows it: control characters (C0, DEL and C1,
-/// which could drive a terminal) spelled out as `\u{1B}`, everything else as it is.
+/// Text from a data file as a text output line shows it: characters that could drive a terminal
+/// or change how the line reads spelled out as `\u{1B}`, everything else as it is. Those are the
+/// controls (C0, DEL and C1), the byte-order mark (U+FEFF), the line and paragraph separators,
+/// and the bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), which
+/// reorder what a terminal shows; joiners (U+200C, U+200D), which names in many scripts need,
+/// are kept.
 private func displayable(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-    else { return text }
+    func escaped(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0xFEFF, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        default: scalar.properties.generalCategory == .control
+        }
+    }
+    guard text.unicodeScalars.contains(where: escaped) else { return text }
     var result = ""
     for scalar in text.unicodeScalars {
-        if scalar.properties.generalCategory == .control {
+        if escaped(scalar) {
             result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
         } else {
             result.unicodeScalars.append(scalar)

@@ -207,23 +207,32 @@ struct PlacesCommandTests {
         }
     }
 
-    /// Place names are data: in text output their control characters are spelled out, so a file
-    /// cannot drive the terminal; JSON keeps them (escaped by JSON itself).
+    /// Place names are data: in text output their control characters, byte-order marks and
+    /// bidirectional overrides are spelled out, so a file cannot drive the terminal or reorder
+    /// the line; JSON keeps them (escaped by JSON itself).
     @Test func controlCharactersInNamesAreSpelledOut() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
             "meridian-evil-\(UUID().uuidString).tsv")
-        try Data("lat\tlon\tname\n10\t20\tEvil\u{1B}]0;x\u{07}\u{9B}\n".utf8).write(to: file)
+        // A byte-order mark and a right-to-left override inside the name, a joiner kept.
+        try Data(
+            "lat\tlon\tname\n10\t20\tEvil\u{1B}]0;x\u{07}\u{9B}\u{FEFF}\u{202E}a\u{200D}b\n".utf8
+        ).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         for result in [
             meridian(["nearest", "--places", file.path, "-k", "1", "10", "20"]),
             meridian(["search", "evil", "--places", file.path]),
         ] {
             #expect(result.code == 0)
-            #expect(result.output.hasPrefix(#"Evil\u{1B}]0;x\u{7}\u{9B} ("#), "\(result.output)")
+            #expect(
+                result.output.hasPrefix(
+                    #"Evil\u{1B}]0;x\u{7}\u{9B}\u{FEFF}\u{202E}a"# + "\u{200D}b ("),
+                "\(result.output)")
         }
         let json = meridian(["nearest", "--places", file.path, "-k", "1", "10", "20", "--json"])
         let object = try JSONDecoder().decode(JSONValue.self, from: Data(json.output.utf8))
-        #expect(object["places"]?[0]?["name"]?.stringValue == "Evil\u{1B}]0;x\u{07}\u{9B}")
+        #expect(
+            object["places"]?[0]?["name"]?.stringValue
+                == "Evil\u{1B}]0;x\u{07}\u{9B}\u{FEFF}\u{202E}a\u{200D}b")
     }
 
     /// The same point written with longitude 180 or −180 gets the same answers: the same country
