@@ -215,6 +215,10 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
         var rejected = [(position: Int, error: GeoError)]()
         var pending = [Key: Pending]()
         var order = [Key]()
+        // Where each key's last insert is: new elements take serials in that order, the order
+        // of applying the changes one by one (a key removed and inserted again goes after the
+        // keys inserted before its new insert, whenever it was first named).
+        var insertedAt = [Key: Int]()
         func current(_ key: Key) -> Pending? {
             if let p = pending[key] { return p }
             guard let s = serials[key] else { return nil }
@@ -240,6 +244,7 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
                     try Self.check(c, problem)
                     next = .present(
                         serial: nil, coordinate: c, identifier: identifier, value: value)
+                    insertedAt[key] = i
                 case (.remove, .present?):
                     next = .absent
                 case (.move(_, let c), .present(let s, _, let identifier, let value)?):
@@ -270,6 +275,7 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
         var log = LiveBatchLog(
             from: core.state, levelCount: core.levelCount, budget: core.logBudget)
         var removed = [Int32]()
+        var inserted = [(position: Int, key: Key)]()
         for key in order {
             let old = serials[key]
             let oldElement = old.map { core.elements[Int($0)] }
@@ -301,7 +307,7 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
                         serial: s, old: before,
                         new: core.pointRecord(s),
                         oldDepth: e.depth, oldClaimer: e.claimer))
-            case .present(nil, let c, let identifier, let value):
+            case .present(nil, _, _, _):
                 if let old, let e = oldElement {
                     // Removed and inserted again: a new element at the end of the order.
                     points[Int(e.partition), default: []].append(
@@ -310,6 +316,12 @@ public struct LiveClusterIndex<Key: Hashable & Sendable>: Sendable {
                             oldDepth: e.depth, oldClaimer: e.claimer))
                     removed.append(old)
                 }
+                inserted.append((insertedAt[key] ?? 0, key))
+            }
+        }
+        inserted.sort { $0.position < $1.position }
+        for (_, key) in inserted {
+            if case .present(nil, let c, let identifier, let value)? = pending[key] {
                 let p = partition(for: identifier)
                 let s = Int32(core.elements.count)
                 core.append(

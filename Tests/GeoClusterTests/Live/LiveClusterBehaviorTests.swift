@@ -104,6 +104,36 @@ struct LiveClusterBehaviorTests {
         #expect(index.consistencyProblems.isEmpty && index.greedyProblems.isEmpty)
         try index.apply([])
         #expect(index.count == 41)
+
+        // A key named in a batch before other inserts, then inserted again after them, goes
+        // after them: the order is that of the inserts, not of the keys' first mention (k3's
+        // remove, and "a"'s first insert, come before "x" and "b"). Three points on a line,
+        // each within the radius of the middle one only, tell the orders apart.
+        let west = Coordinate(latitude: 10, longitude: 20)
+        let middle = Coordinate(latitude: 10, longitude: 20.0003)
+        let east = Coordinate(latitude: 10, longitude: 20.0006)
+        for again in [
+            [.remove("k3"), .insert("x", middle), .insert("k3", west), .insert("y", east)],
+            [
+                .insert("a", west), .insert("b", middle), .remove("a"), .insert("a", east),
+                .remove("b"), .insert("b", middle), .insert("c", west),
+            ],
+        ] as [[LiveClusterChange<String>]] {
+            try index.apply(again)
+            for c in again { model.apply(c) }
+            // The serials (point indices) follow the model's insertion order.
+            var serial = [String: Int]()
+            for point in allFeatures(index.snapshot, zoom: 17).compactMap(\.point) {
+                serial[point.element] = point.index
+            }
+            let order = model.keys.map { serial[$0] ?? -1 }
+            #expect(
+                order == order.sorted() && Set(order).count == order.count && !order.contains(-1))
+            let differing = try LiveOracle.compare(
+                index.snapshot, model, options: options, context: "inserted again")
+            #expect(differing == 0)
+            #expect(index.consistencyProblems.isEmpty && index.greedyProblems.isEmpty)
+        }
     }
 
     @Test("bad changes left out of a batch leave it as if they were not there")
