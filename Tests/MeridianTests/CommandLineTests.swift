@@ -102,6 +102,35 @@ struct CommandLineTests {
         }
     }
 
+    /// Standard input closed by the caller (`<&-`) is input that cannot be read (exit 1), not
+    /// empty input: before, PROJ's database took descriptor 0 as it opened, and `transform` read
+    /// it as an empty input, exiting 0.
+    @Test func closedStandardInputCannotBeRead() throws {
+        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("meridian")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: tool.path),
+            "the tool is built beside the tests at \(tool.path)")
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addclose(&actions, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        for arguments in [
+            ["transform", "--from", "EPSG:4326", "--to", "EPSG:3857"], ["distance"],
+        ] {
+            let argv = ([tool.path] + arguments).map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            var pid = pid_t()
+            #expect(posix_spawn(&pid, tool.path, &actions, nil, argv, environ) == 0)
+            var status: Int32 = 0
+            #expect(waitpid(pid, &status, 0) == pid)
+            // Exited (no signal), with code 1.
+            #expect(status & 0x7F == 0 && (status >> 8) & 0xFF == 1, "\(arguments): \(status)")
+        }
+    }
+
     /// Text output never writes a negative zero, and event times are rounded to the millisecond
     /// (a crossing computed as 35.99999999999993 s printed as 35.999).
     @Test func numbersAndTimesAsText() {

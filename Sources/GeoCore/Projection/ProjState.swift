@@ -156,7 +156,9 @@ final class ProjState {
     /// AUTHORITY:CODE (`EPSG:4326`), URNs and URLs, WKT, PROJJSON and PROJ strings pass as they
     /// are. Anything else is taken as a CRS name or alias and must match one exactly (ignoring
     /// case): `proj_create` would otherwise turn "foo" into Amersfoort and "wgs" into WGS 72.
-    /// - Throws: ``GeoError/Kind-swift.struct/proj`` naming the text and the closest CRS names.
+    /// A name several CRSs share is read as ``preferred(_:text:role:)`` says.
+    /// - Throws: ``GeoError/Kind-swift.struct/proj`` naming the text and the closest CRS names, or
+    ///   the CRSs an ambiguous name could mean.
     static func resolveCRS(
         _ context: OpaquePointer, _ text: String, role: String
     ) throws(GeoError) -> String {
@@ -165,8 +167,8 @@ final class ProjState {
         guard !trimmed.isEmpty else {
             throw GeoError(.proj, "the \(role) CRS is empty")
         }
-        let exact = names(context, trimmed, approximate: false, limit: 1)
-        if let match = exact.first { return match.code }
+        let exact = names(context, trimmed, approximate: false, limit: 64)
+        if let match = try preferred(exact, text: trimmed, role: role) { return match }
         let close = names(context, trimmed, approximate: true, limit: 5)
         let suggestions =
             close.isEmpty
@@ -213,11 +215,45 @@ final class ProjState {
         return false
     }
 
+    /// The CRS a name means among those it matches exactly, `nil` when it matches none.
+    ///
+    /// Many names belong to several CRSs of one datum: "GDA2020" is EPSG:7842 (Earth-centered),
+    /// EPSG:7843 (3D) and EPSG:7844 (latitude and longitude), and "WGS 84" is EPSG:4978, 4979 and
+    /// 4326. As PROJ reads such a name: the CRSs named so rather than those with it as an alias
+    /// ("ETRS89" is EPSG:4258's name and an alias of IRENET95, EPSG:4173); of those, the first
+    /// kind present of geographic 2D, projected, compound, vertical, geographic 3D,
+    /// Earth-centered, then any other; within that kind, the one CRS of EPSG if there is one,
+    /// else the only one.
+    /// - Throws: ``GeoError/Kind-swift.struct/proj`` listing the CRSs when that still leaves
+    ///   several: the caller gives the AUTHORITY:CODE it means.
+    private static func preferred(
+        _ matches: [(name: String, code: String, type: PJ_TYPE)], text: String, role: String
+    ) throws(GeoError) -> String? {
+        guard matches.count > 1 else { return matches.first?.code }
+        let kinds: [PJ_TYPE] = [
+            PJ_TYPE_GEOGRAPHIC_2D_CRS, PJ_TYPE_PROJECTED_CRS, PJ_TYPE_COMPOUND_CRS,
+            PJ_TYPE_VERTICAL_CRS, PJ_TYPE_GEOGRAPHIC_3D_CRS, PJ_TYPE_GEOCENTRIC_CRS,
+        ]
+        let named = matches.filter { $0.name.lowercased() == text.lowercased() }
+        let chosen = named.isEmpty ? matches : named
+        let rank = { (type: PJ_TYPE) in kinds.firstIndex(of: type) ?? kinds.count }
+        let best = chosen.map { rank($0.type) }.min() ?? kinds.count
+        let candidates = chosen.filter { rank($0.type) == best }
+        let epsg = candidates.filter { $0.code.uppercased().hasPrefix("EPSG:") }
+        if candidates.count == 1 { return candidates[0].code }
+        if epsg.count == 1 { return epsg[0].code }
+        let listed = candidates.prefix(8).map { "\($0.code) (\($0.name))" }.joined(separator: ", ")
+        throw GeoError(
+            .proj,
+            "the \(role) CRS name \(GeoError.quoted(text)) names several CRSs: \(listed)\(candidates.count > 8 ? ", …" : ""); give the AUTHORITY:CODE meant"
+        )
+    }
+
     /// CRSs whose name or alias matches a text (exactly, ignoring case, or approximately), as
-    /// (name, AUTHORITY:CODE).
+    /// (name, AUTHORITY:CODE, type).
     private static func names(
         _ context: OpaquePointer, _ text: String, approximate: Bool, limit: Int
-    ) -> [(name: String, code: String)] {
+    ) -> [(name: String, code: String, type: PJ_TYPE)] {
         let types: [PJ_TYPE] = [
             PJ_TYPE_GEOGRAPHIC_2D_CRS, PJ_TYPE_GEOGRAPHIC_3D_CRS, PJ_TYPE_GEOCENTRIC_CRS,
             PJ_TYPE_PROJECTED_CRS, PJ_TYPE_COMPOUND_CRS, PJ_TYPE_VERTICAL_CRS,
@@ -231,7 +267,7 @@ final class ProjState {
             })
         else { return [] }
         defer { proj_list_destroy(list) }
-        var result = [(name: String, code: String)]()
+        var result = [(name: String, code: String, type: PJ_TYPE)]()
         for i in 0..<proj_list_get_count(list) {
             guard let object = proj_list_get(context, list, i) else { continue }
             defer { proj_destroy(object) }
@@ -241,7 +277,8 @@ final class ProjState {
             result.append(
                 (
                     proj_get_name(object).map { String(cString: $0) } ?? "",
-                    String(cString: authority) + ":" + String(cString: code)
+                    String(cString: authority) + ":" + String(cString: code),
+                    proj_get_type(object)
                 ))
         }
         return result

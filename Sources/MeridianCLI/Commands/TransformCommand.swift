@@ -13,18 +13,22 @@ enum TransformCommand: Subcommand {
         Transforms coordinates with PROJ. A CRS is an AUTHORITY:CODE (EPSG:4326, ESRI:54009), an
         OGC URN, a compound AUTHORITY:CODE+CODE (EPSG:4326+5773: a horizontal CRS with heights
         in a vertical one), WKT, PROJJSON, a PROJ string, or the exact name or alias of a CRS ("WGS 84 / UTM
-        zone 33N", "wgs84", any case); anything else is refused with the closest names, never
-        guessed. Between two CRSs, coordinates are always "x y": longitude first for geographic
+        zone 33N", "wgs84", any case; a name several CRSs of one datum share, such as GDA2020,
+        means the latitude-longitude one, as PROJ reads it); anything else is refused with the
+        closest names, never guessed. Between two CRSs, coordinates are always "x y": longitude first for geographic
         CRSs ("lon lat"), easting first for projected ones ("E N"), whatever the CRS's official
         axis order (EPSG:3035 and 2193 are officially northing first; PROJ's normalized order,
-        pyproj's always_xy). A --pipeline is a PROJ operation or
+        pyproj's always_xy). A vertical target CRS (EPSG:5773)
+        has only the height: PROJ 9.1.1 passes the position through latitude first there (as
+        pyproj does). A --pipeline is a PROJ operation or
         pipeline string and keeps its own axis order (a CRS there is refused: use --from/--to). Angles are in degrees (as PROJ's cct takes
-        them), lengths in the CRS's units.
+        them; a CRS whose axes are in grads gives grads), lengths in the CRS's units.
 
         Points are "x y", "x y z" or "x y z t" (t an epoch in decimal years, for time-dependent
         operations such as plate-motion models, as cct reads it); z is 0 when missing. Output
         has as many decimals as the axis unit needs (9 for degrees, about 0.1 mm; 4 for meters
-        and feet, as cct prints them) unless --decimals says otherwise, and z whenever the input
+        and feet, as cct prints them; 9 for a pipeline that takes no angles, which may pass
+        degrees through) unless --decimals says otherwise, and z whenever the input
         had one or the target CRS has three axes (EPSG:4978, EPSG:4979, a compound CRS such as
         EPSG:4326+5773), t when the input had one. A --pipeline has no target CRS to tell: its z
         is written when the input had one, so give z (0) for a 3D result such as +proj=cart.
@@ -90,12 +94,17 @@ enum TransformCommand: Subcommand {
 
         let places = Self.decimals(transformer, direction: direction, override: decimals)
         let threeAxes = (transformer.outputAxes(direction)?.count ?? 2) >= 3
-        var batch = Batch(command: name, json: json, console: console)
+        var batch = Batch(
+            command: name, json: json, console: console,
+            fromArguments: !arguments.positional.isEmpty)
         if !arguments.positional.isEmpty {
             let given = job(arguments.positional.joined(separator: " "))
             // Too few or too many arguments is a mistake in the call, not in data.
             if case .bad(let error) = given, error.isFieldCount {
                 throw UsageError(error.message)
+            }
+            if case .skip = given {
+                throw UsageError("expected 2 to 4 values (x y [z [t]]) as arguments, found none")
             }
             guard
                 Self.answer(
@@ -236,10 +245,24 @@ enum TransformCommand: Subcommand {
             return unit.contains("degree") || unit.contains("radian") || unit.contains("grad")
                 ? 9 : 4
         }
-        if let axes = transformer.outputAxes(direction), axes.count >= 2 {
+        let output = transformer.outputAxes(direction)
+        if let axes = output, axes.count >= 2 {
             return (places(axes[0]), places(axes[1]), places(axes.count > 2 ? axes[2] : nil), 4)
         }
-        let angular = transformer.givesAngles(direction)
+        // A vertical target (EPSG:5773) has only its height: the position passes through in the
+        // source's units.
+        let opposite: CoordinateTransformer.Direction = direction == .forward ? .inverse : .forward
+        if let axes = output, axes.count == 1, let source = transformer.outputAxes(opposite),
+            source.count >= 2
+        {
+            return (places(source[0]), places(source[1]), places(axes[0]), 4)
+        }
+        // Without axes to tell (a pipeline), an angle gets 9 decimals, and so does what may be
+        // one: an operation that reports angles neither in nor out (a no-op such as EPSG:1149,
+        // an axis swap, a Helmert shift) may be passing degrees through, which cct's 4 would
+        // round to 11 m. A projection (angles in, lengths out) gets 4.
+        let angular =
+            transformer.givesAngles(direction) || !transformer.takesAngles(direction)
         return (angular ? 9 : 4, angular ? 9 : 4, 4, 4)
     }
 }

@@ -35,7 +35,13 @@ struct Console {
     /// at the start is dropped, so input from any system reads the same.
     static var standard: Console {
         #if canImport(Glibc) || canImport(Darwin)
+        // Standard input closed by the caller (`<&-`): descriptor 0 is free, and the next file
+        // anything opens would take it (PROJ's database does), to be read as the input. It is
+        // held on /dev/null, and the input reads as failed, as the exit codes document.
+        let closed = fcntl(0, F_GETFD) == -1 && errno == EBADF
+        if closed { _ = open("/dev/null", O_RDONLY) }
         let reader = LineReader { buffer in
+            if closed { return -Int(EBADF) }
             // A read interrupted by a signal is read again; any other failure ends the input
             // and is kept for the command to report.
             while true {

@@ -168,4 +168,65 @@ struct TransformCommandTests {
             #expect(refused.code == 1 && refused.errors.contains("unknown target CRS"), "\(text)")
         }
     }
+
+    /// A name several CRSs share is read as PROJ reads it: "GDA2020" is EPSG:7842 (Earth-centered),
+    /// 7843 (3D) and 7844 (latitude and longitude), and means the last, as it did to PROJ; it was
+    /// read as the Earth-centered one (the first code), so longitude 150 came out as −12.4.
+    @Test func sharedNamesMeanTheGeographic2DCRS() {
+        for (name, code) in [
+            ("GDA2020", "EPSG:7844"), ("ITRF2014", "EPSG:9000"), ("WGS 84", "EPSG:4326"),
+            ("NAD83(2011)", "EPSG:6318"),
+        ] {
+            let named = run(["--from", name, "--to", "EPSG:4326", "150", "-33"])
+            let coded = run(["--from", code, "--to", "EPSG:4326", "150", "-33"])
+            #expect(named.code == 0 && named.output == coded.output, "\(name): \(named)")
+            #expect(named.output.hasPrefix("150.0000"), "\(name): \(named.output)")
+        }
+        // A name that is an alias too goes to the CRS named so: ETRS89 is EPSG:4258, not
+        // IRENET95 (EPSG:4173, alias "ETRS89").
+        #expect(
+            run(["--from", "ETRS89", "--to", "EPSG:4326", "10", "50"]).output
+                == run(["--from", "EPSG:4258", "--to", "EPSG:4326", "10", "50"]).output)
+        // Two CRSs of one kind, neither of EPSG, share this name: refused, both named.
+        let ambiguous = run(["--from", "ED50 geographiques (dms)", "--to", "EPSG:4326", "10", "50"])
+        #expect(ambiguous.code == 1, "\(ambiguous)")
+        #expect(
+            ambiguous.errors.contains("names several CRSs")
+                && ambiguous.errors.contains("IGNF:ED50G ")
+                && ambiguous.errors.contains("IGNF:ED50GEO"),
+            "\(ambiguous.errors)")
+        // The exact name of a projected CRS is one CRS.
+        let utm = run(["--from", "EPSG:4326", "--to", "WGS 84 / UTM zone 33N", "15", "0"])
+        #expect(utm.output == "500000.0000 0.0000\n", "\(utm)")
+    }
+
+    /// Values given as arguments are named as arguments; no values at all is a usage error.
+    @Test func argumentsAreNamedAsArguments() {
+        let bad = run(["--from", "EPSG:4326", "--to", "EPSG:3857", "--", "0", "abc"])
+        #expect(bad.code == 2)
+        #expect(
+            bad.output == #"error: arguments: y "abc" is not a number (value 2)"# + "\n", "\(bad)")
+        let failed = run(["--from", "EPSG:4326", "--to", "EPSG:3857", "--", "0", "91"])
+        #expect(
+            failed.code == 2 && failed.output.hasPrefix("error: arguments: position"), "\(failed)")
+        for empty in ["", "#"] {
+            #expect(run(["--from", "EPSG:4326", "--to", "EPSG:3857", empty]).code == 64)
+        }
+    }
+
+    /// An operation that reports no units (EPSG:1149, ETRS89 to WGS 84, which PROJ runs as a
+    /// no-op) passes degrees through with their nine decimals, not cct's four for lengths; a
+    /// vertical target's position keeps its source's nine.
+    @Test func decimalsWithoutUnits() {
+        let noop = run(["--pipeline", "EPSG:1149"], input: "52.123456789 15.123456789\n")
+        #expect(noop.output == "52.123456789 15.123456789\n", "\(noop)")
+        let projection = run(["--pipeline", "+proj=merc +ellps=WGS84"], input: "0 0\n")
+        #expect(projection.output == "0.0000 0.0000\n", "\(projection)")
+        let vertical = run(["--from", "EPSG:4326+5773", "--to", "EPSG:5773"], input: "15 52 100\n")
+        #expect(vertical.code == 0, "\(vertical)")
+        let decimals = vertical.output.split(whereSeparator: { $0 == " " || $0 == "\n" }).map {
+            $0.split(separator: ".").last?.count ?? 0
+        }
+        #expect(decimals == [9, 9, 4], "\(vertical.output)")
+    }
 }
