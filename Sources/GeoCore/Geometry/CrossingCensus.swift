@@ -4,11 +4,14 @@
 /// running after two minutes for a repair of 2,000 overlapping triangles, 170 KB of WKT). An
 /// input whose edges cross more than a budget linear in its size is refused before GEOS sees it.
 ///
-/// The edges are split among the quarters of their bounding box, recursively, until a cell holds
-/// at most 32 edges (or splitting separates nothing); the edges of a cell are tested pairwise
-/// with exact orientation tests. Edges that share an end as neighbours in one line or ring do not
-/// count. Both the pairs tested and the crossings found are bounded, so the census itself is
-/// linear in the input: O(n log n) time for edges that cross little.
+/// The edges are split between the halves of their bounding box, along whichever axis separates
+/// them better (the fewer edges that fall in both halves), recursively, until a cell holds at most
+/// 32 edges (or neither split separates anything); the edges of a cell are tested pairwise with
+/// exact orientation tests. Splitting along the better axis keeps long, parallel edges (a comb's
+/// teeth, a star's spikes) in few cells, where splitting both axes at once would copy each of
+/// them into every cell along its length. Edges that share an end as neighbours in one line or
+/// ring do not count. Both the pairs tested and the crossings found are bounded, so the census
+/// itself is linear in the input: O(n log n) time for edges that cross little.
 struct CrossingCensus {
     /// One edge: its ends, the line or ring it belongs to, and its place there.
     private struct Edge {
@@ -33,17 +36,38 @@ struct CrossingCensus {
     private var exceeded = false
 
     /// Throws when the edges of `geometries` together cross or overlap each other more often
-    /// than ``crossingBudget(edges:)`` allows (or the census needs more than
-    /// ``workBudget(edges:)`` tests to tell).
+    /// than ``crossingBudget(edges:)`` allows, or the census needs more than
+    /// ``workBudget(edges:)`` tests to tell, except for one geometry GEOS finds valid (polygons)
+    /// or simple (lines).
     ///
     /// - Throws: ``GeoError/Kind-swift.struct/limitExceeded`` naming `operation`, the number of
-    ///   edges and the budget.
+    ///   edges and the budget that ran out.
     static func check(_ geometries: [Geometry], operation: String) throws(GeoError) {
-        let (n, found) = crossings(geometries)
-        guard found == nil else { return }
+        var census = CrossingCensus()
+        let n = census.count(geometries)
+        guard census.exceeded else { return }
+        let tooManyCrossings = census.crossings.count > census.crossingLimit
+        // Edges crowded in one place without crossing (a star of thousands of long spikes meeting
+        // near its center) can take the census past its tests: one polygonal geometry that GEOS
+        // finds valid, or one linear geometry it finds simple, has edges that meet only at
+        // vertices, which GEOS nodes in O(n log n). GEOS's checks stop at the first crossing, so
+        // a pile costs them little.
+        if !tooManyCrossings, geometries.count == 1 {
+            switch geometries[0] {
+            case .polygon, .multiPolygon:
+                if try geometries[0].isValid() { return }
+            case .lineString, .multiLineString:
+                if try geometries[0].isSimple() { return }
+            default: break
+            }
+        }
+        let why =
+            tooManyCrossings
+            ? "the \(n) edges cross or overlap one another more than \(crossingBudget(edges: n)) times (piled or overlapping parts); the result would grow with the square of the input"
+            : "telling where the \(n) edges cross took more than \(workBudget(edges: n)) tests (edges crowded in one place, crossing or not)"
         throw GeoError(
             .limitExceeded,
-            "\(operation): the \(n) edges cross or overlap one another more than \(crossingBudget(edges: n)) times (piled or overlapping parts); the result would grow with the square of the input, so it is not computed: split the input, or treat its parts one at a time"
+            "\(operation): \(why), so it is not computed: split the input, or treat its parts one at a time"
         )
     }
 
@@ -51,21 +75,30 @@ struct CrossingCensus {
     /// than neighbours in one line or ring), or `nil` beyond the budgets.
     static func crossings(_ geometries: [Geometry]) -> (edges: Int, crossings: Int?) {
         var census = CrossingCensus()
-        for geometry in geometries { census.collect(geometry) }
-        let n = census.edges.count
-        guard n > 1 else { return (n, 0) }
-        guard n < Int(Int32.max) else { return (n, nil) }
-        census.crossingLimit = crossingBudget(edges: n)
-        census.workLimit = workBudget(edges: n)
+        let n = census.count(geometries)
+        return (n, census.exceeded ? nil : census.crossings.count)
+    }
+
+    /// Collects the edges and counts their crossings within the budgets; returns the number of
+    /// edges.
+    private mutating func count(_ geometries: [Geometry]) -> Int {
+        for geometry in geometries { collect(geometry) }
+        let n = edges.count
+        guard n > 1 else { return n }
+        guard n < Int(Int32.max) else {
+            exceeded = true
+            return n
+        }
+        crossingLimit = Self.crossingBudget(edges: n)
+        workLimit = Self.workBudget(edges: n)
         var low = (x: Double.infinity, y: Double.infinity)
         var high = (x: -Double.infinity, y: -Double.infinity)
-        for e in census.edges {
+        for e in edges {
             low = (min(low.x, e.ax, e.bx), min(low.y, e.ay, e.by))
             high = (max(high.x, e.ax, e.bx), max(high.y, e.ay, e.by))
         }
-        census.visit(
-            Array(0..<Int32(n)), lowX: low.x, lowY: low.y, highX: high.x, highY: high.y, depth: 0)
-        return (n, census.exceeded ? nil : census.crossings.count)
+        visit(Array(0..<Int32(n)), lowX: low.x, lowY: low.y, highX: high.x, highY: high.y, depth: 0)
+        return n
     }
 
     private mutating func collect(_ geometry: Geometry) {
@@ -101,27 +134,36 @@ struct CrossingCensus {
         _ list: [Int32], lowX: Double, lowY: Double, highX: Double, highY: Double, depth: Int
     ) {
         guard !exceeded else { return }
-        if list.count > 32 && depth < 40 {
+        if list.count > 32 && depth < 80 {
+            // Both halvings are tried; the one whose halves hold fewer edges in all is kept.
             let midX = lowX + (highX - lowX) / 2, midY = lowY + (highY - lowY) / 2
-            let quarters = [
-                (lowX, lowY, midX, midY), (midX, lowY, highX, midY),
-                (lowX, midY, midX, highY), (midX, midY, highX, highY),
+            let splits = [
+                [(lowX, lowY, midX, highY), (midX, lowY, highX, highY)],
+                [(lowX, lowY, highX, midY), (lowX, midY, highX, highY)],
             ]
-            var children = [[Int32]]()
-            var separates = false
-            for (x0, y0, x1, y1) in quarters {
-                let inside = list.filter { touches(edges[Int($0)], x0, y0, x1, y1) }
-                work += list.count
-                if inside.count < list.count { separates = true }
-                children.append(inside)
+            var best: (children: [[Int32]], boxes: [(Double, Double, Double, Double)])?
+            for halves in splits {
+                let children = halves.map { box in
+                    list.filter { touches(edges[Int($0)], box.0, box.1, box.2, box.3) }
+                }
+                work += 2 * list.count
+                let total = children[0].count + children[1].count
+                // A halving separates something when a half misses an edge.
+                guard children.contains(where: { $0.count < list.count }) else { continue }
+                if let kept = best, kept.children[0].count + kept.children[1].count <= total {
+                    continue
+                }
+                best = (children, halves)
             }
             if work > workLimit {
                 exceeded = true
                 return
             }
-            if separates {
-                for (k, (x0, y0, x1, y1)) in quarters.enumerated() where children[k].count > 1 {
-                    visit(children[k], lowX: x0, lowY: y0, highX: x1, highY: y1, depth: depth + 1)
+            if let (children, boxes) = best {
+                for (k, box) in boxes.enumerated() where children[k].count > 1 {
+                    visit(
+                        children[k], lowX: box.0, lowY: box.1, highX: box.2, highY: box.3,
+                        depth: depth + 1)
                 }
                 return
             }

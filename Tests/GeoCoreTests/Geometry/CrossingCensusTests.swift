@@ -58,6 +58,51 @@ struct CrossingCensusTests {
         #expect(try world.makeValid().isEmpty == false)
     }
 
+    /// Valid rings of long, thin, parallel edges cross nowhere, and the census tells so within
+    /// its budget: a comb of 10,000 teeth (40,000 edges, each tooth's sides spanning the comb's
+    /// height) and a star of 10,000 spikes. Splitting both axes at every level copied each long
+    /// edge into every cell along it, so a comb of 2,500 teeth ran out of tests and was refused
+    /// as if its edges crossed.
+    @Test func longThinEdgesThatDoNotCross() throws {
+        for teeth in [2_500, 10_000] {
+            let w = 1 / Double(teeth)
+            var ring = [Position(x: 0, y: 0)]
+            for i in 0..<teeth {
+                let x = Double(i) * w
+                ring += [Position(x: x, y: 1), Position(x: x + w / 2, y: 1)]
+                ring +=
+                    i < teeth - 1
+                    ? [Position(x: x + w / 2, y: 0.01), Position(x: x + w, y: 0.01)]
+                    : [Position(x: x + w, y: 1)]
+            }
+            ring += [Position(x: 1, y: 0), Position(x: 0, y: 0)]
+            let comb = Geometry.polygon([ring])
+            let (edges, crossings) = CrossingCensus.crossings([comb])
+            #expect(edges == ring.count - 1)
+            #expect(crossings == 0, "\(teeth) teeth")
+            try CrossingCensus.check([comb], operation: "make-valid")
+        }
+        let spikes = 10_000
+        var star = (0..<(2 * spikes)).map { k -> Position in
+            let angle = Double(k) * .pi / Double(spikes)
+            let r = k % 2 == 0 ? 1.0 : 0.5
+            return Position(x: r * cos(angle), y: r * sin(angle))
+        }
+        star.append(star[0])
+        // The census alone runs out of tests near the center, where the spikes crowd; GEOS finds
+        // the star valid, so it is not refused, and simplifying and repairing it work.
+        let polygon = Geometry.polygon([star])
+        #expect(CrossingCensus.crossings([polygon]).crossings == nil)
+        try CrossingCensus.check([polygon], operation: "simplify")
+        #expect(try polygon.makeValid() == polygon)
+        // An invalid star (one spike pushed across its neighbours) is still refused.
+        var crossed = star
+        crossed[1] = Position(x: -0.5, y: 0.001)
+        #expect(throws: GeoError.self) {
+            try CrossingCensus.check([.polygon([crossed])], operation: "simplify")
+        }
+    }
+
     /// Piles whose edges cross one another everywhere are refused, naming the operation; the same
     /// parts one at a time, or merged by a cascaded union, are fine.
     @Test func pilesAreRefused() throws {
