@@ -76,7 +76,9 @@ enum GeometryCommand: Subcommand {
           --format wkt|geojson   output format for geometries
           --decimals N           decimals of written coordinates (default: shortest exact)
           --planar               contains and simplify in the plane of longitude and latitude
-          --drop-collapsed       make-valid: leave out parts that collapse
+          --drop-collapsed       make-valid: leave out parts that collapse (a polygon
+                                 that became lines or points; a collection's other
+                                 members stay)
           --json                 measures and answers as JSON objects
 
         Examples:
@@ -212,10 +214,25 @@ enum GeometryCommand: Subcommand {
                 return .text("invalid: \(report.reason ?? "unknown reason")\(at)", object)
             }
         case "make-valid":
-            apply = { (g) throws(GeoError) in
-                let repaired = try g.makeValid(method: .linework, keepCollapsed: !dropCollapsed)
-                return .geometry(dropCollapsed ? repaired.keepingParts(ofDimensionOf: g) : repaired)
+            // Without the collapsed parts, each member of a collection is repaired on its own
+            // and keeps the parts of its own dimension: a polygon that collapsed to a line goes,
+            // a line or point beside it stays. Members left empty are left out.
+            func repaired(_ g: Geometry) throws(GeoError) -> Geometry {
+                guard dropCollapsed else {
+                    return try g.makeValid(method: .linework, keepCollapsed: true)
+                }
+                if case .geometryCollection(let members) = g {
+                    var kept = [Geometry]()
+                    for member in members {
+                        let part = try repaired(member)
+                        if !part.isEmpty { kept.append(part) }
+                    }
+                    return .geometryCollection(kept)
+                }
+                return try g.makeValid(method: .linework, keepCollapsed: false)
+                    .keepingParts(ofDimensionOf: g)
             }
+            apply = { (g) throws(GeoError) in .geometry(try repaired(g)) }
         case "contains":
             if let pointText {
                 let coordinate = try Self.point(pointText)

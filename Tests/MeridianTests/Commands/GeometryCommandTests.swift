@@ -109,6 +109,21 @@ struct GeometryCommandTests {
         #expect(
             run(["make-valid", "--drop-collapsed"], input: "POLYGON ((0 0, 10 0, 5 0, 0 0))").output
                 == "POLYGON EMPTY\n")
+        // A collection's lines and points are its own, not collapsed parts: they stay, and only
+        // the polygon that collapsed goes.
+        #expect(
+            run(
+                ["make-valid", "--drop-collapsed"],
+                input:
+                    "GEOMETRYCOLLECTION (POLYGON ((0 0, 1 0, 1 1, 0 1, 0 0)), LINESTRING (5 5, 6 6), POINT (9 9))"
+            ).output
+                == "GEOMETRYCOLLECTION (POLYGON ((0 0, 1 0, 1 1, 0 1, 0 0)), LINESTRING (5 5, 6 6), POINT (9 9))\n"
+        )
+        #expect(
+            run(
+                ["make-valid", "--drop-collapsed"],
+                input: "GEOMETRYCOLLECTION (POLYGON ((0 0, 1 1, 2 2, 0 0)), POINT (5 5))"
+            ).output == "GEOMETRYCOLLECTION (POINT (5 5))\n")
         let feature =
             #"{"type":"Feature","id":"a","geometry":{"type":"LineString","coordinates":[[0,0],[1,0.01],[2,0]]},"properties":{"name":"x"}}"#
         // The middle vertex is 1 106 m off the chord: kept within 1 000 m, dropped within 2 000 m.
