@@ -83,7 +83,7 @@ extension Geometry {
                 let which = r == 0 ? "exterior ring" : "hole \(r - 1)"
                 failure = GeoError(
                     .invalidArgument,
-                    "polygon \(index)'s \(which) steps a full turn of longitude (-180 to 180: a box cut at the 180th meridian); with geodesic edges it runs out and back along one meridian, so it has no buffer or distance in meters: write a ring round the pole with vertices less than 180 degrees apart, or buffer the pole's point"
+                    "polygon \(index)'s \(which) steps a full turn of longitude (-180 to 180: a box cut at the 180th meridian); with geodesic edges it runs out and back along one meridian, so it has no buffer, distance or simplification in meters: write a ring round the pole with vertices less than 180 degrees apart, or buffer the pole's point"
                 )
             }
         }
@@ -201,7 +201,9 @@ extension Geometry {
     ///     parts (`GEOSTopologyPreserveSimplify_r`); `false` runs plain Douglas-Peucker.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a negative or non-finite tolerance;
     ///   ``GeoError/Kind-swift.struct/invalidCoordinate`` for a position that is not a valid longitude
-    ///   and latitude; or from GEOS.
+    ///   and latitude, ``GeoError/Kind-swift.struct/invalidArgument`` for a ring that steps from
+    ///   −180 to 180 (a box cut at the 180th meridian, whose geodesic edges enclose nothing: use
+    ///   the planar simplification); or from GEOS.
     /// - Complexity: O(n) geodesic solutions to project, then that of the planar simplification.
     public func simplified(
         meters: Double, preservingTopology: Bool = true
@@ -212,18 +214,73 @@ extension Geometry {
                 "simplification tolerance \(meters) m must be finite and non-negative")
         }
         try validateGeographic()
+        try refuseFullTurnRings()
         if isEmpty { return self }
         let plane = AzimuthalEquidistant(centeredOn: positions)
         var originals = [PlanarKey: Position]()
         let projected = mapPositions { p in
             let q = plane.forward(p)
-            originals[PlanarKey(q)] = p
+            originals[PlanarKey(q)] = originals[PlanarKey(q)] ?? p
             return q
         }
         let simplified = try projected.simplified(
             tolerance: meters, preservingTopology: preservingTopology)
-        // GEOS keeps a subset of the input vertices bit for bit; map them back to the originals.
-        return simplified.mapPositions { q in originals[PlanarKey(q)] ?? plane.inverse(q) }
+        // GEOS keeps a subset of the input vertices bit for bit, in order; each is mapped back to
+        // its own original, found along the same line or ring: two originals may project to one
+        // point (180 and -180 where a country is cut at the 180th meridian). Parts GEOS dropped
+        // or reshaped fall back to the first original of the point.
+        return Self.originals(
+            of: simplified, along: projected, in: self,
+            otherwise: { q in originals[PlanarKey(q)] ?? plane.inverse(q) })
+    }
+
+    /// `simplified`'s positions as the positions of `original` they came from: each line or ring
+    /// of `simplified` is matched, in order, along the same line or ring of `projected` (the
+    /// positions of `original` as `simplified` was made from them); where the shapes differ,
+    /// `otherwise` maps a position.
+    private static func originals(
+        of simplified: Geometry, along projected: Geometry, in original: Geometry,
+        otherwise: (Position) -> Position
+    ) -> Geometry {
+        func path(_ kept: [Position], _ from: [Position], _ originals: [Position]) -> [Position] {
+            guard from.count == originals.count else { return kept.map(otherwise) }
+            var i = 0
+            return kept.map { q in
+                while i < from.count, from[i].x != q.x || from[i].y != q.y { i += 1 }
+                guard i < from.count else { return otherwise(q) }
+                defer { i += 1 }
+                return originals[i]
+            }
+        }
+        func paths(
+            _ kept: [[Position]], _ from: [[Position]], _ originals: [[Position]]
+        )
+            -> [[Position]]
+        {
+            guard kept.count == from.count, from.count == originals.count else {
+                return kept.map { $0.map(otherwise) }
+            }
+            return kept.indices.map { path(kept[$0], from[$0], originals[$0]) }
+        }
+        switch (simplified, projected, original) {
+        case (.lineString(let k), .lineString(let f), .lineString(let o)):
+            return .lineString(path(k, f, o))
+        case (.multiLineString(let k), .multiLineString(let f), .multiLineString(let o)):
+            return .multiLineString(paths(k, f, o))
+        case (.polygon(let k), .polygon(let f), .polygon(let o)):
+            return .polygon(paths(k, f, o))
+        case (.multiPolygon(let k), .multiPolygon(let f), .multiPolygon(let o))
+        where k.count == f.count && f.count == o.count:
+            return .multiPolygon(k.indices.map { paths(k[$0], f[$0], o[$0]) })
+        case (.geometryCollection(let k), .geometryCollection(let f), .geometryCollection(let o))
+        where k.count == f.count && f.count == o.count:
+            return .geometryCollection(
+                k.indices.map {
+                    originals(of: k[$0], along: f[$0], in: o[$0], otherwise: otherwise)
+                })
+        default:
+            return simplified.mapPositions(otherwise)
+        }
     }
 
     /// The exact geodesic distance between two geometries too large for the plane (see

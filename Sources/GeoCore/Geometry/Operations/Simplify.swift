@@ -9,7 +9,10 @@ extension Geometry {
     ///   - preservingTopology: `true` (the default) keeps the result valid and the rings of a polygon
     ///     from crossing one another or collapsing (`GEOSTopologyPreserveSimplify_r`); `false` runs plain
     ///     Douglas-Peucker (`GEOSSimplify_r`), which is faster and may produce invalid polygons or
-    ///     drop small ones.
+    ///     drop small ones. GEOS before 3.12 can drop a shell vertex that a hole touches and so
+    ///     leave the hole outside its shell; a valid input whose result is not valid is simplified
+    ///     again with half the tolerance, up to eight times, and returned unsimplified (only its
+    ///     repeated vertices dropped) if that is never valid.
     /// - Throws: ``GeoError/Kind-swift.struct/invalidArgument`` for a negative or non-finite tolerance,
     ///   or from GEOS.
     /// - Complexity: O(n log n) typical, O(n²) worst case.
@@ -26,9 +29,23 @@ extension Geometry {
             // zero-length segments against all the others: quadratic on a pile at one coordinate.
             let distinct = withoutRepeatedVertices
             try CrossingCensus.check([distinct], operation: "simplify")
-            return try distinct.geosUnary("GEOSTopologyPreserveSimplify_r") {
-                GEOSTopologyPreserveSimplify_r($0, $1, tolerance)
+            func simplified(_ tolerance: Double) throws(GeoError) -> Geometry {
+                try distinct.geosUnary("GEOSTopologyPreserveSimplify_r") {
+                    GEOSTopologyPreserveSimplify_r($0, $1, tolerance)
+                }
             }
+            let result = try simplified(tolerance)
+            // Only polygons can come out invalid from a valid input (a hole left outside).
+            guard tolerance > 0, result.hasPolygons, try !result.isValid(),
+                try distinct.isValid()
+            else { return result }
+            var smaller = tolerance
+            for _ in 0..<8 {
+                smaller /= 2
+                let retried = try simplified(smaller)
+                if try retried.isValid() { return retried }
+            }
+            return distinct
         }
         return try geosUnary("GEOSSimplify_r") { GEOSSimplify_r($0, $1, tolerance) }
     }
@@ -66,6 +83,18 @@ extension Geometry {
             return .multiPolygon(polygons.map { $0.map { dedupe($0, minimum: 4) } })
         case .geometryCollection(let members):
             return .geometryCollection(members.map(\.withoutRepeatedVertices))
+        }
+    }
+}
+
+extension Geometry {
+    /// Whether any part is a polygon.
+    var hasPolygons: Bool {
+        switch self {
+        case .polygon(let rings): !rings.isEmpty
+        case .multiPolygon(let polygons): polygons.contains { !$0.isEmpty }
+        case .geometryCollection(let members): members.contains(where: \.hasPolygons)
+        default: false
         }
     }
 }

@@ -108,9 +108,72 @@ struct MetricOperationsTests {
         refused { _ = try cap.buffer(meters: 1_000) }
         refused { _ = try cap.distance(meters: origin) }
         refused { _ = try origin.distance(meters: cap) }
+        // Simplified in meters, it collapsed to a ring of no area; now refused too (the planar
+        // simplification keeps it).
+        refused { _ = try cap.simplified(meters: 100) }
+        refused {
+            _ = try Geometry(wkt: "POLYGON ((-180 10, 180 10, 180 20, -180 20, -180 10))")
+                .simplified(meters: 0)
+        }
+        #expect(try cap.simplified(tolerance: 0.001) == cap)
         // A box that only touches ±180 is not cut there.
         let east = try Geometry(wkt: "POLYGON ((170 -10, 180 -10, 180 10, 170 10, 170 -10))")
         #expect(try east.buffer(meters: 1_000).geodesicArea() > 0)
+    }
+
+    /// Simplifying in meters keeps each vertex's own coordinate: a country cut at the 180th
+    /// meridian (RFC 7946) has vertices at 180 and at −180 that project to one point, and each
+    /// part kept its own (the second overwrote the first, so `180 -10` came back as `-180 -10`,
+    /// and a valid input came out self-intersecting).
+    @Test func simplifyingKeepsEachVertexsOwnLongitude() throws {
+        for wkt in [
+            "MULTIPOLYGON (((170 -20, 180 -20, 180 -10, 170 -10, 170 -20)), ((-180 -20, -170 -20, -170 -10, -180 -10, -180 -20)))",
+            "MULTILINESTRING ((170 0, 180 0, 180 10), (-180 10, -170 10))",
+            "GEOMETRYCOLLECTION (LINESTRING (179 5, 180 5), LINESTRING (-180 5, -179 5))",
+        ] {
+            let geometry = try Geometry(wkt: wkt)
+            for meters in [0.0, 1_000] {
+                #expect(try geometry.simplified(meters: meters) == geometry, "\(wkt), \(meters) m")
+            }
+        }
+        // Vertices that do go leave the others as they were, 180 and −180 alike.
+        let line = try Geometry(
+            wkt:
+                "MULTILINESTRING ((170 0, 175 0.00001, 180 0, 180 10), (-180 10, -175 10.00001, -170 10))"
+        )
+        #expect(
+            try line.simplified(meters: 5_000)
+                == Geometry(wkt: "MULTILINESTRING ((170 0, 180 0, 180 10), (-180 10, -170 10))"))
+    }
+
+    /// GEOS 3.11's topology-preserving simplification drops a shell vertex a hole touches and
+    /// leaves the hole outside (fixed in GEOS 3.12): a valid input's result is valid whatever
+    /// the installed GEOS, planar and in meters.
+    @Test func topologyPreservingResultsAreValid() throws {
+        let planar = try Geometry(
+            wkt:
+                "POLYGON ((10 10, 10 80, 50 90, 90 80, 90 10, 10 10), (70 81, 30 81, 50 90, 70 81))"
+        )
+        for tolerance in [1.0, 10, 20, 40, 100] {
+            let result = try planar.simplified(tolerance: tolerance)
+            #expect(try result.isValid(), "\(tolerance): \(result.wkt)")
+            // The hole is kept, whole.
+            if case .polygon(let rings) = result { #expect(rings.count == 2) }
+        }
+        let small = try Geometry(
+            wkt:
+                "POLYGON ((0.01 0.01, 0.01 0.08, 0.05 0.09, 0.09 0.08, 0.09 0.01, 0.01 0.01), (0.07 0.081, 0.03 0.081, 0.05 0.09, 0.07 0.081))"
+        )
+        for meters in [500.0, 2_000, 5_000, 50_000] {
+            let result = try small.simplified(meters: meters)
+            #expect(try result.isValid(), "\(meters) m: \(result.wkt)")
+        }
+        // Where GEOS's answer is valid it is kept: the shell's middle vertices go at 2,000 m.
+        let plain = try Geometry(
+            wkt: "POLYGON ((0 0, 0.01 0.00001, 0.02 0, 0.02 0.02, 0 0.02, 0 0))")
+        #expect(
+            try plain.simplified(meters: 2_000)
+                == Geometry(wkt: "POLYGON ((0 0, 0.02 0, 0.02 0.02, 0 0.02, 0 0))"))
     }
 
     @Test func buffersRoundAPoleAreValidCaps() throws {
