@@ -12,8 +12,9 @@ import Foundation
 /// the polygon stay within a few meters of the true circle. The polygon's shape follows the circle:
 /// - a circle away from the poles is one ring, with longitudes kept continuous across the 180th
 ///   meridian (they may pass ±180, as the metric buffers' results do);
-/// - a circle around one pole is a ring that runs once round the Earth and is closed along that
-///   pole (as Antarctica's outline is), so planar tools and ``GeographicPolygon`` see the cap;
+/// - a circle around one pole is a ring that runs once round the Earth, from longitude −180 to 180
+///   (or back), and is closed along that pole (as Antarctica's outline is), so planar tools,
+///   RFC 7946 readers and ``GeographicPolygon`` see the cap;
 /// - a circle around both poles is the world, centered on the antipode's longitude, with a hole
 ///   round the antipode: the points farther than the radius, sampled where the geodesics from
 ///   the antipode reach the radius (not a circle round the antipode, which would be off by up to
@@ -70,14 +71,17 @@ public struct GeodesicCircle: Hashable, Sendable {
             return .polygon([Self.world(centeredAt: antipode.longitude), ring])
         }
         var ring = ring(minimumVertices: minimumVertices)
-        if aroundNorth || aroundSouth, let first = ring.first, let last = ring.last {
-            // A ring round a pole: its longitudes turn through 360°; close it along the pole.
+        if aroundNorth || aroundSouth, let start = ring.first, let end = ring.last {
+            // A ring round a pole: its longitudes turn through 360°. Started at the 180th
+            // meridian, they run from -180 to 180 (or back); it is closed along the pole.
+            let turn: Double = end.x > start.x ? 1 : -1
+            ring = Geometry.startingAtTheAntimeridian(ring, turn: turn, geodesic: geodesic)
             let pole = aroundNorth ? 90.0 : -90.0
-            ring.removeLast()
-            ring.append(Position(x: last.x, y: last.y))
-            ring.append(Position(x: last.x, y: pole))
-            ring.append(Position(x: first.x, y: pole))
-            ring.append(first)
+            if let first = ring.first, let last = ring.last {
+                ring.append(Position(x: last.x, y: pole))
+                ring.append(Position(x: first.x, y: pole))
+                ring.append(first)
+            }
         }
         return .polygon([ring])
     }

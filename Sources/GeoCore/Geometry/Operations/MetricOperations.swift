@@ -26,9 +26,9 @@ extension Geometry {
     public static let metricPlaneLimit = 2_500_000.0
 
     /// The points within `meters` of this geometry on the WGS84 ellipsoid, as a longitude/latitude
-    /// polygon; negative values erode polygons. A buffer round a pole is closed along that pole,
-    /// with continuous longitudes (as ``GeodesicCircle`` closes a circle round a pole), so it is
-    /// valid in the longitude/latitude plane as on the globe.
+    /// polygon; negative values erode polygons. A buffer round a pole runs from longitude −180 to
+    /// 180 (or back) and is closed along that pole (as ``GeodesicCircle`` closes a circle round a
+    /// pole), so it is valid in the longitude/latitude plane as on the globe.
     ///
     /// ```swift
     /// let zone = try Geometry.point(coordinate: lhr).buffer(meters: 5_000)   // a 5 km disc
@@ -92,7 +92,8 @@ extension Geometry {
 
     /// The polygons with each exterior ring that runs once round a pole (its longitudes turn
     /// through 360°, as a buffer round a pole maps back from the plane) closed along that pole,
-    /// with continuous longitudes, as ``GeodesicCircle`` closes a circle round a pole: so the
+    /// with continuous longitudes from −180 to 180 (or back), as ``GeodesicCircle`` closes a
+    /// circle round a pole: so the
     /// cap is a valid polygon in the longitude/latitude plane too, and means the same on the
     /// globe. Polygons with a hole that runs round a pole (a band) are left as they are.
     func closingPolarRings() -> Geometry {
@@ -113,12 +114,11 @@ extension Geometry {
                 rings.dropFirst().allSatisfy({ turns($0).1 == 0 })
             else { return rings }
             let (unrolled, turn) = turns(exterior)
-            guard abs(turn) == 1, let first = unrolled.first, let last = unrolled.last else {
-                return rings
-            }
+            guard abs(turn) == 1 else { return rings }
             let meanLatitude = exterior.reduce(0) { $0 + $1.y } / Double(exterior.count)
             let pole = meanLatitude >= 0 ? 90.0 : -90.0
-            var ring = unrolled
+            var ring = Self.startingAtTheAntimeridian(unrolled, turn: Double(turn))
+            guard let first = ring.first, let last = ring.last else { return rings }
             ring.append(Position(x: last.x, y: pole))
             ring.append(Position(x: first.x, y: pole))
             ring.append(first)
@@ -139,6 +139,65 @@ extension Geometry {
         case .multiPolygon(let polygons): return .multiPolygon(polygons.map(closed))
         default: return self
         }
+    }
+
+    /// A ring with continuous longitudes that turns once round a pole (`turn` ±1: its last
+    /// longitude is its first plus 360 · `turn`), started where it crosses the 180th meridian (a
+    /// position inserted there, on the edge's geodesic, as the metric operations read edges) and
+    /// moved by whole turns: its longitudes run from −180 to 180 (or 180 to −180), as RFC 7946
+    /// readers take them, whatever longitude the ring started at. Without its closing position;
+    /// the ring as it is when it crosses nowhere (never, for a ring that turns).
+    static func startingAtTheAntimeridian(
+        _ ring: [Position], turn: Double, geodesic: Geodesic = .wgs84
+    ) -> [Position] {
+        let n = ring.count
+        guard n >= 2 else { return ring }
+        // k(x) counts the 180th meridians (odd multiples of 180) at or west of x.
+        func k(_ x: Double) -> Double { ((x + 180) / 360).rounded(.down) }
+        guard let j = (0..<(n - 1)).first(where: { k(ring[$0].x) != k(ring[$0 + 1].x) }) else {
+            return ring
+        }
+        let a = ring[j], b = ring[j + 1]
+        let v = 360 * max(k(a.x), k(b.x)) - 180
+        let crossing = Position(
+            x: v, y: Self.latitude(crossing: v, from: a, to: b, geodesic), z: a.z)
+        // From the crossing to the ring's end, on from its start a turn later, back to the
+        // crossing a turn later.
+        // (A vertex on either meridian is the crossing itself: kept once, as the crossing.)
+        let end = v + 360 * turn
+        var rotated = [crossing]
+        rotated += ring[(j + 1)...].filter { $0.x != v && $0.x != end }
+        rotated += ring[1..<(j + 1)].map { Position(x: $0.x + 360 * turn, y: $0.y, z: $0.z) }
+            .filter { $0.x != end }
+        rotated.append(Position(x: end, y: crossing.y, z: crossing.z))
+        let shift = (turn > 0 ? -180 : 180) - v
+        return rotated.map { Position(x: $0.x + shift, y: $0.y, z: $0.z) }
+    }
+
+    /// The latitude where the geodesic from `a` to `b` (continuous longitudes, less than 180°
+    /// apart) reaches longitude `v`, which lies between theirs: by bisection along the line,
+    /// to the last bit of the distance.
+    private static func latitude(
+        crossing v: Double, from a: Position, to b: Position, _ geodesic: Geodesic
+    ) -> Double {
+        if a.x == v { return a.y }
+        if b.x == v { return b.y }
+        let start = Coordinate(latitude: a.y, longitude: a.x)
+        let line = geodesic.inverse(from: start, to: Coordinate(latitude: b.y, longitude: b.x))
+        var low = 0.0, high = line.distance
+        var latitude = a.y + (v - a.x) / (b.x - a.x) * (b.y - a.y)
+        for _ in 0..<64 {
+            let middle = (low + high) / 2
+            guard middle > low, middle < high else { break }
+            let c = geodesic.direct(
+                from: start, azimuth: line.initialAzimuth, distance: middle
+            ).coordinate
+            latitude = c.latitude
+            let x = a.x + Angle.longitudeDifference(from: a.x, to: c.longitude)
+            // Past v when x has gone beyond it in the edge's direction.
+            if (x - v) * (b.x - a.x) >= 0 { high = middle } else { low = middle }
+        }
+        return latitude
     }
 
     /// The one position of a point, or of a multipoint of one point.
@@ -337,7 +396,9 @@ extension Geometry {
     /// longitude within ±1e15, beyond which no fraction of a degree is left to reduce).
     package func validateGeographic() throws(GeoError) {
         if let (p, path) = firstNonFinitePosition() {
-            throw GeoError(.invalidCoordinate, "\(path) (\(p.x), \(p.y)) is not finite")
+            throw GeoError(
+                .invalidCoordinate,
+                "\(path) (\(p.x), \(p.y)\(p.z.map { ", \($0)" } ?? "")) is not finite")
         }
         var bad: Position?
         forEachPosition { p in if bad == nil && abs(p.y) > 90 { bad = p } }
