@@ -75,7 +75,7 @@ public struct GeodesicCircle: Hashable, Sendable {
             // A ring round a pole: its longitudes turn through 360°. Started at the 180th
             // meridian, they run from -180 to 180 (or back); it is closed along the pole.
             let turn: Double = end.x > start.x ? 1 : -1
-            ring = Geometry.startingAtTheAntimeridian(ring, turn: turn, geodesic: geodesic)
+            ring = Geometry.startingAtTheAntimeridian(ring, turn: turn, geodesic: geodesic) ?? ring
             let pole = aroundNorth ? 90.0 : -90.0
             if let first = ring.first, let last = ring.last {
                 ring.append(Position(x: last.x, y: pole))

@@ -187,6 +187,11 @@ struct TransformCommandTests {
         #expect(
             run(["--from", "ETRS89", "--to", "EPSG:4326", "10", "50"]).output
                 == run(["--from", "EPSG:4258", "--to", "EPSG:4326", "10", "50"]).output)
+        // The kind comes first: ESRI:115817, a vertical CRS, is named "WGS_1984_(G1762)",
+        // which is an alias of EPSG:9057 (geographic 2D), as PROJ reads the name.
+        #expect(
+            run(["--from", "WGS_1984_(G1762)", "--to", "EPSG:4326", "10", "50"]).output
+                == run(["--from", "EPSG:9057", "--to", "EPSG:4326", "10", "50"]).output)
         // Two CRSs of one kind, neither of EPSG, share this name: refused, both named.
         let ambiguous = run(["--from", "ED50 geographiques (dms)", "--to", "EPSG:4326", "10", "50"])
         #expect(ambiguous.code == 1, "\(ambiguous)")

@@ -117,22 +117,35 @@ extension Geometry {
             guard abs(turn) == 1 else { return rings }
             let meanLatitude = exterior.reduce(0) { $0 + $1.y } / Double(exterior.count)
             let pole = meanLatitude >= 0 ? 90.0 : -90.0
-            var ring = Self.startingAtTheAntimeridian(unrolled, turn: Double(turn))
-            guard let first = ring.first, let last = ring.last else { return rings }
-            ring.append(Position(x: last.x, y: pole))
-            ring.append(Position(x: first.x, y: pole))
-            ring.append(first)
-            // Holes (which do not run round the pole) continuous too, and moved by whole turns
-            // to lie under the unrolled shell.
-            let middle = (first.x + last.x) / 2
-            let holes = rings.dropFirst().map { hole -> [Position] in
-                let (continuous, _) = turns(hole)
-                guard let low = continuous.map(\.x).min(), let high = continuous.map(\.x).max()
-                else { return hole }
-                let shift = 360 * ((middle - (low + high) / 2) / 360).rounded()
-                return continuous.map { Position(x: $0.x + shift, y: $0.y, z: $0.z) }
+            func closedAlongThePole(_ shell: [Position]) -> [[Position]]? {
+                guard let first = shell.first, let last = shell.last else { return nil }
+                var ring = shell
+                ring.append(Position(x: last.x, y: pole))
+                ring.append(Position(x: first.x, y: pole))
+                ring.append(first)
+                // Holes (which do not run round the pole) continuous too, and moved by whole
+                // turns to lie under the shell.
+                let middle = (first.x + last.x) / 2
+                let holes = rings.dropFirst().map { hole -> [Position] in
+                    let (continuous, _) = turns(hole)
+                    guard let low = continuous.map(\.x).min(),
+                        let high = continuous.map(\.x).max()
+                    else { return hole }
+                    let shift = 360 * ((middle - (low + high) / 2) / 360).rounded()
+                    return continuous.map { Position(x: $0.x + shift, y: $0.y, z: $0.z) }
+                }
+                return [ring] + holes
             }
-            return [ring] + holes
+            // From −180 to 180 where the shell crosses the 180th meridian once and no hole
+            // straddles it; else with the longitudes continuous from where the shell starts
+            // (which stays valid in the plane, though beyond ±180).
+            if let shell = Self.startingAtTheAntimeridian(unrolled, turn: Double(turn)),
+                let closed = closedAlongThePole(shell),
+                closed.dropFirst().allSatisfy({ $0.allSatisfy { abs($0.x) <= 180 } })
+            {
+                return closed
+            }
+            return closedAlongThePole(unrolled) ?? rings
         }
         switch self {
         case .polygon(let rings): return .polygon(closed(rings))
@@ -145,18 +158,18 @@ extension Geometry {
     /// longitude is its first plus 360 · `turn`), started where it crosses the 180th meridian (a
     /// position inserted there, on the edge's geodesic, as the metric operations read edges) and
     /// moved by whole turns: its longitudes run from −180 to 180 (or 180 to −180), as RFC 7946
-    /// readers take them, whatever longitude the ring started at. Without its closing position;
-    /// the ring as it is when it crosses nowhere (never, for a ring that turns).
+    /// readers take them, whatever longitude the ring started at. Its last position is its first
+    /// a turn later, as in `ring`. `nil` unless the ring crosses the 180th meridian exactly once
+    /// (a ring that hooks back across it would be cut through by its closure along the pole).
     static func startingAtTheAntimeridian(
         _ ring: [Position], turn: Double, geodesic: Geodesic = .wgs84
-    ) -> [Position] {
+    ) -> [Position]? {
         let n = ring.count
-        guard n >= 2 else { return ring }
+        guard n >= 2 else { return nil }
         // k(x) counts the 180th meridians (odd multiples of 180) at or west of x.
         func k(_ x: Double) -> Double { ((x + 180) / 360).rounded(.down) }
-        guard let j = (0..<(n - 1)).first(where: { k(ring[$0].x) != k(ring[$0 + 1].x) }) else {
-            return ring
-        }
+        let crossings = (0..<(n - 1)).filter { k(ring[$0].x) != k(ring[$0 + 1].x) }
+        guard crossings.count == 1, let j = crossings.first else { return nil }
         let a = ring[j], b = ring[j + 1]
         let v = 360 * max(k(a.x), k(b.x)) - 180
         let crossing = Position(
@@ -293,44 +306,74 @@ extension Geometry {
             otherwise: { q in originals[PlanarKey(q)] ?? plane.inverse(q) })
     }
 
-    /// `simplified`'s positions as the positions of `original` they came from: each line or ring
-    /// of `simplified` is matched, in order, along the same line or ring of `projected` (the
-    /// positions of `original` as `simplified` was made from them); where the shapes differ,
-    /// `otherwise` maps a position.
+    /// `simplified`'s positions as the positions of `original` they came from: each point, line
+    /// or ring of `simplified` is matched, in order, along a point, line or ring of `projected`
+    /// (the positions of `original` as `simplified` was made from them), the next one in order
+    /// that holds all its positions in order (Douglas–Peucker may drop a hole or an island);
+    /// where none does, `otherwise` maps a position.
     private static func originals(
         of simplified: Geometry, along projected: Geometry, in original: Geometry,
         otherwise: (Position) -> Position
     ) -> Geometry {
-        func path(_ kept: [Position], _ from: [Position], _ originals: [Position]) -> [Position] {
-            guard from.count == originals.count else { return kept.map(otherwise) }
+        // A kept path along one path of the input: its originals, or nil if it is not along it.
+        func along(_ kept: [Position], _ from: [Position], _ originals: [Position]) -> [Position]? {
+            guard from.count == originals.count else { return nil }
             var i = 0
-            return kept.map { q in
+            var result = [Position]()
+            result.reserveCapacity(kept.count)
+            for q in kept {
                 while i < from.count, from[i].x != q.x || from[i].y != q.y { i += 1 }
-                guard i < from.count else { return otherwise(q) }
-                defer { i += 1 }
-                return originals[i]
+                guard i < from.count else { return nil }
+                result.append(originals[i])
+                i += 1
             }
+            return result
         }
+        // Kept paths along the input's paths, each along the next one that holds it.
         func paths(
             _ kept: [[Position]], _ from: [[Position]], _ originals: [[Position]]
         )
             -> [[Position]]
         {
-            guard kept.count == from.count, from.count == originals.count else {
-                return kept.map { $0.map(otherwise) }
+            guard from.count == originals.count else { return kept.map { $0.map(otherwise) } }
+            var next = 0
+            return kept.map { path in
+                for j in next..<from.count {
+                    if let found = along(path, from[j], originals[j]) {
+                        next = j + 1
+                        return found
+                    }
+                }
+                return path.map(otherwise)
             }
-            return kept.indices.map { path(kept[$0], from[$0], originals[$0]) }
         }
         switch (simplified, projected, original) {
+        case (.point(let k?), .point(let f?), .point(let o?)) where k.x == f.x && k.y == f.y:
+            return .point(o)
+        case (.multiPoint(let k), .multiPoint(let f), .multiPoint(let o)):
+            return .multiPoint(along(k, f, o) ?? k.map(otherwise))
         case (.lineString(let k), .lineString(let f), .lineString(let o)):
-            return .lineString(path(k, f, o))
+            return .lineString(paths([k], [f], [o])[0])
         case (.multiLineString(let k), .multiLineString(let f), .multiLineString(let o)):
             return .multiLineString(paths(k, f, o))
         case (.polygon(let k), .polygon(let f), .polygon(let o)):
             return .polygon(paths(k, f, o))
         case (.multiPolygon(let k), .multiPolygon(let f), .multiPolygon(let o))
-        where k.count == f.count && f.count == o.count:
-            return .multiPolygon(k.indices.map { paths(k[$0], f[$0], o[$0]) })
+        where f.count == o.count:
+            // Each kept polygon along the next input polygon whose shell holds its shell.
+            var next = 0
+            return .multiPolygon(
+                k.map { polygon in
+                    guard let shell = polygon.first else { return polygon }
+                    for j in next..<f.count
+                    where f[j].count == o[j].count && !f[j].isEmpty
+                        && along(shell, f[j][0], o[j][0]) != nil
+                    {
+                        next = j + 1
+                        return paths(polygon, f[j], o[j])
+                    }
+                    return polygon.map { $0.map(otherwise) }
+                })
         case (.geometryCollection(let k), .geometryCollection(let f), .geometryCollection(let o))
         where k.count == f.count && f.count == o.count:
             return .geometryCollection(

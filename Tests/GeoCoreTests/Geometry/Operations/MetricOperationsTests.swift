@@ -136,6 +136,26 @@ struct MetricOperationsTests {
                 #expect(try geometry.simplified(meters: meters) == geometry, "\(wkt), \(meters) m")
             }
         }
+        // Points keep theirs too, and so do polygons that touch at 180 beside an island
+        // Douglas–Peucker drops.
+        for wkt in [
+            "MULTIPOINT ((180 0), (-180 0))",
+            "GEOMETRYCOLLECTION (POINT (180 5), POINT (-180 5))", "POINT (-180 5)",
+        ] {
+            let geometry = try Geometry(wkt: wkt)
+            #expect(try geometry.simplified(meters: 0) == geometry, "\(wkt)")
+        }
+        let islands = try Geometry(
+            wkt:
+                "MULTIPOLYGON (((170 -20, 180 -20, 180 -10, 170 -10, 170 -20)), ((175 -15, 175.00001 -15, 175.00001 -14.99999, 175 -15)), ((-180 -10, -170 -10, -170 0, -180 0, -180 -10)))"
+        )
+        let withoutIsland = try islands.simplified(meters: 1_000, preservingTopology: false)
+        #expect(
+            withoutIsland
+                == (try Geometry(
+                    wkt:
+                        "MULTIPOLYGON (((170 -20, 180 -20, 180 -10, 170 -10, 170 -20)), ((-180 -10, -170 -10, -170 0, -180 0, -180 -10)))"
+                )), "\(withoutIsland.wkt)")
         // Vertices that do go leave the others as they were, 180 and −180 alike.
         let line = try Geometry(
             wkt:
@@ -201,6 +221,26 @@ struct MetricOperationsTests {
                 let spread = (found.max() ?? 0) - (found.min() ?? 0)
                 #expect(spread < 1e-9 * (found.max() ?? 0), "\(latitude): \(found)")
             }
+        }
+        // A cap with a hole across the 180th meridian, and one whose outline hooks back across
+        // it, keep continuous longitudes (cut at the meridian, the hole would stick out of the
+        // shell, and the hook would be cut through by the closure along the pole): valid, and
+        // the same area wherever they are turned to.
+        for (wkt, turned) in [
+            (
+                "POLYGON ((0 85, 90 85, 180 85, -90 85, 0 85), (179 87, -179 87, -179 88, 179 88, 179 87))",
+                "POLYGON ((0 85, 90 85, 180 85, -90 85, 0 85), (-1 87, 1 87, 1 88, -1 88, -1 87))"
+            ),
+            (
+                "POLYGON ((0 85, 90 85, 170 85, -175 85, -175 83, 170 83, 170 81, -160 81, -90 85, 0 85))",
+                "POLYGON ((-180 85, -90 85, -10 85, 5 85, 5 83, -10 83, -10 81, 20 81, 90 85, -180 85))"
+            ),
+        ] {
+            let cap = try Geometry(wkt: wkt).buffer(meters: 1_000)
+            let same = try Geometry(wkt: turned).buffer(meters: 1_000)
+            #expect(try cap.isValid(), "\(wkt)")
+            let (a, b) = (try cap.geodesicArea(), try same.geodesicArea())
+            #expect(abs(a - b) < 1e-6 * a, "\(wkt): \(a) against \(b)")
         }
     }
 
