@@ -31,16 +31,6 @@ struct Projector {
 
     static let world = MapSize.world.width
 
-    /// This projector with its clip narrowed to one world's width centered on the view: where a
-    /// ring round a pole, drawn over three turns so that it covers any view, is drawn in a view
-    /// wider than the world, so that it is drawn once, as every other feature is.
-    private var oneWorld: Projector {
-        var narrowed = self
-        narrowed.minX = max(minX, viewport.center.x - Projector.world / 2)
-        narrowed.maxX = min(maxX, viewport.center.x + Projector.world / 2)
-        return narrowed
-    }
-
     /// 0 for points, 1 for lines, 2 for polygons; a collection by its highest part.
     static func dimension(of geometry: Geometry) -> Int {
         switch geometry {
@@ -169,6 +159,39 @@ struct Projector {
             * Projector.world
     }
 
+    /// The most copies of the world a view draws a feature in (a view of 64 worlds side by side is
+    /// a picture of over 16,000 points at zoom 0).
+    static let maximumCopies = 64
+
+    /// The shifts (whole numbers of worlds) at which a path's copies meet the clip rectangle,
+    /// the one nearest the view's center first: a view wider than the world shows every copy, as
+    /// a web map does, and a path longer than the world (a line round the globe) shows each of
+    /// its parts.
+    private func shifts(for points: [MapPoint]) -> [Double] {
+        guard let low = points.map(\.x).min(), let high = points.map(\.x).max() else { return [] }
+        let base = shift(for: points)
+        let w = Projector.world
+        // The copies k worlds from the base with high + base + k·w ≥ minX and
+        // low + base + k·w ≤ maxX, nearest the base first.
+        let first = ((minX - high - base) / w).rounded(.up)
+        let last = ((maxX - low - base) / w).rounded(.down)
+        guard first.isFinite, last.isFinite, first <= last else { return [] }
+        let span = Double(Self.maximumCopies)
+        let from = Int(max(first, -span)), to = Int(min(last, span))
+        guard from <= to else { return [] }
+        return (from...to).sorted { abs($0) < abs($1) }.prefix(Self.maximumCopies)
+            .map { base + Double($0) * w }
+    }
+
+    /// How many turns of a ring round a pole its fill takes so that it covers the clip rectangle
+    /// wherever the ring is placed: odd, at least 3.
+    private var capTurns: Int {
+        let worlds = ((maxX - minX) / Projector.world).rounded(.up)
+        guard worlds.isFinite else { return 3 }
+        let half = Int(min(Double(Self.maximumCopies), worlds)) / 2 + 1
+        return max(3, 2 * half + 1)
+    }
+
     // MARK: - Projection
 
     /// The view points of map points, close ones merged.
@@ -255,36 +278,42 @@ struct Projector {
             }
             var mapRings = rings.map(unrolled).filter { $0.count >= 3 }
             // An exterior ring that winds around a pole (Antarctica, a polar cap) encloses the
-            // cap: drawn as three turns of its path closed along the map's edge at that pole, it
-            // is an ordinary polygon that covers any view, clipped to one world's width.
-            var clip = self
-            var isCap = false
+            // cap: drawn as turns of its path enough to cover the view, closed along the map's
+            // edge at that pole, it is an ordinary polygon, drawn once.
+            var placed = [[[MapPoint]]]()
             if let first = mapRings.first, Self.polarCap(of: first, rings[0]) != nil,
                 let fill = capFill(rings[0])
             {
                 mapRings[0] = fill
-                clip = oneWorld
-                isCap = true
+                let dx = shift(for: fill)
+                for j in mapRings[0].indices { mapRings[0][j].x += dx }
+                // Its holes lie anywhere along its turns: each in every copy in view.
+                var capRings = [mapRings[0]]
+                for hole in mapRings.dropFirst() {
+                    for s in shifts(for: hole) {
+                        capRings.append(hole.map { MapPoint(x: $0.x + s, y: $0.y) })
+                    }
+                }
+                placed = [capRings]
+            } else if let exterior = mapRings.first {
+                // Other polygons in every copy of the world in view, holes with their shell.
+                placed = shifts(for: exterior).map { s in
+                    mapRings.map { ring in ring.map { MapPoint(x: $0.x + s, y: $0.y) } }
+                }
             }
-            guard let exterior = mapRings.first else { continue }
-            // A cap's holes lie anywhere along its three turns: each is placed nearest the view's
-            // center, within the world the cap is clipped to; other holes move with their shell.
-            let dx = shift(for: exterior)
-            for i in mapRings.indices {
-                let shift = isCap && i > 0 ? self.shift(for: mapRings[i]) : dx
-                for j in mapRings[i].indices { mapRings[i][j].x += shift }
-            }
-            let (isInside, isOutside) = clip.relation(mapRings)
-            if isOutside { continue }
-            var parts = [mapRings]
-            if !isInside, let polygon = Self.clippable(mapRings), let clip = clip.clipped(polygon) {
-                var clippedPolygons = [[[Position]]]()
-                collectPolygons(clip, into: &clippedPolygons)
-                parts = clippedPolygons.map { $0.map(Projector.mapPoints) }
-            }
-            for part in parts {
-                let rings = part.map { project($0, closed: true) }.filter { !$0.isEmpty }
-                if !rings.isEmpty { result.append(rings) }
+            for copy in placed {
+                let (isInside, isOutside) = relation(copy)
+                if isOutside { continue }
+                var parts = [copy]
+                if !isInside, let polygon = Self.clippable(copy), let clip = clipped(polygon) {
+                    var clippedPolygons = [[[Position]]]()
+                    collectPolygons(clip, into: &clippedPolygons)
+                    parts = clippedPolygons.map { $0.map(Projector.mapPoints) }
+                }
+                for part in parts {
+                    let rings = part.map { project($0, closed: true) }.filter { !$0.isEmpty }
+                    if !rings.isEmpty { result.append(rings) }
+                }
             }
         }
         return result
@@ -305,10 +334,8 @@ struct Projector {
             if let first = rings.first, Self.isWorldBox(first) {
                 // Its exterior lies outside the view; each hole is outlined where it is filled.
                 for hole in rings.dropFirst().map(unrolled) where hole.count >= 3 {
-                    let dx = shift(for: hole)
-                    for k in [-1.0, 0, 1] {
-                        runs.append(
-                            hole.map { MapPoint(x: $0.x + dx + k * Projector.world, y: $0.y) })
+                    for s in shifts(for: hole) {
+                        runs.append(hole.map { MapPoint(x: $0.x + s, y: $0.y) })
                     }
                 }
                 continue
@@ -320,36 +347,37 @@ struct Projector {
             // turn's points are the ring's, in order), without the fill's closure at the pole,
             // and clipped to the same world's width.
             var isCap = false
-            if let cap = Self.polarCap(of: exterior, rings[0]) {
+            if let cap = Self.polarCap(of: exterior, rings[0], turns: capTurns) {
                 mapRings[0] = Array(cap.dropLast(2))
                 isCap = true
                 anyCut = true
             }
-            let dx = shift(for: mapRings[0])
+            let shellShifts = isCap ? [shift(for: mapRings[0])] : shifts(for: mapRings[0])
             for (i, ring) in mapRings.enumerated() where ring.count >= 3 {
                 let positions = finite[i]
                 let n = positions.count
-                // As filled: a cap's holes each nearest the view's center.
-                let shift = isCap && i > 0 ? self.shift(for: ring) : dx
-                var run = [MapPoint]()
-                for j in ring.indices {
-                    let m = MapPoint(x: ring[j].x + shift, y: ring[j].y)
-                    if j > 0, Self.isCut(positions[(j - 1) % n], positions[j % n]) {
-                        anyCut = true
-                        if run.count >= 2 {
-                            if isCap { capRuns.append(run) } else { runs.append(run) }
+                // As filled: a cap's holes in every copy in view, other rings with their shell.
+                for shift in isCap && i > 0 ? shifts(for: ring) : shellShifts {
+                    var run = [MapPoint]()
+                    for j in ring.indices {
+                        let m = MapPoint(x: ring[j].x + shift, y: ring[j].y)
+                        if j > 0, Self.isCut(positions[(j - 1) % n], positions[j % n]) {
+                            anyCut = true
+                            if run.count >= 2 {
+                                if isCap { capRuns.append(run) } else { runs.append(run) }
+                            }
+                            run = []
                         }
-                        run = []
+                        run.append(m)
                     }
-                    run.append(m)
-                }
-                if run.count >= 2 {
-                    if isCap { capRuns.append(run) } else { runs.append(run) }
+                    if run.count >= 2 {
+                        if isCap { capRuns.append(run) } else { runs.append(run) }
+                    }
                 }
             }
         }
         guard anyCut else { return nil }
-        return runs.flatMap(clippedPaths) + capRuns.flatMap(oneWorld.clippedPaths)
+        return (runs + capRuns).flatMap(clippedPaths)
     }
 
     /// Whether a ring is the whole world: a box from pole to pole at least 360° wide (as a point's
@@ -363,8 +391,7 @@ struct Projector {
     }
 
     /// The world less some holes: the clip rectangle (which covers the view) with each hole, as
-    /// unrolled and shifted nearest the view's center, and one world either side, so that a view
-    /// wider than the world shows every copy.
+    /// unrolled, in every copy of the world in view.
     private func worldWithHoles(_ holes: [[Position]]) -> [[[ViewPoint]]] {
         var rings = [
             [
@@ -373,10 +400,8 @@ struct Projector {
             ]
         ]
         for hole in holes.map(unrolled) where hole.count >= 3 {
-            let dx = shift(for: hole)
-            for k in [-1.0, 0, 1] {
-                let copy = hole.map { MapPoint(x: $0.x + dx + k * Projector.world, y: $0.y) }
-                if !relation([copy]).outside { rings.append(copy) }
+            for s in shifts(for: hole) {
+                rings.append(hole.map { MapPoint(x: $0.x + s, y: $0.y) })
             }
         }
         let projected = rings.map { project($0, closed: true) }.filter { !$0.isEmpty }
@@ -391,7 +416,8 @@ struct Projector {
     /// closure; `nil` when what is left does not wind.
     private func capFill(_ positions: [Position]) -> [MapPoint]? {
         let kept = positions.filter { abs($0.y) != 90 }
-        guard let cap = Self.polarCap(of: unrolled(kept), positions), let edge = cap.last?.y
+        guard let cap = Self.polarCap(of: unrolled(kept), positions, turns: capTurns),
+            let edge = cap.last?.y
         else { return nil }
         var ring = Self.withoutSpikes(Array(cap.dropLast(2)))
         let beyond = edge == 0 ? -1 : edge + 1
@@ -423,12 +449,14 @@ struct Projector {
     }
 
     /// A ring that winds once around a pole, as a planar ring of map points: its unrolled path
-    /// one world before, then itself, then one world after, closed along the map's top (north
+    /// `turns` times (odd: as many worlds before it as after), closed along the map's top (north
     /// pole) or bottom edge; `nil` for a ring that does not wind.
     ///
     /// The pole is the one a vertex of the ring reaches, or else the one on the side of the ring's
     /// mean latitude (the smaller cap, for a ring that keeps to one hemisphere).
-    static func polarCap(of ring: [MapPoint], _ positions: [Position]) -> [MapPoint]? {
+    static func polarCap(
+        of ring: [MapPoint], _ positions: [Position], turns: Int = 3
+    ) -> [MapPoint]? {
         guard let start = ring.first, let end = ring.last, ring.count >= 3 else { return nil }
         // The closing edge takes the short way too: the ring's whole turn in x.
         let close = start.x - end.x
@@ -443,9 +471,10 @@ struct Projector {
         }
         let edge = north ? 0 : world
         var cap = [MapPoint]()
-        cap.reserveCapacity(3 * ring.count + 2)
-        for k in [-1.0, 0, 1] {
-            for m in ring { cap.append(MapPoint(x: m.x + k * turn, y: m.y)) }
+        let side = max(1, turns / 2)
+        cap.reserveCapacity((2 * side + 1) * ring.count + 2)
+        for k in -side...side {
+            for m in ring { cap.append(MapPoint(x: m.x + Double(k) * turn, y: m.y)) }
         }
         if let last = cap.last, let first = cap.first {
             cap.append(MapPoint(x: last.x, y: edge))
@@ -471,11 +500,11 @@ struct Projector {
         lines = lines.map(densified)
         var result = [[ViewPoint]]()
         for line in lines {
-            var points = unrolled(line)
+            let points = unrolled(line)
             guard points.count >= 2 else { continue }
-            let dx = shift(for: points)
-            for j in points.indices { points[j].x += dx }
-            result += clippedPaths(points)
+            for s in shifts(for: points) {
+                result += clippedPaths(points.map { MapPoint(x: $0.x + s, y: $0.y) })
+            }
         }
         return result
     }
@@ -521,20 +550,24 @@ struct Projector {
                 Coordinate(
                     latitude: max(-90, min(90, p.y)), longitude: Angle.normalizedLongitude(p.x)))
             m.x += ((c.x - m.x) / Projector.world).rounded() * Projector.world
-            guard inside(m), let v = viewport.point(east: m.x - c.x, north: c.y - m.y) else {
-                continue
+            // Every copy in view, the nearest the center first.
+            for s in shifts(for: [m]) {
+                let copy = MapPoint(x: m.x + s, y: m.y)
+                guard inside(copy), let v = viewport.point(east: copy.x - c.x, north: c.y - copy.y)
+                else { continue }
+                result.append(ViewPoint(x: v.x, y: v.y))
             }
-            result.append(ViewPoint(x: v.x, y: v.y))
         }
         return result
     }
 
-    /// A line given in coordinates (a graticule line), unclipped.
-    func line(_ coordinates: [Coordinate]) -> [ViewPoint] {
-        var points = unrolled(coordinates.map { Position(x: $0.longitude, y: $0.latitude) })
-        let dx = shift(for: points)
-        for j in points.indices { points[j].x += dx }
-        return project(points, closed: false)
+    /// A line given in coordinates (a graticule line), unclipped, in every copy of the world in
+    /// view.
+    func line(_ coordinates: [Coordinate]) -> [[ViewPoint]] {
+        let points = unrolled(coordinates.map { Position(x: $0.longitude, y: $0.latitude) })
+        return shifts(for: points).map { s in
+            project(points.map { MapPoint(x: $0.x + s, y: $0.y) }, closed: false)
+        }
     }
 }
 

@@ -95,11 +95,11 @@ struct Renderer {
         out.attribute("stroke-opacity", style.strokeOpacity)
         out.raw(">\n")
         for line in Graticule.lines(in: region, spacing: step) {
-            let path = projector.line(line)
-            guard path.count >= 2 else { continue }
-            out.raw("<path d=\"")
-            writePath([path], closed: false)
-            out.raw("\"/>\n")
+            for path in projector.line(line) where path.count >= 2 {
+                out.raw("<path d=\"")
+                writePath([path], closed: false)
+                out.raw("\"/>\n")
+            }
         }
         out.raw("</g>\n")
     }
@@ -316,7 +316,12 @@ struct Renderer {
     private mutating func drawPoints(_ feature: Feature, style: FeatureStyle) {
         guard let geometry = feature.geometry else { return }
         var label: String?
-        if case .object(let p) = feature.properties { label = p["label"]?.stringValue }
+        // A label is text, or a number or boolean as written.
+        if case .object(let p) = feature.properties, let value = p["label"],
+            value.stringValue != nil || value.doubleValue != nil || value.boolValue != nil
+        {
+            label = PointScaleResolver.label(value)
+        }
         for point in projector.points(of: geometry) {
             openElement("circle", feature: feature)
             out.attribute("cx", point.x)

@@ -29,8 +29,8 @@ enum RenderCommand: Subcommand {
         stroke-width, stroke-opacity, fill, fill-opacity, title). Points with cluster: true and
         point_count are drawn as cluster bubbles with their counts; points with a numeric radius
         property (meters) as their true geodesic circles; lines with "direction": true get
-        arrowheads. Geometry across the 180th meridian is drawn once; what lies outside the view is
-        clipped. A position that is not a longitude/latitude (not finite, a latitude beyond ±90°,
+        arrowheads. Geometry across the 180th meridian is drawn continuous, in every copy of the
+        world in view; what lies outside the view is clipped. A position that is not a longitude/latitude (not finite, a latitude beyond ±90°,
         a longitude beyond ±1e15°) is refused, naming its file and feature (exit code 2).
 
         Options:
