@@ -550,9 +550,13 @@ struct Projector {
                 Coordinate(
                     latitude: max(-90, min(90, p.y)), longitude: Angle.normalizedLongitude(p.x)))
             m.x += ((c.x - m.x) / Projector.world).rounded() * Projector.world
-            // Every copy in view, the nearest the center first.
-            for s in shifts(for: [m]) {
-                let copy = MapPoint(x: m.x + s, y: m.y)
+            // Every copy in view (no allocation per point: the copies' range in closed form).
+            let w = Projector.world, span = Double(Self.maximumCopies / 2)
+            let first = max(-span, ((minX - m.x) / w).rounded(.up))
+            let last = min(span, ((maxX - m.x) / w).rounded(.down))
+            guard first <= last else { continue }
+            for k in Int(first)...Int(last) {
+                let copy = MapPoint(x: m.x + Double(k) * w, y: m.y)
                 guard inside(copy), let v = viewport.point(east: copy.x - c.x, north: c.y - copy.y)
                 else { continue }
                 result.append(ViewPoint(x: v.x, y: v.y))
