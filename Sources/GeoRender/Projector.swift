@@ -23,8 +23,14 @@ struct Projector {
         if rect.isNull {
             (minX, minY, maxX, maxY) = (0, 0, 0, 0)
         } else {
+            // At most `maximumWorlds` copies of the world side by side, centered on the view: a
+            // picture wider than that (2,048 points at zoom 0) shows sea beyond them, so that the
+            // drawing never grows past that many times its features.
+            let band = Double(Self.maximumWorlds) / 2 * Projector.world
+            let center = viewport.center.x
             (minX, minY, maxX, maxY) = (
-                rect.minX - margin, rect.minY - margin, rect.maxX + margin, rect.maxY + margin
+                max(rect.minX - margin, center - band), rect.minY - margin,
+                min(rect.maxX + margin, center + band), rect.maxY + margin
             )
         }
     }
@@ -159,9 +165,9 @@ struct Projector {
             * Projector.world
     }
 
-    /// The most copies of the world a view draws a feature in (a view of 64 worlds side by side is
-    /// a picture of over 16,000 points at zoom 0).
-    static let maximumCopies = 64
+    /// The most copies of the world a view shows side by side (the clip rectangle is at most this
+    /// many worlds wide), so the most copies of a feature it draws.
+    static let maximumWorlds = 8
 
     /// The shifts (whole numbers of worlds) at which a path's copies meet the clip rectangle,
     /// the one nearest the view's center first: a view wider than the world shows every copy, as
@@ -176,11 +182,10 @@ struct Projector {
         let first = ((minX - high - base) / w).rounded(.up)
         let last = ((maxX - low - base) / w).rounded(.down)
         guard first.isFinite, last.isFinite, first <= last else { return [] }
-        let span = Double(Self.maximumCopies)
+        let span = Double(Self.maximumWorlds + 1)
         let from = Int(max(first, -span)), to = Int(min(last, span))
         guard from <= to else { return [] }
-        return (from...to).sorted { abs($0) < abs($1) }.prefix(Self.maximumCopies)
-            .map { base + Double($0) * w }
+        return (from...to).sorted { abs($0) < abs($1) }.map { base + Double($0) * w }
     }
 
     /// How many turns of a ring round a pole its fill takes so that it covers the clip rectangle
@@ -188,7 +193,7 @@ struct Projector {
     private var capTurns: Int {
         let worlds = ((maxX - minX) / Projector.world).rounded(.up)
         guard worlds.isFinite else { return 3 }
-        let half = Int(min(Double(Self.maximumCopies), worlds)) / 2 + 1
+        let half = Int(min(Double(Self.maximumWorlds), worlds)) / 2 + 1
         return max(3, 2 * half + 1)
     }
 
@@ -343,9 +348,8 @@ struct Projector {
             let finite = rings.map { $0.filter { $0.x.isFinite && $0.y.isFinite } }
             var mapRings = finite.map(unrolled)
             guard let exterior = mapRings.first, exterior.count >= 3 else { continue }
-            // A ring round a pole is outlined over the same three turns as it is filled (each
-            // turn's points are the ring's, in order), without the fill's closure at the pole,
-            // and clipped to the same world's width.
+            // A ring round a pole is outlined over the same turns as it is filled (each turn's
+            // points are the ring's, in order), without the fill's closure at the pole.
             var isCap = false
             if let cap = Self.polarCap(of: exterior, rings[0], turns: capTurns) {
                 mapRings[0] = Array(cap.dropLast(2))
@@ -408,7 +412,7 @@ struct Projector {
         return projected.isEmpty ? [] : [projected]
     }
 
-    /// The ring to fill for an exterior ring that winds round a pole: its three turns
+    /// The ring to fill for an exterior ring that winds round a pole: its turns
     /// (``polarCap(of:_:)``) without the vertices at the pole itself and the spikes they leave (a
     /// dataset's cut down the 180th meridian and along the pole, which would run down to the
     /// map's edge and back at each seam, a ring GEOS cannot clip), closed a map point beyond the
@@ -551,7 +555,7 @@ struct Projector {
                     latitude: max(-90, min(90, p.y)), longitude: Angle.normalizedLongitude(p.x)))
             m.x += ((c.x - m.x) / Projector.world).rounded() * Projector.world
             // Every copy in view (no allocation per point: the copies' range in closed form).
-            let w = Projector.world, span = Double(Self.maximumCopies / 2)
+            let w = Projector.world, span = Double(Self.maximumWorlds)
             let first = max(-span, ((minX - m.x) / w).rounded(.up))
             let last = min(span, ((maxX - m.x) / w).rounded(.down))
             guard first <= last else { continue }
@@ -601,7 +605,10 @@ enum Graticule {
         }
         var lines = [[Coordinate]]()
         var lon = (west / spacing).rounded(.up) * spacing
-        while lon <= east {
+        // A full turn's meridians once: west + 360 is west again (each is drawn in every copy
+        // of the world in view).
+        let full = east - west >= 360
+        while full ? lon < west + 360 : lon <= east {
             lines.append(steps(south, north).map { Coordinate(latitude: $0, longitude: lon) })
             lon += spacing
         }

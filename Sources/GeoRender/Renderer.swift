@@ -316,7 +316,7 @@ struct Renderer {
     private mutating func drawPoints(_ feature: Feature, style: FeatureStyle) {
         guard let geometry = feature.geometry else { return }
         var label: String?
-        // A label is text, or a number or boolean as written.
+        // A label is text, or a number (in its shortest decimal form) or a boolean.
         if case .object(let p) = feature.properties, let value = p["label"],
             value.stringValue != nil || value.doubleValue != nil || value.boolValue != nil
         {

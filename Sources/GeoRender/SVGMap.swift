@@ -27,7 +27,8 @@ import GeoCore
 /// `Geometry.contains` tests them, not straight on the Mercator map: an edge slanted in both is
 /// drawn as the curve it is on the map, within a quarter of a point. Geometry is unrolled across
 /// the 180th meridian (each edge the short way, each feature drawn in
-/// every copy of the world that meets the view, as a web map repeats the world) and clipped to the view with GEOS's
+/// every copy of the world that meets the view, as a web map repeats the world, up to eight side
+/// by side) and clipped to the view with GEOS's
 /// rectangle clipper, so a world dataset gives a file the size of what is visible. A ring that
 /// winds once round a pole (Antarctica, a polar cap) is filled out to the map's edge at that pole;
 /// a polygon whose exterior is the whole world (a box from pole to pole at least 360° wide, as a

@@ -162,6 +162,35 @@ struct SVGMapTests {
         }
     }
 
+    /// A view wider than the world draws each meridian once per copy (the first and last of a
+    /// full turn are one meridian), and at most eight copies of the world side by side: a
+    /// picture 20,000 points wide at zoom 0 (78 worlds) draws a point eight or nine times, not
+    /// 65.
+    @Test func wideViewsDrawEachCopyOnceAndAtMostEight() throws {
+        for (longitude, width) in [(0.0, 800.0), (180, 800), (0, 4_000), (15, 800)] {
+            let camera = MapCamera(
+                centerCoordinate: Coordinate(latitude: 0, longitude: longitude),
+                distance: MapCamera.distance(forZoom: 0, atLatitude: 0, viewHeight: 400))
+            var map = SVGMap(size: MapSize(width: width, height: 400), camera: camera)
+            map.addGraticule(spacing: 30)
+            let svg = try map.render()
+            let paths = svg.components(separatedBy: "<path d=\"").dropFirst().map {
+                $0.prefix(while: { $0 != "\"" })
+            }
+            #expect(paths.count > 0)
+            #expect(Set(paths).count == paths.count, "\(longitude), \(width)")
+        }
+        let camera = MapCamera(
+            centerCoordinate: Coordinate(latitude: 0, longitude: 0),
+            distance: MapCamera.distance(forZoom: 0, atLatitude: 0, viewHeight: 200))
+        let projector = Projector(
+            viewport: camera.viewport(size: MapSize(width: 20_000, height: 200)))
+        let copies = projector.points(of: .point(Position(x: 10, y: 0)))
+        #expect((8...9).contains(copies.count), "\(copies.count)")
+        let loop = Geometry.lineString([0.0, 120, 240, 360].map { Position(x: $0, y: 40) })
+        #expect(try projector.lines(of: loop).count <= 10)
+    }
+
     /// In a view wider than the world, every copy of the world in view is drawn, as a web map
     /// draws them: a ring round a pole (Natural Earth's Antarctica, cut at the 180th meridian,
     /// closed along the pole, with vertices beyond the map's edge, and a plain cap) fills and

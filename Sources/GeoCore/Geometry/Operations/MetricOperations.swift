@@ -124,28 +124,51 @@ extension Geometry {
                 ring.append(Position(x: first.x, y: pole))
                 ring.append(first)
                 // Holes (which do not run round the pole) continuous too, and moved by whole
-                // turns to lie under the shell.
-                let middle = (first.x + last.x) / 2
+                // turns to start within the shell's turn (where they lie under it unless they
+                // straddle its first meridian).
+                let start = min(first.x, last.x)
                 let holes = rings.dropFirst().map { hole -> [Position] in
                     let (continuous, _) = turns(hole)
-                    guard let low = continuous.map(\.x).min(),
-                        let high = continuous.map(\.x).max()
-                    else { return hole }
-                    let shift = 360 * ((middle - (low + high) / 2) / 360).rounded()
+                    guard let low = continuous.map(\.x).min() else { return hole }
+                    let shift = 360 * ((start - low) / 360).rounded(.up)
                     return continuous.map { Position(x: $0.x + shift, y: $0.y, z: $0.z) }
                 }
                 return [ring] + holes
             }
+            // The holes' longitude ranges, to start a continuous shell at a meridian none of
+            // them straddles.
+            let holeRanges = rings.dropFirst().compactMap { hole -> (Double, Double)? in
+                let xs = turns(hole).0.map(\.x)
+                guard let low = xs.min(), let high = xs.max() else { return nil }
+                return (low, high)
+            }
+            func straddled(_ x: Double) -> Bool {
+                holeRanges.contains { low, high in
+                    let y = x - 360 * ((x - low) / 360).rounded(.down)
+                    return y > low && y < high
+                }
+            }
+            /// The continuous shell started at its first vertex on a meridian no hole
+            /// straddles (its last vertex is its first a turn later).
+            func clearOfHoles(_ shell: [Position]) -> [Position] {
+                let n = shell.count
+                guard n >= 3,
+                    let j = (0..<(n - 1)).first(where: { !straddled(shell[$0].x) }), j > 0
+                else { return shell }
+                let t = 360 * Double(turn)
+                return Array(shell[j..<(n - 1)])
+                    + shell[0...j].map { Position(x: $0.x + t, y: $0.y, z: $0.z) }
+            }
             // From −180 to 180 where the shell crosses the 180th meridian once and no hole
-            // straddles it; else with the longitudes continuous from where the shell starts
-            // (which stays valid in the plane, though beyond ±180).
+            // straddles it; else with the longitudes continuous from a vertex on a meridian no
+            // hole straddles (which stays valid in the plane, though beyond ±180).
             if let shell = Self.startingAtTheAntimeridian(unrolled, turn: Double(turn)),
                 let closed = closedAlongThePole(shell),
                 closed.dropFirst().allSatisfy({ $0.allSatisfy { abs($0.x) <= 180 } })
             {
                 return closed
             }
-            return closedAlongThePole(unrolled) ?? rings
+            return closedAlongThePole(clearOfHoles(unrolled)) ?? rings
         }
         switch self {
         case .polygon(let rings): return .polygon(closed(rings))

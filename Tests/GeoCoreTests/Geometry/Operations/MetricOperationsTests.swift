@@ -235,6 +235,16 @@ struct MetricOperationsTests {
                 "POLYGON ((0 85, 90 85, 170 85, -175 85, -175 83, 170 83, 170 81, -160 81, -90 85, 0 85))",
                 "POLYGON ((-180 85, -90 85, -10 85, 5 85, 5 83, -10 83, -10 81, 20 81, 90 85, -180 85))"
             ),
+            // Both at once, with a hole across the meridian the outline starts at: the outline
+            // starts at another vertex, clear of the holes.
+            (
+                "POLYGON ((0 85, 90 85, 170 85, -175 85, -175 83, 170 83, 170 81, -160 81, -90 85, 0 85), (-1 86, 1 86, 1 87, -1 87, -1 86))",
+                "POLYGON ((-180 85, -90 85, -10 85, 5 85, 5 83, -10 83, -10 81, 20 81, 90 85, -180 85), (179 86, -179 86, -179 87, 179 87, 179 86))"
+            ),
+            (
+                "POLYGON ((0 85, 90 85, 180 85, -90 85, 0 85), (179 87, -179 87, -179 88, 179 88, 179 87), (-1 86, 1 86, 1 87, -1 87, -1 86))",
+                "POLYGON ((0 85, 90 85, 180 85, -90 85, 0 85), (-1 87, 1 87, 1 88, -1 88, -1 87), (179 86, -179 86, -179 87, 179 87, 179 86))"
+            ),
         ] {
             let cap = try Geometry(wkt: wkt).buffer(meters: 1_000)
             let same = try Geometry(wkt: turned).buffer(meters: 1_000)
