@@ -122,13 +122,7 @@ struct Projector {
         guard high >= minY && low <= maxY else { return false }
         let x0 = a.x + min(0, dLon) / 360 * Projector.world
         let x1 = a.x + max(0, dLon) / 360 * Projector.world
-        let copies = ((viewport.center.x - (x0 + x1) / 2) / Projector.world).rounded()
-        for k in [copies - 1, copies, copies + 1] {
-            let shift = k * Projector.world
-            if x1 + shift >= minX && x0 + shift <= maxX { return true }
-        }
-        // A clip wider than three worlds (a view of the whole world, far out) sees everything.
-        return maxX - minX > 3 * Projector.world
+        return copies(low: x0, high: x1) != nil
     }
 
     /// Map points of a path whose x steps the short way round (never more than half a world).
@@ -169,6 +163,17 @@ struct Projector {
     /// many worlds wide), so the most copies of a feature it draws.
     static let maximumWorlds = 8
 
+    /// The whole numbers of worlds k for which the x range `low...high`, moved by k worlds,
+    /// meets the clip rectangle; `nil` for none. In closed form, without allocating: the clip is
+    /// at most ``maximumWorlds`` wide, so the range is that short too.
+    private func copies(low: Double, high: Double) -> ClosedRange<Int>? {
+        let w = Projector.world, span = Double(Self.maximumWorlds + 1)
+        let first = max(-span, ((minX - high) / w).rounded(.up))
+        let last = min(span, ((maxX - low) / w).rounded(.down))
+        guard first <= last else { return nil }  // false for NaN too
+        return Int(first)...Int(last)
+    }
+
     /// The shifts (whole numbers of worlds) at which a path's copies meet the clip rectangle,
     /// the one nearest the view's center first: a view wider than the world shows every copy, as
     /// a web map does, and a path longer than the world (a line round the globe) shows each of
@@ -176,16 +181,8 @@ struct Projector {
     private func shifts(for points: [MapPoint]) -> [Double] {
         guard let low = points.map(\.x).min(), let high = points.map(\.x).max() else { return [] }
         let base = shift(for: points)
-        let w = Projector.world
-        // The copies k worlds from the base with high + base + k·w ≥ minX and
-        // low + base + k·w ≤ maxX, nearest the base first.
-        let first = ((minX - high - base) / w).rounded(.up)
-        let last = ((maxX - low - base) / w).rounded(.down)
-        guard first.isFinite, last.isFinite, first <= last else { return [] }
-        let span = Double(Self.maximumWorlds + 1)
-        let from = Int(max(first, -span)), to = Int(min(last, span))
-        guard from <= to else { return [] }
-        return (from...to).sorted { abs($0) < abs($1) }.map { base + Double($0) * w }
+        guard let range = copies(low: low + base, high: high + base) else { return [] }
+        return range.sorted { abs($0) < abs($1) }.map { base + Double($0) * Projector.world }
     }
 
     /// How many turns of a ring round a pole its fill takes so that it covers the clip rectangle
@@ -334,7 +331,7 @@ struct Projector {
         collectPolygons(geometry, into: &polygons)
         polygons = polygons.map { $0.map(densified) }
         var anyCut = false
-        var runs = [[MapPoint]](), capRuns = [[MapPoint]]()
+        var runs = [[MapPoint]]()
         for rings in polygons {
             if let first = rings.first, Self.isWorldBox(first) {
                 // Its exterior lies outside the view; each hole is outlined where it is filled.
@@ -367,21 +364,17 @@ struct Projector {
                         let m = MapPoint(x: ring[j].x + shift, y: ring[j].y)
                         if j > 0, Self.isCut(positions[(j - 1) % n], positions[j % n]) {
                             anyCut = true
-                            if run.count >= 2 {
-                                if isCap { capRuns.append(run) } else { runs.append(run) }
-                            }
+                            if run.count >= 2 { runs.append(run) }
                             run = []
                         }
                         run.append(m)
                     }
-                    if run.count >= 2 {
-                        if isCap { capRuns.append(run) } else { runs.append(run) }
-                    }
+                    if run.count >= 2 { runs.append(run) }
                 }
             }
         }
         guard anyCut else { return nil }
-        return (runs + capRuns).flatMap(clippedPaths)
+        return runs.flatMap(clippedPaths)
     }
 
     /// Whether a ring is the whole world: a box from pole to pole at least 360° wide (as a point's
@@ -554,13 +547,10 @@ struct Projector {
                 Coordinate(
                     latitude: max(-90, min(90, p.y)), longitude: Angle.normalizedLongitude(p.x)))
             m.x += ((c.x - m.x) / Projector.world).rounded() * Projector.world
-            // Every copy in view (no allocation per point: the copies' range in closed form).
-            let w = Projector.world, span = Double(Self.maximumWorlds)
-            let first = max(-span, ((minX - m.x) / w).rounded(.up))
-            let last = min(span, ((maxX - m.x) / w).rounded(.down))
-            guard first <= last else { continue }
-            for k in Int(first)...Int(last) {
-                let copy = MapPoint(x: m.x + Double(k) * w, y: m.y)
+            // Every copy in view.
+            guard let range = copies(low: m.x, high: m.x) else { continue }
+            for k in range {
+                let copy = MapPoint(x: m.x + Double(k) * Projector.world, y: m.y)
                 guard inside(copy), let v = viewport.point(east: copy.x - c.x, north: c.y - copy.y)
                 else { continue }
                 result.append(ViewPoint(x: v.x, y: v.y))

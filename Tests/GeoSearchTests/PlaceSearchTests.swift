@@ -379,29 +379,25 @@ struct ReverseGeocoderTests {
         #expect(places[0].admin2Code == "112")
         #expect(places[0].population == 341_730)
         #expect(places[0].coordinate == Coordinate(latitude: 47.36667, longitude: 8.55))
-        do {
-            _ = try GeoNamesPlace.read(Data((row + "\n1\tX\tX\t\tnorth\t8\n").utf8))
-            Issue.record("a short row was read")
-        } catch {
-            #expect(error.kind == .malformedInput)
-            #expect(error.line == 2)
-        }
-        do {
-            _ = try GeoNamesPlace.read(
-                Data(row.replacingOccurrences(of: "47.36667", with: "97").utf8))
-            Issue.record("latitude 97 was read")
-        } catch {
-            #expect(error.kind == .invalidCoordinate)
-            #expect(error.line == 1)
-        }
-        // Hexadecimal numbers are no GeoNames coordinates (0x1p3 would read as 8).
-        do {
-            _ = try GeoNamesPlace.read(
-                Data(row.replacingOccurrences(of: "\t8.55\t", with: "\t0x1p3\t").utf8))
-            Issue.record("longitude 0x1p3 was read")
-        } catch {
-            #expect(error.kind == .malformedInput)
-            #expect(error.message.contains("0x1p3"), "\(error.message)")
+        // Rows that are refused: a short one, latitude 97, and a hexadecimal longitude (0x1p3
+        // would read as 8; GeoNames writes decimal numbers only).
+        let refused: [(text: String, kind: GeoError.Kind, line: Int?, named: String?)] = [
+            (row + "\n1\tX\tX\t\tnorth\t8\n", .malformedInput, 2, nil),
+            (row.replacingOccurrences(of: "47.36667", with: "97"), .invalidCoordinate, 1, nil),
+            (
+                row.replacingOccurrences(of: "\t8.55\t", with: "\t0x1p3\t"), .malformedInput, nil,
+                "0x1p3"
+            ),
+        ]
+        for (text, kind, line, named) in refused {
+            do {
+                _ = try GeoNamesPlace.read(Data(text.utf8))
+                Issue.record("read: \(text)")
+            } catch {
+                #expect(error.kind == kind)
+                if let line { #expect(error.line == line) }
+                if let named { #expect(error.message.contains(named), "\(error.message)") }
+            }
         }
     }
 

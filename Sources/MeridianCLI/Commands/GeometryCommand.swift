@@ -214,23 +214,10 @@ enum GeometryCommand: Subcommand {
                 return .text("invalid: \(report.reason ?? "unknown reason")\(at)", object)
             }
         case "make-valid":
-            // Without the collapsed parts, each member of a collection is repaired on its own
-            // and keeps the parts of its own dimension: a polygon that collapsed to a line goes,
-            // a line or point beside it stays. Members left empty are left out.
             func repaired(_ g: Geometry) throws(GeoError) -> Geometry {
-                guard dropCollapsed else {
-                    return try g.makeValid(method: .linework, keepCollapsed: true)
-                }
-                if case .geometryCollection(let members) = g {
-                    var kept = [Geometry]()
-                    for member in members {
-                        let part = try repaired(member)
-                        if !part.isEmpty { kept.append(part) }
-                    }
-                    return .geometryCollection(kept)
-                }
-                return try g.makeValid(method: .linework, keepCollapsed: false)
-                    .keepingParts(ofDimensionOf: g)
+                dropCollapsed
+                    ? try g.makeValidWithoutCollapsedParts()
+                    : try g.makeValid(method: .linework, keepCollapsed: true)
             }
             apply = { (g) throws(GeoError) in .geometry(try repaired(g)) }
         case "contains":

@@ -10,28 +10,30 @@ enum TransformCommand: Subcommand {
         Usage: meridian transform --from CRS --to CRS [--inverse] [--decimals N] [--json] [X Y [Z [T]]]
                meridian transform --pipeline STRING [--inverse] [--decimals N] [--json] [X Y [Z [T]]]
 
-        Transforms coordinates with PROJ. A CRS is an AUTHORITY:CODE (EPSG:4326, ESRI:54009), an
-        OGC URN, a compound AUTHORITY:CODE+CODE (EPSG:4326+5773: a horizontal CRS with heights
-        in a vertical one), WKT, PROJJSON, a PROJ string, or the exact name or alias of a CRS ("WGS 84 / UTM
-        zone 33N", "wgs84", any case; a name several CRSs of one datum share, such as GDA2020,
-        means the latitude-longitude one, as PROJ reads it); anything else is refused with the
-        closest names, never guessed. Between two CRSs, coordinates are always "x y": longitude first for geographic
-        CRSs ("lon lat"), easting first for projected ones ("E N"), whatever the CRS's official
-        axis order (EPSG:3035 and 2193 are officially northing first; PROJ's normalized order,
-        pyproj's always_xy). A vertical target CRS (EPSG:5773)
-        has only the height: PROJ 9.1.1 passes the position through latitude first there (as
-        pyproj does). A --pipeline is a PROJ operation or
-        pipeline string and keeps its own axis order (a CRS there is refused: use --from/--to). Angles are in degrees (as PROJ's cct takes
+        Transforms coordinates with PROJ. A CRS is an AUTHORITY:CODE (EPSG:4326,
+        ESRI:54009), an OGC URN, a compound AUTHORITY:CODE+CODE (EPSG:4326+5773: a
+        horizontal CRS with heights in a vertical one), WKT, PROJJSON, a PROJ string, or the
+        exact name or alias of a CRS ("WGS 84 / UTM zone 33N", "wgs84", any case; a name
+        several CRSs of one datum share, such as GDA2020, means the latitude-longitude one,
+        as PROJ reads it); anything else is refused with the closest names, never guessed.
+        Between two CRSs, coordinates are always "x y": longitude first for geographic CRSs
+        ("lon lat"), easting first for projected ones ("E N"), whatever the CRS's official
+        axis order (EPSG:3035 and 2193 are officially northing first; PROJ's normalized
+        order, pyproj's always_xy). A vertical target CRS (EPSG:5773) has only the height:
+        PROJ 9.1.1 passes the position through latitude first there (as pyproj does).
+        A --pipeline is a PROJ operation or pipeline string and keeps its own axis order (a
+        CRS there is refused: use --from/--to). Angles are in degrees (as PROJ's cct takes
         them; a CRS whose axes are in grads gives grads), lengths in the CRS's units.
 
-        Points are "x y", "x y z" or "x y z t" (t an epoch in decimal years, for time-dependent
-        operations such as plate-motion models, as cct reads it); z is 0 when missing. Output
-        has as many decimals as the axis unit needs (9 for degrees, about 0.1 mm; 4 for meters
-        and feet, as cct prints them; 9 for a pipeline that takes no angles, which may pass
-        degrees through) unless --decimals says otherwise, and z whenever the input
-        had one or the target CRS has three axes (EPSG:4978, EPSG:4979, a compound CRS such as
-        EPSG:4326+5773), t when the input had one. A --pipeline has no target CRS to tell: its z
-        is written when the input had one, so give z (0) for a 3D result such as +proj=cart.
+        Points are "x y", "x y z" or "x y z t" (t an epoch in decimal years, for
+        time-dependent operations such as plate-motion models, as cct reads it); z is 0 when
+        missing. Output has as many decimals as the axis unit needs (9 for degrees, about
+        0.1 mm; 4 for meters and feet, as cct prints them; 9 for a pipeline that takes no
+        angles, which may pass degrees through) unless --decimals says otherwise, and z
+        whenever the input had one or the target CRS has three axes (EPSG:4978, EPSG:4979, a
+        compound CRS such as EPSG:4326+5773), t when the input had one. A --pipeline has no
+        target CRS to tell: its z is written when the input had one, so give z (0) for a 3D
+        result such as +proj=cart.
 
         \(batchHelp(fields: "two to four numbers"))
 

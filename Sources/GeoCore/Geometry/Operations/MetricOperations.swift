@@ -93,9 +93,9 @@ extension Geometry {
     /// The polygons with each exterior ring that runs once round a pole (its longitudes turn
     /// through 360°, as a buffer round a pole maps back from the plane) closed along that pole,
     /// with continuous longitudes from −180 to 180 (or back), as ``GeodesicCircle`` closes a
-    /// circle round a pole: so the
-    /// cap is a valid polygon in the longitude/latitude plane too, and means the same on the
-    /// globe. Polygons with a hole that runs round a pole (a band) are left as they are.
+    /// circle round a pole: so the cap is a valid polygon in the longitude/latitude plane too, and
+    /// means the same on the globe. Polygons with a hole that runs round a pole (a band) are left
+    /// as they are.
     func closingPolarRings() -> Geometry {
         func closed(_ rings: [[Position]]) -> [[Position]] {
             func turns(_ ring: [Position]) -> ([Position], Int) {
@@ -110,9 +110,16 @@ extension Geometry {
                 let turn = ((unrolled[unrolled.count - 1].x - unrolled[0].x) / 360).rounded()
                 return (unrolled, turn.isFinite ? Int(turn) : 0)
             }
+            // The holes with continuous longitudes, each with its range.
+            let holes = rings.dropFirst().map(turns)
             guard let exterior = rings.first, exterior.count >= 4,
-                rings.dropFirst().allSatisfy({ turns($0).1 == 0 })
+                holes.allSatisfy({ $0.1 == 0 })
             else { return rings }
+            let holeRanges = holes.compactMap { hole -> (low: Double, high: Double)? in
+                let xs = hole.0.map(\.x)
+                guard let low = xs.min(), let high = xs.max() else { return nil }
+                return (low, high)
+            }
             let (unrolled, turn) = turns(exterior)
             guard abs(turn) == 1 else { return rings }
             let meanLatitude = exterior.reduce(0) { $0 + $1.y } / Double(exterior.count)
@@ -123,25 +130,18 @@ extension Geometry {
                 ring.append(Position(x: last.x, y: pole))
                 ring.append(Position(x: first.x, y: pole))
                 ring.append(first)
-                // Holes (which do not run round the pole) continuous too, and moved by whole
-                // turns to start within the shell's turn (where they lie under it unless they
-                // straddle its first meridian).
+                // Holes (which do not run round the pole) moved by whole turns to start within
+                // the shell's turn (where they lie under it unless they straddle its first
+                // meridian).
                 let start = min(first.x, last.x)
-                let holes = rings.dropFirst().map { hole -> [Position] in
-                    let (continuous, _) = turns(hole)
-                    guard let low = continuous.map(\.x).min() else { return hole }
+                let moved = holes.map { continuous, _ -> [Position] in
+                    guard let low = continuous.map(\.x).min() else { return continuous }
                     let shift = 360 * ((start - low) / 360).rounded(.up)
                     return continuous.map { Position(x: $0.x + shift, y: $0.y, z: $0.z) }
                 }
-                return [ring] + holes
+                return [ring] + moved
             }
-            // The holes' longitude ranges, to start a continuous shell at a meridian none of
-            // them straddles.
-            let holeRanges = rings.dropFirst().compactMap { hole -> (Double, Double)? in
-                let xs = turns(hole).0.map(\.x)
-                guard let low = xs.min(), let high = xs.max() else { return nil }
-                return (low, high)
-            }
+            // Whether a hole straddles a meridian: a continuous shell starts at one none does.
             func straddled(_ x: Double) -> Bool {
                 holeRanges.contains { low, high in
                     let y = x - 360 * ((x - low) / 360).rounded(.down)
@@ -198,8 +198,7 @@ extension Geometry {
         let crossing = Position(
             x: v, y: Self.latitude(crossing: v, from: a, to: b, geodesic), z: a.z)
         // From the crossing to the ring's end, on from its start a turn later, back to the
-        // crossing a turn later.
-        // (A vertex on either meridian is the crossing itself: kept once, as the crossing.)
+        // crossing a turn later (a vertex on either meridian is the crossing itself: kept once).
         let end = v + 360 * turn
         var rotated = [crossing]
         rotated += ring[(j + 1)...].filter { $0.x != v && $0.x != end }

@@ -106,6 +106,25 @@ extension Geometry {
         return repaired
     }
 
+    /// A repair (``makeValid(method:keepCollapsed:)`` with ``MakeValidMethod/linework``) without
+    /// the parts that collapsed: a polygon that became lines or points, a line that became a point.
+    /// Each member of a collection is repaired on its own and keeps the parts of its own dimension
+    /// (``keepingParts(ofDimensionOf:)``), so a collection's own lines and points stay; members
+    /// left empty are left out.
+    /// - Throws: As ``makeValid(method:keepCollapsed:)``.
+    public func makeValidWithoutCollapsedParts() throws(GeoError) -> Geometry {
+        guard case .geometryCollection(let members) = self else {
+            return try makeValid(method: .linework, keepCollapsed: false)
+                .keepingParts(ofDimensionOf: self)
+        }
+        var kept = [Geometry]()
+        for member in members {
+            let part = try member.makeValidWithoutCollapsedParts()
+            if !part.isEmpty { kept.append(part) }
+        }
+        return .geometryCollection(kept)
+    }
+
     /// This geometry with only its parts of the highest dimension `original` has (polygons if it
     /// has any, else lines, else points), collections flattened: after
     /// ``makeValid(method:keepCollapsed:)`` with ``MakeValidMethod/linework``, which keeps the
